@@ -1,0 +1,67 @@
+// Package problem is elicit's one error type for "the input is wrong": an
+// ordered list of problems, each naming where (a path such as
+// fields[2].options) and what is wrong, ideally with what would be right.
+//
+// Validation in every elicit package collects all problems in declaration
+// order and returns them together as a List, so a caller can fix everything
+// in one round. The CLI maps a List to exit code 1; the MCP server returns it
+// as {"success":false,"problems":[...]}.
+package problem
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Problem is one thing wrong with an input.
+type Problem struct {
+	// Path locates the problem inside the input, e.g. "fields[2].options".
+	// It is empty for problems about the input as a whole.
+	Path string
+	// Message says what is wrong and, where it helps, what would be right.
+	Message string
+}
+
+// String renders the problem as "path: message".
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.Message
+	}
+	return p.Path + ": " + p.Message
+}
+
+// List is an ordered list of problems. A non-empty List is an error.
+type List []Problem
+
+// Add appends a problem with a formatted message.
+func (l *List) Add(path, format string, args ...any) {
+	*l = append(*l, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// Strings renders every problem with Problem.String.
+func (l List) Strings() []string {
+	out := make([]string, len(l))
+	for i, p := range l {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// Error joins the problems, one per line.
+func (l List) Error() string {
+	switch len(l) {
+	case 0:
+		return "no problems"
+	case 1:
+		return l[0].String()
+	}
+	return fmt.Sprintf("%d problems:\n%s", len(l), strings.Join(l.Strings(), "\n"))
+}
+
+// Err returns l as an error, or nil when l is empty.
+func (l List) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
