@@ -1,0 +1,370 @@
+package jsonnode
+
+import (
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// MaxDepth is how deeply arrays and objects may nest.
+const MaxDepth = 64
+
+// SyntaxError is malformed JSON, located by line and column (both from 1;
+// the column counts characters, not bytes).
+type SyntaxError struct {
+	Line, Column int
+	Offset       int
+	Msg          string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON at line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+// Parse decodes exactly one JSON value (with optional surrounding white
+// space). The input must be valid UTF-8.
+func Parse(data []byte) (Node, error) {
+	p := parser{data: data}
+	p.skipSpace()
+	n := p.value(0)
+	if p.err == nil {
+		p.skipSpace()
+		if p.pos < len(p.data) {
+			p.fail("unexpected %s after the end of the value", p.describe())
+		}
+	}
+	if p.err != nil {
+		return Node{}, p.err
+	}
+	return n, nil
+}
+
+type parser struct {
+	data []byte
+	pos  int
+	err  *SyntaxError
+}
+
+func (p *parser) fail(format string, args ...any) {
+	if p.err != nil {
+		return
+	}
+	line, col := Position(p.data, p.pos)
+	p.err = &SyntaxError{Line: line, Column: col, Offset: p.pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Position converts a byte offset into a 1-based line and column.
+func Position(data []byte, offset int) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < offset && i < len(data); {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRune(data[i:])
+		i += size
+		col++
+	}
+	return line, col
+}
+
+func (p *parser) describe() string {
+	if p.pos >= len(p.data) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRune(p.data[p.pos:])
+	return fmt.Sprintf("character %q", r)
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) Node {
+	if p.pos >= len(p.data) {
+		p.fail("unexpected end of input (expected a value)")
+		return Node{}
+	}
+	start := p.pos
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		s := p.str()
+		return Node{Kind: String, Text: s, Offset: start}
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case c == 't':
+		p.literal("true")
+		return Node{Kind: Bool, True: true, Offset: start}
+	case c == 'f':
+		p.literal("false")
+		return Node{Kind: Bool, Offset: start}
+	case c == 'n':
+		p.literal("null")
+		return Node{Kind: Null, Offset: start}
+	}
+	p.fail("unexpected %s (expected a value)", p.describe())
+	return Node{}
+}
+
+func (p *parser) literal(word string) {
+	if len(p.data)-p.pos >= len(word) && string(p.data[p.pos:p.pos+len(word)]) == word {
+		p.pos += len(word)
+		return
+	}
+	p.fail("invalid literal (expected %s)", word)
+}
+
+func (p *parser) object(depth int) Node {
+	n := Node{Kind: Object, Offset: p.pos}
+	if depth > MaxDepth {
+		p.fail("nesting deeper than %d levels", MaxDepth)
+		return n
+	}
+	p.pos++ // {
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return n
+	}
+	for p.err == nil {
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			p.fail("unexpected %s (expected a string key)", p.describe())
+			break
+		}
+		key := p.str()
+		p.skipSpace()
+		if !p.expect(':', "':' after an object key") {
+			break
+		}
+		p.skipSpace()
+		v := p.value(depth)
+		n.Members = append(n.Members, Member{Key: key, Value: v})
+		if p.closeOrComma('}') {
+			break
+		}
+	}
+	return n
+}
+
+func (p *parser) array(depth int) Node {
+	n := Node{Kind: Array, Offset: p.pos}
+	if depth > MaxDepth {
+		p.fail("nesting deeper than %d levels", MaxDepth)
+		return n
+	}
+	p.pos++ // [
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return n
+	}
+	for p.err == nil {
+		n.Items = append(n.Items, p.value(depth))
+		if p.closeOrComma(']') {
+			break
+		}
+	}
+	return n
+}
+
+// closeOrComma consumes "," (returning false: more follows) or the closing
+// bracket (returning true). On an error it returns true.
+func (p *parser) closeOrComma(closer byte) bool {
+	if p.err != nil {
+		return true
+	}
+	p.skipSpace()
+	if p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+			p.skipSpace()
+			return false
+		case closer:
+			p.pos++
+			return true
+		}
+	}
+	p.fail("unexpected %s (expected ',' or '%c')", p.describe(), closer)
+	return true
+}
+
+func (p *parser) expect(c byte, what string) bool {
+	if p.pos < len(p.data) && p.data[p.pos] == c {
+		p.pos++
+		return true
+	}
+	p.fail("unexpected %s (expected %s)", p.describe(), what)
+	return false
+}
+
+func (p *parser) number() Node {
+	start := p.pos
+	if p.data[p.pos] == '-' {
+		p.pos++
+	}
+	switch {
+	case p.pos < len(p.data) && p.data[p.pos] == '0':
+		p.pos++
+	case p.pos < len(p.data) && p.data[p.pos] >= '1' && p.data[p.pos] <= '9':
+		p.digits()
+	default:
+		p.fail("invalid number (expected a digit)")
+		return Node{}
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		if !p.digits() {
+			p.fail("invalid number (expected a digit after '.')")
+			return Node{}
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if !p.digits() {
+			p.fail("invalid number (expected a digit in the exponent)")
+			return Node{}
+		}
+	}
+	return Node{Kind: Number, Text: string(p.data[start:p.pos]), Offset: start}
+}
+
+func (p *parser) digits() bool {
+	start := p.pos
+	for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+		p.pos++
+	}
+	return p.pos > start
+}
+
+// str decodes a string starting at the opening quote.
+func (p *parser) str() string {
+	p.pos++ // opening quote
+	start := p.pos
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			s := string(p.data[start:p.pos])
+			p.pos++
+			return s
+		case c == '\\':
+			return p.escapedStr(start)
+		case c < 0x20:
+			p.fail("control character %q in a string (escape it)", rune(c))
+			return ""
+		}
+		p.pos++
+	}
+	p.fail("unterminated string")
+	return ""
+}
+
+// escapedStr continues a string that contains escapes, from its start.
+func (p *parser) escapedStr(start int) string {
+	buf := append([]byte(nil), p.data[start:p.pos]...)
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return string(buf)
+		case c < 0x20:
+			p.fail("control character %q in a string (escape it)", rune(c))
+			return ""
+		case c != '\\':
+			buf = append(buf, c)
+			p.pos++
+			continue
+		}
+		r, ok := p.escape()
+		if !ok {
+			return ""
+		}
+		buf = utf8.AppendRune(buf, r)
+	}
+	p.fail("unterminated string")
+	return ""
+}
+
+var simpleEscapes = map[byte]rune{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// escape decodes one escape sequence at p.pos (the backslash).
+func (p *parser) escape() (rune, bool) {
+	if p.pos+1 >= len(p.data) {
+		p.pos = len(p.data)
+		p.fail("unterminated string")
+		return 0, false
+	}
+	e := p.data[p.pos+1]
+	if r, ok := simpleEscapes[e]; ok {
+		p.pos += 2
+		return r, true
+	}
+	if e != 'u' {
+		p.pos++
+		p.fail("invalid escape '\\%c' in a string", e)
+		return 0, false
+	}
+	r, ok := p.hex4()
+	if !ok {
+		return 0, false
+	}
+	if utf16.IsSurrogate(r) {
+		if p.pos+1 < len(p.data) && p.data[p.pos] == '\\' && p.data[p.pos+1] == 'u' {
+			save := p.pos
+			if r2, ok := p.hex4(); ok {
+				if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+					return pair, true
+				}
+			}
+			p.err = nil
+			p.pos = save
+		}
+		return utf8.RuneError, true
+	}
+	return r, true
+}
+
+// hex4 decodes \uXXXX at p.pos.
+func (p *parser) hex4() (rune, bool) {
+	if p.pos+6 > len(p.data) {
+		p.pos += 2
+		p.fail("invalid \\u escape (expected 4 hex digits)")
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.data[p.pos+2 : p.pos+6] {
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			p.pos += 2
+			p.fail("invalid \\u escape (expected 4 hex digits)")
+			return 0, false
+		}
+		r = r<<4 | rune(d)
+	}
+	p.pos += 6
+	return r, true
+}
