@@ -1,0 +1,202 @@
+package form
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+var datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// checkAnswer validates one answer against its field. It returns the
+// normalized value (string, []string or float64), nil for "no answer", or a
+// message saying what is wrong and what would be right.
+func checkAnswer(f *Field, v any) (any, string) {
+	if isNoAnswer(v) {
+		return nil, ""
+	}
+	switch {
+	case f.Type.singleChoice():
+		return checkChoice(f, v)
+	case f.Type == MultiSelect:
+		return checkMulti(f, v)
+	case f.Type == Boolean:
+		if s, ok := v.(string); ok && (s == "Yes" || s == "No") {
+			return s, ""
+		}
+		return nil, fmt.Sprintf("must be \"Yes\" or \"No\" (got %s)", describeValue(v))
+	case f.Type == Number:
+		return checkNumber(f, v)
+	case f.Type == Date:
+		return checkDate(v)
+	}
+	return checkText(f, v)
+}
+
+// isNoAnswer reports whether v counts as unanswered: null, a string of
+// white space only, or an empty list.
+func isNoAnswer(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return strings.TrimSpace(x) == ""
+	case []any:
+		return len(x) == 0
+	case []string:
+		return len(x) == 0
+	}
+	return false
+}
+
+func checkChoice(f *Field, v any) (any, string) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, fmt.Sprintf("must be one of the options as a string (got %s)", describeValue(v))
+	}
+	if !contains(f.Options, s) {
+		return nil, fmt.Sprintf("%q is not one of the options (%s)", s, quoteList(f.Options, ", "))
+	}
+	return s, ""
+}
+
+func checkMulti(f *Field, v any) (any, string) {
+	items, ok := stringList(v)
+	if !ok {
+		return nil, fmt.Sprintf("must be a list of options (got %s)", describeValue(v))
+	}
+	var bad, dups []string
+	seen := make(map[string]bool, len(items))
+	for _, s := range items {
+		switch {
+		case seen[s]:
+			dups = append(dups, s)
+		case !contains(f.Options, s):
+			bad = append(bad, s)
+		}
+		seen[s] = true
+	}
+	var msgs []string
+	if len(bad) > 0 {
+		msgs = append(msgs, fmt.Sprintf("%s not among the options (%s)", quoteList(bad, ", "), quoteList(f.Options, ", ")))
+	}
+	if len(dups) > 0 {
+		msgs = append(msgs, fmt.Sprintf("%s chosen more than once", quoteList(dups, ", ")))
+	}
+	if len(msgs) > 0 {
+		return nil, strings.Join(msgs, "; ")
+	}
+	return items, ""
+}
+
+// stringList accepts []string or a []any of strings.
+func stringList(v any) ([]string, bool) {
+	switch x := v.(type) {
+	case []string:
+		return x, true
+	case []any:
+		out := make([]string, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, false
+			}
+			out[i] = s
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func checkNumber(f *Field, v any) (any, string) {
+	n, ok := toFloat(v)
+	if !ok {
+		return nil, fmt.Sprintf("must be a number (got %s)", describeValue(v))
+	}
+	switch {
+	case math.IsNaN(n) || math.IsInf(n, 0):
+		return nil, fmt.Sprintf("%v is not a finite number", n)
+	case f.Minimum != nil && n < *f.Minimum:
+		return nil, fmt.Sprintf("%s is below the minimum %s", fmtNum(n), fmtNum(*f.Minimum))
+	case f.Maximum != nil && n > *f.Maximum:
+		return nil, fmt.Sprintf("%s is above the maximum %s", fmtNum(n), fmtNum(*f.Maximum))
+	}
+	return n, ""
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func checkDate(v any) (any, string) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, fmt.Sprintf("must be a date string YYYY-MM-DD (got %s)", describeValue(v))
+	}
+	if !datePattern.MatchString(s) {
+		return nil, fmt.Sprintf("%q is not a date in the form YYYY-MM-DD (zero-padded, e.g. 2026-01-05)", s)
+	}
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		return nil, fmt.Sprintf("%q is not a real calendar date", s)
+	}
+	return s, ""
+}
+
+func checkText(f *Field, v any) (any, string) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, fmt.Sprintf("must be a string (got %s)", describeValue(v))
+	}
+	if n := utf8.RuneCountInString(s); f.MaxLength > 0 && n > f.MaxLength {
+		return nil, fmt.Sprintf("is %d characters, over max_length %d", n, f.MaxLength)
+	}
+	return s, ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// describeValue names a decoded JSON value for an error message.
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		if utf8.RuneCountInString(x) > 40 {
+			x = string([]rune(x)[:40]) + "…"
+		}
+		return fmt.Sprintf("string %q", x)
+	case bool:
+		return fmt.Sprintf("boolean %t", x)
+	case float64, float32, int, int64, json.Number:
+		return fmt.Sprintf("number %v", x)
+	case []any, []string:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}

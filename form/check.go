@@ -1,0 +1,150 @@
+package form
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// selectTypes need at least one option.
+var needsOptions = []Type{SingleSelect, MultiSelect, Decision, Pushback}
+
+// checkType runs the rules that depend on the field's (valid) type.
+func (d *decoder) checkType(s *fieldState) {
+	if slices.Contains(needsOptions, s.Type) && len(s.Options) == 0 && !d.hasProblemAt(s.path+".options") {
+		d.add(s.path+".options", "type %s needs a list of 1 or more options", s.Type)
+	}
+	d.checkMembership(s, "recommended", s.Recommended)
+	d.checkMembership(s, "user_position", s.UserPosition)
+	if s.Recommended != "" && s.Recommended == s.UserPosition {
+		d.add(s.path+".recommended", "is the user's own position %q (a pushback recommends an alternative)", s.Recommended)
+	}
+	for _, opt := range sortedKeys(s.OptionNotes) {
+		if !slices.Contains(s.Options, opt) {
+			d.add(s.path+".option_notes."+opt, "%q is not one of the options (%s)", opt, quoteList(s.Options, ", "))
+		}
+	}
+	if s.Minimum != nil && s.Maximum != nil && *s.Minimum > *s.Maximum {
+		d.add(s.path, "minimum %s is greater than maximum %s", fmtNum(*s.Minimum), fmtNum(*s.Maximum))
+	}
+	if s.Type == Progress {
+		d.checkProgress(s)
+	}
+	d.checkDefault(s)
+}
+
+func (d *decoder) hasProblemAt(path string) bool {
+	for _, p := range d.probs {
+		if p.Path == path || strings.HasPrefix(p.Path, path+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decoder) checkMembership(s *fieldState, key, value string) {
+	if value != "" && len(s.Options) > 0 && !slices.Contains(s.Options, value) {
+		d.add(s.path+"."+key, "%q is not one of the options (%s)", value, quoteList(s.Options, ", "))
+	}
+}
+
+// checkProgress enforces the progress construct's rules.
+func (d *decoder) checkProgress(s *fieldState) {
+	if !s.seen["progress_items"] {
+		d.add(s.path+".progress_items", "missing (a progress field reports a list of {label, status, detail?} items)")
+	}
+	report := s.ProgressStyle == "report"
+	labels := make([]string, 0, len(s.ProgressItems))
+	var blocked []string
+	for i, it := range s.ProgressItems {
+		labels = append(labels, it.Label)
+		switch {
+		case report:
+		case it.Status == StatusBlocked:
+			blocked = append(blocked, it.Label)
+		case it.Status != StatusDone && it.Status != StatusInFlight && it.Status != "":
+			d.add(fmt.Sprintf("%s.progress_items[%d].status", s.path, i),
+				"%q is not a task status (one of \"done\", \"in_flight\", \"blocked\"; or set progress_style \"report\" for free tags)", it.Status)
+		}
+	}
+	if report {
+		if extra := missingFrom(s.Options, labels); len(extra) > 0 {
+			d.add(s.path+".options", "in report style options must be item labels; not items: %s", quoteList(extra, ", "))
+		}
+	} else if s.seen["progress_items"] {
+		d.checkBlocked(s, blocked)
+	}
+	if len(s.Options) == 0 {
+		if s.requiredSet && s.Required {
+			d.add(s.path+".required", "a progress field with no options is display-only and cannot be required (set \"required\": false)")
+		}
+		s.Required = false
+	}
+}
+
+func (d *decoder) checkBlocked(s *fieldState, blocked []string) {
+	notOptions := missingFrom(blocked, s.Options)
+	notBlocked := missingFrom(s.Options, blocked)
+	if len(notOptions) == 0 && len(notBlocked) == 0 {
+		return
+	}
+	var parts []string
+	if len(notOptions) > 0 {
+		parts = append(parts, "blocked but not options: "+quoteList(notOptions, ", "))
+	}
+	if len(notBlocked) > 0 {
+		parts = append(parts, "options but not blocked items: "+quoteList(notBlocked, ", "))
+	}
+	d.add(s.path+".options", "must equal the labels of the blocked items (%s)", strings.Join(parts, "; "))
+}
+
+// missingFrom lists the items of a that are not in b.
+func missingFrom(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// checkDefault runs the default through the field's own answer validation.
+func (d *decoder) checkDefault(s *fieldState) {
+	if s.defaultNode == nil {
+		return
+	}
+	path := s.path + ".default"
+	if s.DisplayOnly() {
+		d.add(path, "a display-only progress field takes no default")
+		return
+	}
+	v, msg := checkAnswer(&s.Field, s.defaultNode.Value())
+	switch {
+	case msg != "":
+		d.add(path, "%s", msg)
+	case v == nil:
+		d.add(path, "is empty (give a value or remove the default)")
+	default:
+		s.Default = v
+	}
+}
+
+// checkInference enforces that a guess names its value.
+func (d *decoder) checkInference(s *fieldState) {
+	if s.seen["inferred_from"] && s.defaultNode == nil {
+		d.add(s.path+".inferred_from", "needs a default (the inferred value itself)")
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

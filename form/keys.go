@@ -1,0 +1,101 @@
+package form
+
+import "slices"
+
+// formKeys are the keys of a form object.
+var formKeys = []string{"title", "description", "fields"}
+
+// commonKeys belong to every field type.
+var commonKeys = []string{"id", "text", "type", "required", "default", "inferred_from", "help_text"}
+
+// typeKeys are the keys each type adds to commonKeys.
+var typeKeys = map[Type][]string{
+	SingleSelect: {"options", "list_style"},
+	MultiSelect:  {"options", "list_style"},
+	Boolean:      nil,
+	TextInput:    {"options", "max_length"},
+	Number:       {"minimum", "maximum"},
+	Date:         nil,
+	Textarea:     {"max_length"},
+	Decision:     {"options", "recommended", "rationale", "option_notes"},
+	Pushback:     {"options", "recommended", "rationale", "option_notes", "user_position"},
+	Progress:     {"options", "recommended", "rationale", "option_notes", "progress_items", "progress_style"},
+}
+
+// fieldKeys are all keys any field may have.
+var fieldKeys = func() []string {
+	keys := slices.Clone(commonKeys)
+	for _, t := range Types {
+		for _, k := range typeKeys[t] {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}()
+
+// progressItemKeys are the keys of one progress item.
+var progressItemKeys = []string{"label", "status", "detail"}
+
+// allows reports whether key belongs to fields of type t.
+func (t Type) allows(key string) bool {
+	return slices.Contains(commonKeys, key) || slices.Contains(typeKeys[t], key)
+}
+
+// typesWith lists the types that have key, for "belongs to" hints.
+func typesWith(key string) []string {
+	var out []string
+	for _, t := range Types {
+		if slices.Contains(typeKeys[t], key) {
+			out = append(out, string(t))
+		}
+	}
+	return out
+}
+
+// aliases are names people reach for that mean one of our keys.
+var aliases = map[string]string{
+	"label": "text", "question": "text", "prompt": "text", "questions": "fields",
+	"choices": "options", "name": "id", "key": "id", "min": "minimum", "max": "maximum",
+	"maxLength": "max_length", "maxlength": "max_length", "help": "help_text",
+	"helpText": "help_text", "optional": "required", "listStyle": "list_style",
+	"inferredFrom": "inferred_from", "userPosition": "user_position", "notes": "option_notes",
+	"optionNotes": "option_notes", "items": "progress_items", "style": "progress_style",
+	"progressItems": "progress_items", "progressStyle": "progress_style",
+}
+
+// suggest returns the candidate closest to word, or "" when none is close.
+func suggest(word string, candidates []string) string {
+	if a, ok := aliases[word]; ok && slices.Contains(candidates, a) {
+		return a
+	}
+	best, bestDist := "", len(word)/3+2
+	for _, c := range candidates {
+		if d := editDistance(word, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,202 @@
+package form
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/problem"
+)
+
+// MaxInput is the largest form or answer document elicit reads (1 MiB).
+const MaxInput = 1 << 20
+
+// Parse decodes and validates a form definition. On failure the error is a
+// problem.List naming every problem, in declaration order.
+func Parse(data []byte) (*Form, error) {
+	root, probs := parseDocument(data, "form")
+	if probs != nil {
+		return nil, probs
+	}
+	return fromNode(&root)
+}
+
+// parseDocument checks the raw input (size, UTF-8, JSON syntax, an object at
+// the top) and returns its tree.
+func parseDocument(data []byte, what string) (jsonnode.Node, problem.List) {
+	var probs problem.List
+	if len(data) > MaxInput {
+		probs.Add("", "%s is %d bytes, over the 1 MiB limit (%d bytes)", what, len(data), MaxInput)
+		return jsonnode.Node{}, probs
+	}
+	if !utf8.Valid(data) {
+		probs.Add("", "%s is not valid UTF-8 (first bad byte at offset %d)", what, firstInvalidUTF8(data))
+		return jsonnode.Node{}, probs
+	}
+	root, err := jsonnode.Parse(data)
+	if err != nil {
+		probs.Add("", "%s is not valid JSON: %s", what, strings.TrimPrefix(err.Error(), "invalid JSON "))
+		return jsonnode.Node{}, probs
+	}
+	if root.Kind != jsonnode.Object {
+		probs.Add("", "%s must be a JSON object (got %s)", what, describe(&root))
+		return jsonnode.Node{}, probs
+	}
+	return root, nil
+}
+
+func firstInvalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// describe names a value for an error message: `string "false"`, `array`.
+func describe(n *jsonnode.Node) string {
+	switch n.Kind {
+	case jsonnode.String:
+		s := n.Text
+		if utf8.RuneCountInString(s) > 40 {
+			s = string([]rune(s)[:40]) + "…"
+		}
+		return fmt.Sprintf("string %q", s)
+	case jsonnode.Number:
+		return "number " + n.Text
+	case jsonnode.Bool:
+		return fmt.Sprintf("boolean %t", n.True)
+	case jsonnode.Array:
+		return fmt.Sprintf("array of %d", len(n.Items))
+	}
+	return n.Kind.String()
+}
+
+// fromNode decodes a form from a parsed object.
+func fromNode(root *jsonnode.Node) (*Form, error) {
+	d := &decoder{}
+	f := d.form(root)
+	if len(d.probs) > 0 {
+		return nil, d.probs
+	}
+	return f, nil
+}
+
+// decoder accumulates problems while decoding a form.
+type decoder struct {
+	probs problem.List
+}
+
+func (d *decoder) add(path, format string, args ...any) { d.probs.Add(path, format, args...) }
+
+func (d *decoder) form(root *jsonnode.Node) *Form {
+	f := &Form{}
+	seen := map[string]bool{}
+	for i := range root.Members {
+		m := &root.Members[i]
+		if seen[m.Key] {
+			d.add(m.Key, "duplicate key (give each key once)")
+			continue
+		}
+		seen[m.Key] = true
+		switch m.Key {
+		case "title":
+			f.Title, _ = d.nonEmpty(m.Key, &m.Value)
+		case "description":
+			f.Description, _ = d.str(m.Key, &m.Value)
+		case "fields":
+			f.Fields = d.fields(&m.Value)
+		default:
+			d.unknownKey(m.Key, m.Key, formKeys)
+		}
+	}
+	if !seen["title"] {
+		d.add("title", "missing (a form needs a non-empty title)")
+	}
+	if !seen["fields"] {
+		d.add("fields", "missing (a form needs a list of 1 or more fields)")
+	}
+	return f
+}
+
+func (d *decoder) unknownKey(path, key string, known []string) {
+	if s := suggest(key, known); s != "" {
+		d.add(path, "unknown key (did you mean '%s'?)", s)
+		return
+	}
+	d.add(path, "unknown key (known keys: %s)", strings.Join(known, ", "))
+}
+
+func (d *decoder) fields(n *jsonnode.Node) []Field {
+	if n.Kind != jsonnode.Array || len(n.Items) == 0 {
+		d.add("fields", "must be a list of 1 or more fields (got %s)", describe(n))
+		return nil
+	}
+	out := make([]Field, 0, len(n.Items))
+	ids := map[string]int{}
+	texts := map[string]int{}
+	for i := range n.Items {
+		path := fmt.Sprintf("fields[%d]", i)
+		f, ok := d.field(path, &n.Items[i])
+		if !ok {
+			continue
+		}
+		d.unique(path+".id", f.ID, "id", ids, i)
+		d.unique(path+".text", f.Text, "question text", texts, i)
+		out = append(out, f)
+	}
+	return out
+}
+
+// unique reports a value seen before at another field index.
+func (d *decoder) unique(path, value, what string, seen map[string]int, i int) {
+	if value == "" {
+		return
+	}
+	if j, dup := seen[value]; dup {
+		hint := ""
+		if what == "question text" {
+			hint = "; AskUserQuestion answers come back keyed by question text"
+		}
+		d.add(path, "duplicate %s %q (same as fields[%d]%s)", what, value, j, hint)
+		return
+	}
+	seen[value] = i
+}
+
+// str decodes a string.
+func (d *decoder) str(path string, n *jsonnode.Node) (string, bool) {
+	if n.Kind != jsonnode.String {
+		d.add(path, "must be a string (got %s)", describe(n))
+		return "", false
+	}
+	return n.Text, true
+}
+
+// nonEmpty decodes a string that must have more than white space.
+func (d *decoder) nonEmpty(path string, n *jsonnode.Node) (string, bool) {
+	s, ok := d.str(path, n)
+	if ok && strings.TrimSpace(s) == "" {
+		d.add(path, "must not be empty")
+		return "", false
+	}
+	return s, ok
+}
+
+// number decodes a finite number.
+func (d *decoder) number(path string, n *jsonnode.Node) (float64, bool) {
+	if n.Kind != jsonnode.Number {
+		d.add(path, "must be a number (got %s)", describe(n))
+		return 0, false
+	}
+	v, err := n.Float()
+	if err != nil {
+		d.add(path, "number %s is out of range", n.Text)
+		return 0, false
+	}
+	return v, true
+}
