@@ -1,0 +1,179 @@
+package method
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// good is a valid row; cases change one field at a time.
+const good = `60,risk,Good Method,A description,a->b,1,"plan:0,forge:3","","alpha,beta",true,`
+
+func withField(i int, v string) string {
+	f := strings.Split(`60|risk|Good Method|A description|a->b|1|"plan:0,forge:3"|""|"alpha,beta"|true|`, "|")
+	f[i] = v
+	return strings.Join(f, ",")
+}
+
+func TestParseWarnings(t *testing.T) {
+	tests := []struct {
+		name    string
+		rows    string // after the header, which is row 1
+		methods int
+		want    []string
+	}{
+		{"valid row", good, 1, nil},
+		{"ten columns", strings.TrimSuffix(good, ","), 1, nil},
+		{"nine columns", `60,risk,Good Method,d,a->b,1,"plan:0","",alpha`, 0, []string{
+			`Row 2 has 9 columns (expected 10): 60,risk,Good Method,d,a->b,1,"plan:0","",alpha`}},
+		{"twelve columns, cut at 80", good + `,extra`, 0, []string{
+			`Row 2 has 12 columns (expected 10): 60,risk,Good Method,A description,a->b,1,"plan:0,forge:3","","alpha,beta",true,,`}},
+		{"bad name", withField(colName, "Evil `rm -rf`"), 0, []string{
+			"Invalid method_name 'Evil `rm -rf`' — contains disallowed characters, skipping row"}},
+		{"markdown name", withField(colName, "**Bold**"), 0, []string{
+			"Invalid method_name '**Bold**' — contains disallowed characters, skipping row"}},
+		{"html name", withField(colName, "<b>x</b>"), 0, []string{
+			"Invalid method_name '<b>x</b>' — contains disallowed characters, skipping row"}},
+		{"apostrophe and hyphen name", withField(colName, "Occam's Re-think"), 1, nil},
+		{"tier 3", withField(colTier, "3"), 0, []string{"Invalid tier '3' for method Good Method — skipping row"}},
+		{"tier word", withField(colTier, "one"), 0, []string{"Invalid tier 'one' for method Good Method — skipping row"}},
+		{"one bad phase kept row", withField(colPhases, `"plan:0,forge,arc:x"`), 1, []string{
+			"Invalid phase 'forge' for method Good Method — skipping that phase",
+			"Invalid phase 'arc:x' for method Good Method — skipping that phase"}},
+		{"all phases bad", withField(colPhases, `"plan,Forge:3"`), 0, []string{
+			"Invalid phase 'plan' for method Good Method — skipping that phase",
+			"Invalid phase 'Forge:3' for method Good Method — skipping that phase",
+			"Method Good Method has no valid phase entries — skipping row"}},
+		{"missing fields", `,risk,,d,a->b,,"","",alpha,true,`, 0, []string{
+			"Row 2 is missing required field num — skipping row",
+			"Row 2 is missing required field method_name — skipping row",
+			"Row 2 is missing required field tier — skipping row",
+			"Row 2 is missing required field phases — skipping row"}},
+		{"empty topics", withField(colTopics, `""`), 0, []string{
+			"Row 2 is missing required field topics — skipping row"}},
+		{"no valid topics", withField(colTopics, `"two words,the"`), 0, []string{
+			"Invalid topic 'two words' for method Good Method — a topic is one keyword (letters, digits, inner hyphens; no stopword), skipping that topic",
+			"Invalid topic 'the' for method Good Method — a topic is one keyword (letters, digits, inner hyphens; no stopword), skipping that topic",
+			"Method Good Method has no valid topics — skipping row"}},
+		{"num not numeric", withField(colNum, "6a"), 0, []string{
+			"Invalid num '6a' for method Good Method — must be a positive whole number, skipping row"}},
+		{"num negative", withField(colNum, "-4"), 0, []string{
+			"Invalid num '-4' for method Good Method — must be a positive whole number, skipping row"}},
+		{"duplicate num", good + "\n" + strings.Replace(good, "Good Method", "Other", 1), 1, []string{
+			"Duplicate num 60 for method Other (already used by Good Method) — skipping row"}},
+		{"duplicate name any case", good + "\n" + strings.Replace(good, "60,risk,Good Method", "61,risk,GOOD method", 1), 1, []string{
+			"Duplicate method_name 'GOOD method' (first on row 2) — skipping row"}},
+		{"auto_suggest disagrees with tier", withField(colAutoSuggest, "false"), 0, []string{
+			"Invalid auto_suggest 'false' for method Good Method — tier 1 needs true, skipping row"}},
+		{"auto_suggest not a bool", withField(colAutoSuggest, "yes"), 0, []string{
+			"Invalid auto_suggest 'yes' for method Good Method — tier 1 needs true, skipping row"}},
+		{"codex_role invalid kept as empty", withField(colCodexRole, "blue_team"), 1, []string{
+			"Invalid codex_role 'blue_team' for method Good Method — treated as empty (no Codex)"}},
+		{"bad agent", withField(colAgents, `"forge-keeper,bad agent"`), 1, []string{
+			"Invalid agent 'bad agent' for method Good Method — skipping that agent"}},
+		{"all agents bad", withField(colAgents, `"-x"`), 0, []string{
+			"Invalid agent '-x' for method Good Method — skipping that agent",
+			"Method Good Method has no valid agent entries — skipping row"}},
+		{"bad category", withField(colCategory, "Risk!"), 0, []string{
+			"Invalid category 'Risk!' for method Good Method — lowercase letters, digits, '-' and '_' only, skipping row"}},
+		{"empty pattern step", withField(colPattern, "a->->b"), 0, []string{
+			"Invalid output_pattern 'a->->b' for method Good Method — step 2 is empty, skipping row"}},
+		{"code in pattern", withField(colPattern, "a->`b`"), 0, []string{
+			"Invalid output_pattern 'a->`b`' for method Good Method — step 2 contains '`', skipping row"}},
+		{"unclosed quote", `60,risk,Good Method,"d,a->b`, 0, []string{
+			`Row 2 has malformed quoting (a quoted field is never closed), skipping row: 60,risk,Good Method,"d,a->b`}},
+		{"text after quote", `60,risk,Good Method,"d"x,a->b,1,"plan:0","",alpha,true,`, 0, []string{
+			`Row 2 has malformed quoting (text after a closing quote), skipping row: 60,risk,Good Method,"d"x,a->b,1,"plan:0","",alpha,true,`}},
+		{"row numbers are file lines", "\n" + good + "\n\n" + withField(colTier, "x"), 1, []string{
+			"Invalid tier 'x' for method Good Method — skipping row"}},
+		{"several problems in one row", `0,risk,Bad!,d,a->b,7,"nope","",alpha,true,`, 0, []string{
+			"Invalid num '0' for method Bad! — must be a positive whole number, skipping row",
+			"Invalid method_name 'Bad!' — contains disallowed characters, skipping row",
+			"Invalid tier '7' for method Bad! — skipping row",
+			"Invalid phase 'nope' for method Bad! — skipping that phase",
+			"Method Bad! has no valid phase entries — skipping row"}},
+		{"header only", "", 0, []string{WarnUnavailable}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Parse([]byte(Header + "\n" + tt.rows + "\n"))
+			want := tt.want
+			if tt.methods == 0 && (len(want) == 0 || want[len(want)-1] != WarnUnavailable) {
+				want = append(want, WarnUnavailable)
+			}
+			if diff := cmp.Diff(want, r.WarningTexts(), cmpEmpty); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+			if len(r.Methods) != tt.methods {
+				t.Errorf("got %d methods, want %d", len(r.Methods), tt.methods)
+			}
+		})
+	}
+}
+
+var cmpEmpty = cmp.Transformer("empty", func(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+})
+
+func TestParseEmpty(t *testing.T) {
+	for name, in := range map[string]string{"nil": "", "blank lines": "\n\r\n  \n", "bom only": "\ufeff"} {
+		r := Parse([]byte(in))
+		if diff := cmp.Diff([]string{WarnUnavailable}, r.WarningTexts()); diff != "" || len(r.Methods) != 0 {
+			t.Errorf("%s: %d methods, warnings (-want +got):\n%s", name, len(r.Methods), diff)
+		}
+	}
+}
+
+func TestParseHeader(t *testing.T) {
+	r := Parse([]byte("id,name\n" + good))
+	want := []string{"Row 1 is not the expected header, skipping it and reading columns by position: id,name"}
+	if diff := cmp.Diff(want, r.WarningTexts()); diff != "" || len(r.Methods) != 1 {
+		t.Errorf("%d methods, warnings (-want +got):\n%s", len(r.Methods), diff)
+	}
+	ten := strings.TrimSuffix(Header, ",codex_role")
+	if r := Parse([]byte(ten + "\n" + good)); len(r.Warnings) != 0 {
+		t.Errorf("10-column header: warnings %v", r.Warnings)
+	}
+}
+
+// TestParseFormatting checks what the seed leaves implicit: byte order mark,
+// CRLF, stray whitespace, quoted commas and quotes, line breaks in fields.
+func TestParseFormatting(t *testing.T) {
+	csv := "\ufeff" + Header + "\r\n" +
+		` 60 , risk ,  Good Method ,"A ""quoted"", comma
+		description", a -> b ,1, " plan:0 , forge:3,plan:0 " , "" ," Alpha, beta ,alpha", TRUE , critic ` + "\r\n"
+	r := Parse([]byte(csv))
+	if len(r.Warnings) != 0 {
+		t.Fatalf("warnings: %v", r.Warnings)
+	}
+	want := []Method{{
+		Num: 60, Category: "risk", Name: "Good Method", Description: `A "quoted", comma description`,
+		OutputPattern: "a -> b", Tier: 1, Phases: []string{"plan:0", "forge:3"}, Agents: []string{},
+		Topics: []string{"Alpha", "beta", "alpha"}, AutoSuggest: true, CodexRole: "critic",
+	}}
+	if diff := cmp.Diff(want, r.Methods, ignoreIndex); diff != "" {
+		t.Errorf("methods (-want +got):\n%s", diff)
+	}
+}
+
+// TestParseGolden parses a file with one of every problem and compares the
+// whole warning list, with paths, to a golden file.
+func TestParseGolden(t *testing.T) {
+	bad := Header + "\n" + strings.Join([]string{
+		`61,risk,Short,d,a->b,1,"plan:0"`,
+		"62,risk,Bad `name`,d,a->b,1,\"plan:0\",\"\",alpha,true,",
+		`63,risk,Tier Bad,d,a->b,0,"plan:0","",alpha,true,`,
+		`64,risk,Phase Bad,d,a->b,1,"plan,forge:x","",alpha,true,`,
+		`65,risk,Codex Bad,d,a->b,1,"plan:0","",alpha,true,red-team`,
+		`20,risk,Renumbered,d,a->b,1,"plan:0","",alpha,true,`,
+	}, "\n") + "\n"
+	r := Default().Merge(Parse([]byte(bad)))
+	golden(t, "warnings.txt", strings.Join(r.Warnings.Strings(), "\n")+"\n")
+	if len(r.Methods) != 26 {
+		t.Errorf("merged %d methods, want 26 (two valid extra rows)", len(r.Methods))
+	}
+}

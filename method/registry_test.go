@@ -1,0 +1,229 @@
+package method
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/golden/name, rewriting it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+var ignoreIndex = cmpopts.IgnoreUnexported(Method{})
+
+// TestDefaultMatchesRune checks the embedded registry's structured columns
+// against the table in rune.md §2, row by row, in file order.
+func TestDefaultMatchesRune(t *testing.T) {
+	r := Default()
+	if len(r.Warnings) != 0 {
+		t.Fatalf("embedded registry warnings: %v", r.Warnings)
+	}
+	want := runeTable(t)
+	if diff := cmp.Diff(want, r.Methods, ignoreIndex, cmpopts.IgnoreFields(Method{}, "Description")); diff != "" {
+		t.Errorf("embedded registry differs from rune.md §2 (-want +got):\n%s", diff)
+	}
+	for _, m := range r.Methods {
+		if m.Description == "" {
+			t.Errorf("method %d has no description", m.Num)
+		}
+	}
+}
+
+func runeTable(t *testing.T) []Method {
+	data, err := os.ReadFile("testdata/rune-table.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func(s string) []string {
+		if s == "–" {
+			return []string{}
+		}
+		return strings.Split(s, ",")
+	}
+	var out []Method
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		c := strings.Split(strings.Trim(line, "|"), "|")
+		num, _ := strconv.Atoi(c[0])
+		tier, _ := strconv.Atoi(c[3])
+		codex := c[7]
+		if codex == "–" {
+			codex = ""
+		}
+		out = append(out, Method{Num: num, Category: c[1], Name: c[2], Tier: tier, Phases: list(c[4]),
+			Agents: list(c[5]), Topics: list(c[6]), CodexRole: codex, OutputPattern: c[8], AutoSuggest: tier == 1})
+	}
+	return out
+}
+
+// TestDefaultCounts holds the seed's tier totals and per-category table and
+// rune.md §4's per-phase counts.
+func TestDefaultCounts(t *testing.T) {
+	type pair struct{ T1, T2 int }
+	byTier := map[int]int{}
+	byCategory := map[string]pair{}
+	byPhase := map[string]pair{}
+	add := func(m map[string]pair, k string, tier int) {
+		p := m[k]
+		if tier == 1 {
+			p.T1++
+		} else {
+			p.T2++
+		}
+		m[k] = p
+	}
+	for _, m := range Default().Methods {
+		byTier[m.Tier]++
+		add(byCategory, m.Category, m.Tier)
+		for _, ph := range m.Phases {
+			add(byPhase, ph, m.Tier)
+		}
+	}
+	if diff := cmp.Diff(map[int]int{1: 16, 2: 8}, byTier); diff != "" {
+		t.Errorf("tier counts (-want +got):\n%s", diff)
+	}
+	wantCategory := map[string]pair{
+		"collaboration": {4, 2}, "advanced": {2, 0}, "competitive": {1, 1}, "technical": {2, 1},
+		"research": {1, 0}, "risk": {3, 1}, "core": {3, 0}, "creative": {0, 2}, "philosophical": {0, 1},
+	}
+	if diff := cmp.Diff(wantCategory, byCategory); diff != "" {
+		t.Errorf("category counts (-want +got):\n%s", diff)
+	}
+	wantPhase := map[string]pair{
+		"plan:0": {5, 1}, "plan:1": {1, 0}, "plan:1.8": {4, 0}, "plan:2": {1, 1}, "plan:2.5": {1, 1},
+		"plan:4": {5, 0}, "forge:3": {7, 2}, "work:5": {3, 0}, "arc:5.5": {1, 0}, "review:6": {3, 4},
+		"arc:7": {1, 0}, "arc:7.5": {2, 0},
+	}
+	if diff := cmp.Diff(wantPhase, byPhase); diff != "" {
+		t.Errorf("phase counts (-want +got):\n%s", diff)
+	}
+}
+
+func TestDefaultHeader(t *testing.T) {
+	first, _, _ := strings.Cut(string(DefaultCSV()), "\n")
+	if first != Header {
+		t.Errorf("embedded header = %q, want %q", first, Header)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	r := Default()
+	tests := []struct {
+		name, ref string
+		want      int // num; 0 for not found
+	}{
+		{"num", "20", 20},
+		{"num with blanks", " 47 ", 47},
+		{"exact name", "Tree of Thoughts", 11},
+		{"name any case", "tree OF thoughts", 11},
+		{"slug", "occam-s-razor-application", 47},
+		{"unknown num", "2", 0},
+		{"unknown name", "Tree", 0},
+		{"empty", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, ok := r.Lookup(tt.ref)
+			if ok != (tt.want != 0) || m.Num != tt.want {
+				t.Errorf("Lookup(%q) = %d, %t; want %d", tt.ref, m.Num, ok, tt.want)
+			}
+		})
+	}
+}
+
+func TestMerge(t *testing.T) {
+	extra := Parse([]byte(Header + "\n" +
+		`900,risk,tree of thoughts,Replaced,a->b,2,"plan:0","","alpha",false,` + "\n" +
+		`3,risk,New One,First new,a->b,1,"plan:0","","beta",true,` + "\n" +
+		`77,risk,New Two,Second new,a->b,1,"plan:0","","gamma",true,` + "\n"))
+	got := Default().Merge(extra)
+	if len(got.Warnings) != 0 {
+		t.Fatalf("warnings: %v", got.Warnings)
+	}
+	if n := len(got.Methods); n != 26 {
+		t.Fatalf("merged registry has %d methods, want 26", n)
+	}
+	tot, _ := got.Lookup("11")
+	if tot.Name != "tree of thoughts" || tot.Description != "Replaced" || tot.Tier != 2 {
+		t.Errorf("method 11 = %+v, want the replacement keeping num 11", tot)
+	}
+	for name, num := range map[string]int{"New One": 52, "New Two": 53} {
+		if m, ok := got.Lookup(name); !ok || m.Num != num {
+			t.Errorf("%s has num %d (found %t), want %d", name, m.Num, ok, num)
+		}
+	}
+	if len(Default().Methods) != 24 {
+		t.Error("Merge changed its receiver")
+	}
+}
+
+func TestMergeUnavailable(t *testing.T) {
+	tests := []struct {
+		name        string
+		base, extra *Registry
+		want        []string
+	}{
+		{"empty extra keeps base quiet", Default(), Parse(nil), []string{}},
+		{"both empty", Parse(nil), Parse([]byte(Header)), []string{WarnUnavailable}},
+		{"empty base, extra methods", Parse(nil), Default(), []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, tt.base.Merge(tt.extra).WarningTexts()); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "methods.csv")
+	if err := os.WriteFile(path, DefaultCSV(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := Load(path); len(r.Methods) != 24 || len(r.Warnings) != 0 {
+		t.Errorf("Load(copy of default) = %d methods, warnings %v", len(r.Methods), r.Warnings)
+	}
+	r := Load(filepath.Join(t.TempDir(), "missing.csv"))
+	w := r.WarningTexts()
+	if len(r.Methods) != 0 || len(w) != 2 || !strings.HasPrefix(w[0], "Cannot read registry ") || w[1] != WarnUnavailable {
+		t.Errorf("Load(missing) = %d methods, warnings %q", len(r.Methods), w)
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for name, want := range map[string]string{
+		"Occam's Razor Application": "occam-s-razor-application",
+		"5 Whys Deep Dive":          "5-whys-deep-dive",
+		"Pre-mortem Analysis":       "pre-mortem-analysis",
+	} {
+		if got := (Method{Name: name}).Slug(); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
