@@ -15,7 +15,7 @@ const MaxInput = 1 << 20
 // Parse decodes and validates a form definition. On failure the error is a
 // problem.List naming every problem, in declaration order.
 func Parse(data []byte) (*Form, error) {
-	root, probs := parseDocument(data, "form")
+	root, probs := parseDocument(data, "form", false)
 	if probs != nil {
 		return nil, probs
 	}
@@ -23,8 +23,8 @@ func Parse(data []byte) (*Form, error) {
 }
 
 // parseDocument checks the raw input (size, UTF-8, JSON syntax, an object at
-// the top) and returns its tree.
-func parseDocument(data []byte, what string) (jsonnode.Node, problem.List) {
+// the top, or an array where allowed) and returns its tree.
+func parseDocument(data []byte, what string, arrayOK bool) (jsonnode.Node, problem.List) {
 	var probs problem.List
 	if len(data) > MaxInput {
 		probs.Add("", "%s is %d bytes, over the 1 MiB limit (%d bytes)", what, len(data), MaxInput)
@@ -39,7 +39,7 @@ func parseDocument(data []byte, what string) (jsonnode.Node, problem.List) {
 		probs.Add("", "%s is not valid JSON: %s", what, strings.TrimPrefix(err.Error(), "invalid JSON "))
 		return jsonnode.Node{}, probs
 	}
-	if root.Kind != jsonnode.Object {
+	if root.Kind != jsonnode.Object && !(arrayOK && root.Kind == jsonnode.Array) {
 		probs.Add("", "%s must be a JSON object (got %s)", what, describe(&root))
 		return jsonnode.Node{}, probs
 	}

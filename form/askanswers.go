@@ -1,0 +1,159 @@
+package form
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// askTarget is what one AskUserQuestion question text stands for.
+type askTarget struct {
+	plan  *askPlan
+	group int // -1: the field's own question; 0: a two-tier first tier; k: group k
+}
+
+// askIndex maps every question text elicit would send for f back to its
+// field; a field's plain text maps too, for agents that asked a question the
+// host cannot show as free text.
+func askIndex(f *Form) map[string]askTarget {
+	idx := make(map[string]askTarget, len(f.Fields))
+	for i := range f.Fields {
+		p := planAsk(&f.Fields[i])
+		idx[f.Fields[i].Text] = askTarget{plan: p, group: -1}
+		if p.unsupported != "" {
+			continue
+		}
+		if len(p.groups) == 0 {
+			idx[p.question.Question] = askTarget{plan: p, group: -1}
+			continue
+		}
+		idx[p.question.Question] = askTarget{plan: p, group: 0}
+		for k, g := range p.groups {
+			idx[g.Question.Question] = askTarget{plan: p, group: k + 1}
+		}
+	}
+	return idx
+}
+
+// FromAskUserQuestion maps the AskUserQuestion tool's answers (keyed by
+// question text, multi-select labels joined with commas, free "Other" text,
+// and both tiers of a two-tier picker) back onto field ids. answers may come
+// from several calls: pass the merged answers objects.
+func FromAskUserQuestion(f *Form, answers ...map[string]any) (map[string]any, error) {
+	idx := askIndex(f)
+	m := &askMapper{out: map[string]any{}, tier1: map[string]string{}}
+	for _, a := range answers {
+		keys := make([]string, 0, len(a))
+		for k := range a {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, q := range keys {
+			m.answer(idx, q, a[q])
+		}
+	}
+	m.checkTiers(f)
+	if len(m.probs) > 0 {
+		return nil, m.probs
+	}
+	return m.out, nil
+}
+
+type askMapper struct {
+	out   map[string]any
+	tier1 map[string]string // field id -> first-tier answer naming a group
+	probs problem.List
+}
+
+func (m *askMapper) answer(idx map[string]askTarget, q string, raw any) {
+	path := fmt.Sprintf("answers[%q]", q)
+	t, ok := idx[q]
+	if !ok {
+		m.probs.Add(path, "no question of this form has this text")
+		return
+	}
+	s, ok := raw.(string)
+	if !ok {
+		m.probs.Add(path, "must be a string, as AskUserQuestion answers are (got %s)", describeValue(raw))
+		return
+	}
+	f := t.plan.field
+	switch {
+	case t.group == 0 && t.plan.groupIndex(s) >= 0:
+		m.tier1[f.ID] = s
+	case f.Type == MultiSelect:
+		m.addMulti(f, t.plan.splitMulti(s))
+	default:
+		m.out[f.ID] = t.plan.unlabel(s)
+	}
+}
+
+// addMulti merges the choices of a multi-select answer (two-tier pickers
+// answer in several questions), in option order.
+func (m *askMapper) addMulti(f *Field, chosen []string) {
+	prev, _ := m.out[f.ID].([]string)
+	all := append(slices.Clone(prev), chosen...)
+	var ordered []string
+	for _, o := range f.Options {
+		if slices.Contains(all, o) {
+			ordered = append(ordered, o)
+		}
+	}
+	for _, c := range all {
+		if !slices.Contains(f.Options, c) {
+			ordered = append(ordered, c) // free text: collect reports it
+		}
+	}
+	m.out[f.ID] = ordered
+}
+
+// checkTiers reports two-tier pickers whose first tier was answered but whose
+// follow-up was not.
+func (m *askMapper) checkTiers(f *Form) {
+	for i := range f.Fields {
+		id := f.Fields[i].ID
+		if g, ok := m.tier1[id]; ok {
+			if _, answered := m.out[id]; !answered {
+				m.probs.Add("answers."+id, "the first tier chose %s but the follow-up question for that group was not answered", g)
+			}
+		}
+	}
+}
+
+func (p *askPlan) groupIndex(label string) int {
+	for k, g := range p.groups {
+		if g.Label == label {
+			return k
+		}
+	}
+	return -1
+}
+
+// unlabel maps an option label back to the option; anything else is free
+// "Other" text and comes back as written.
+func (p *askPlan) unlabel(s string) string {
+	if o, ok := p.labels[s]; ok {
+		return o
+	}
+	t := strings.TrimSpace(s)
+	if o, ok := p.labels[t]; ok {
+		return o
+	}
+	for _, suf := range []string{suffixRecommended, suffixUserPosition} {
+		t = strings.TrimSuffix(t, suf)
+	}
+	return t
+}
+
+// splitMulti splits a comma-joined multi-select answer into options.
+func (p *askPlan) splitMulti(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, p.unlabel(part))
+		}
+	}
+	return out
+}

@@ -1,0 +1,142 @@
+package form
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRenderAskGolden(t *testing.T) {
+	for name, data := range testForms(t) {
+		t.Run(name, func(t *testing.T) {
+			golden(t, "ask/"+name+".json", indentJSON(t, RenderAsk(mustParse(t, data))))
+		})
+	}
+}
+
+// TestAskUserQuestionHostLimits checks every tool input produced for every
+// test form against the limits the real host enforces (hosts.md).
+func TestAskUserQuestionHostLimits(t *testing.T) {
+	for name, data := range testForms(t) {
+		f := mustParse(t, data)
+		r := RenderAsk(f)
+		asked := map[string]bool{}
+		for i, in := range r.AskUserQuestion {
+			checkAskInput(t, name, in)
+			for _, p := range r.Batches[i] {
+				asked[p.QuestionID] = true
+			}
+		}
+		for _, fu := range r.Followups {
+			for _, g := range fu.Groups {
+				checkAskInput(t, name+" followup", AskInput{Questions: []AskQuestion{g.Question}})
+			}
+		}
+		for _, u := range r.Unsupported {
+			asked[u.QuestionID] = true
+			if u.Reason == "" || u.Surface == "" {
+				t.Errorf("%s: unsupported %s has no reason or surface", name, u.QuestionID)
+			}
+		}
+		if len(r.Batches) != len(r.AskUserQuestion) {
+			t.Errorf("%s: %d batches but %d tool inputs", name, len(r.Batches), len(r.AskUserQuestion))
+		}
+		for _, fld := range f.Fields {
+			if !asked[fld.ID] {
+				t.Errorf("%s: field %s silently dropped", name, fld.ID)
+			}
+		}
+	}
+}
+
+func checkAskInput(t *testing.T, name string, in AskInput) {
+	t.Helper()
+	if n := len(in.Questions); n < 1 || n > 4 {
+		t.Errorf("%s: %d questions, want 1-4", name, n)
+	}
+	if (len(in.Questions) > 1) != (in.Metadata != nil && in.Metadata.Source == "elicit-form") {
+		t.Errorf("%s: metadata %+v for %d questions", name, in.Metadata, len(in.Questions))
+	}
+	for _, q := range in.Questions {
+		if q.Question == "" || q.Header == "" || len(utf16.Encode([]rune(q.Header))) > 12 {
+			t.Errorf("%s: bad question or header %q / %q", name, q.Question, q.Header)
+		}
+		if n := len(q.Options); n < 2 || n > 4 {
+			t.Errorf("%s: %q has %d options, want 2-4", name, q.Question, n)
+		}
+		labels := map[string]bool{}
+		for _, o := range q.Options {
+			if o.Label == "" || labels[o.Label] || strings.EqualFold(o.Label, "other") {
+				t.Errorf("%s: bad or repeated label %q", name, o.Label)
+			}
+			if q.MultiSelect && strings.Contains(o.Label, ",") {
+				t.Errorf("%s: multi-select label %q has a comma", name, o.Label)
+			}
+			labels[o.Label] = true
+		}
+	}
+}
+
+func TestHeader(t *testing.T) {
+	tests := map[string]string{
+		"goal":                   "Goal",
+		"done_when":              "Done when",
+		"effort-cap":             "Effort cap",
+		"ship_date_and_time":     "Ship date",
+		"supercalifragilistic":   "Supercalifra",
+		"ünïcode_wörds_are_fine": "Ünïcode",
+		"__":                     "Question",
+	}
+	for id, want := range tests {
+		if got := header(id); got != want {
+			t.Errorf("header(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestTwoTierGroupsAreBalanced(t *testing.T) {
+	for n := 5; n <= 16; n++ {
+		opts := make([]string, n)
+		for i := range opts {
+			opts[i] = string(rune('a'+i)) + "x"
+		}
+		p := planAsk(&Field{ID: "x", Text: "X?", Type: SingleSelect, Options: opts, Required: true})
+		total := 0
+		for _, g := range p.groups {
+			if k := len(g.Question.Options); k < 2 || k > 4 {
+				t.Errorf("n=%d: group of %d", n, k)
+			}
+			total += len(g.Question.Options)
+		}
+		if total != n || len(p.question.Options) != len(p.groups) {
+			t.Errorf("n=%d: %d options in %d groups", n, total, len(p.groups))
+		}
+	}
+	p := planAsk(&Field{ID: "x", Text: "X?", Type: SingleSelect, Options: make([]string, 17)})
+	if p.unsupported == "" {
+		t.Error("17 options must be unsupported")
+	}
+}
+
+func TestRenderAskBatches(t *testing.T) {
+	js := `{"title": "T", "fields": [`
+	for i := range 9 {
+		if i > 0 {
+			js += ","
+		}
+		js += `{"id": "b` + string(rune('0'+i)) + `", "text": "Q` + string(rune('0'+i)) + `?", "type": "boolean"}`
+	}
+	r := RenderAsk(mustParse(t, []byte(js+`]}`)))
+	var sizes []int
+	for _, in := range r.AskUserQuestion {
+		sizes = append(sizes, len(in.Questions))
+	}
+	if diff := cmp.Diff([]int{4, 4, 1}, sizes); diff != "" {
+		t.Errorf("batch sizes (-want +got):\n%s", diff)
+	}
+	if r.AskUserQuestion[2].Metadata != nil {
+		t.Error("a one-question batch must not carry metadata")
+	}
+}

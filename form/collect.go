@@ -1,0 +1,129 @@
+package form
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// Response is a validated set of answers.
+type Response struct {
+	Success bool `json:"success"`
+	// Responses maps field ids to values: a string (single choice, boolean,
+	// text, date), a []string (multi_select) or a float64 (number).
+	// Unanswered optional fields without a default are left out.
+	Responses  map[string]any `json:"responses"`
+	ResponseID string         `json:"response_id"`
+	TemplateID string         `json:"template_id"`
+}
+
+// CollectOptions configures Collect. A nil *CollectOptions means defaults.
+type CollectOptions struct {
+	// TemplateID is copied into the response, so answers to forms cast from
+	// the same template can be joined.
+	TemplateID string
+	// Now gives the time for the response id; default time.Now.
+	Now func() time.Time
+	// Random supplies the response id's random part; default crypto/rand.
+	Random io.Reader
+}
+
+// Collect validates answers keyed by field id against the form. It reports
+// every problem (unknown keys first, then each field in form order) and
+// injects defaults for unanswered fields that have one.
+func Collect(f *Form, answers map[string]any, opts *CollectOptions) (*Response, error) {
+	if opts == nil {
+		opts = &CollectOptions{}
+	}
+	var probs problem.List
+	unknownAnswers(f, answers, &probs)
+	out := make(map[string]any, len(f.Fields))
+	for i := range f.Fields {
+		collectField(&f.Fields[i], answers, out, &probs)
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return &Response{Success: true, Responses: out, ResponseID: responseID(opts), TemplateID: opts.TemplateID}, nil
+}
+
+func unknownAnswers(f *Form, answers map[string]any, probs *problem.List) {
+	var unknown []string
+	for k := range answers {
+		if f.Field(k) == nil {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	ids := make([]string, len(f.Fields))
+	for i := range f.Fields {
+		ids[i] = f.Fields[i].ID
+	}
+	slices.Sort(unknown)
+	for _, k := range unknown {
+		if s := suggest(k, ids); s != "" {
+			probs.Add("answers."+k, "no field has this id (did you mean '%s'?)", s)
+		} else {
+			probs.Add("answers."+k, "no field has this id (fields: %s)", quoteList(ids, ", "))
+		}
+	}
+}
+
+func collectField(f *Field, answers map[string]any, out map[string]any, probs *problem.List) {
+	path := "answers." + f.ID
+	raw, given := answers[f.ID]
+	if f.DisplayOnly() {
+		if given && !isNoAnswer(raw) {
+			probs.Add(path, "this progress report is display-only and takes no answer")
+		}
+		return
+	}
+	v, msg := checkAnswer(f, raw)
+	switch {
+	case msg != "":
+		probs.Add(path, "%s", msg)
+	case v != nil:
+		out[f.ID] = v
+	case f.Default != nil:
+		out[f.ID] = f.Default
+	case f.Required:
+		probs.Add(path, "required, but not answered (%s)", expected(f))
+	}
+}
+
+// expected says what a valid answer to f looks like.
+func expected(f *Field) string {
+	switch {
+	case f.Type.singleChoice():
+		return "one of " + quoteList(f.Options, ", ")
+	case f.Type == MultiSelect:
+		return "a list of one or more of " + quoteList(f.Options, ", ")
+	case f.Type == Boolean:
+		return `"Yes" or "No"`
+	case f.Type == Number:
+		return "a number"
+	case f.Type == Date:
+		return "a date YYYY-MM-DD"
+	}
+	return "some text"
+}
+
+func responseID(opts *CollectOptions) string {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	r := opts.Random
+	if r == nil {
+		r = rand.Reader
+	}
+	var b [4]byte
+	_, _ = io.ReadFull(r, b[:])
+	return "resp-" + now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
