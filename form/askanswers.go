@@ -81,7 +81,7 @@ func (m *askMapper) answer(idx map[string]askTarget, q string, raw any) {
 	}
 	f := t.plan.field
 	switch {
-	case t.group == 0 && t.plan.groupIndex(s) >= 0:
+	case t.group == 0 && t.plan.namesGroups(s):
 		m.tier1[f.ID] = s
 	case f.Type == MultiSelect:
 		m.addMulti(f, t.plan.splitMulti(s))
@@ -122,13 +122,19 @@ func (m *askMapper) checkTiers(f *Form) {
 	}
 }
 
-func (p *askPlan) groupIndex(label string) int {
-	for k, g := range p.groups {
-		if g.Label == label {
-			return k
+// namesGroups reports whether a first-tier answer names groups (one, or
+// several comma-joined for a multi-select) rather than being "Other" text.
+func (p *askPlan) namesGroups(answer string) bool {
+	parts := []string{answer}
+	if p.field.Type == MultiSelect {
+		parts = strings.Split(answer, ",")
+	}
+	for _, part := range parts {
+		if !slices.ContainsFunc(p.groups, func(g FollowupGroup) bool { return g.Label == strings.TrimSpace(part) }) {
+			return false
 		}
 	}
-	return -1
+	return true
 }
 
 // unlabel maps an option label back to the option; anything else is free
