@@ -1,0 +1,101 @@
+package form
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Surface is where a form is asked.
+type Surface string
+
+// The surfaces select_form_surface chooses between.
+const (
+	SurfaceWidget Surface = "widget"
+	SurfaceAsk    Surface = "ask"
+)
+
+// TrivialMaxOptions and TrivialMaxLabel bound a trivial form.
+const (
+	TrivialMaxOptions = 3
+	TrivialMaxLabel   = 120
+)
+
+// SurfaceOptions describes the client and the user. A nil *SurfaceOptions
+// means a widget-capable client and keyboard mode off.
+type SurfaceOptions struct {
+	// NoWidgets says the client cannot render widgets.
+	NoWidgets bool
+	// KeyboardMode is the user's opt-out of widgets.
+	KeyboardMode bool
+}
+
+// SurfaceChoice is the chosen surface and the rule that chose it.
+type SurfaceChoice struct {
+	Surface Surface `json:"surface"`
+	Reason  string  `json:"reason"`
+}
+
+// SelectSurface applies the seed's routing rules, highest precedence first:
+// a client that cannot render widgets gets AskUserQuestion; a number, date or
+// textarea field gets the widget; keyboard mode gets AskUserQuestion; a
+// trivial form gets AskUserQuestion; everything else gets the widget.
+func SelectSurface(f *Form, opts *SurfaceOptions) SurfaceChoice {
+	if opts == nil {
+		opts = &SurfaceOptions{}
+	}
+	rich := richFields(f)
+	switch {
+	case opts.NoWidgets:
+		reason := "the client cannot render widgets"
+		if len(rich) > 0 {
+			reason += fmt.Sprintf("; AskUserQuestion has no control for %s: ask them with elicitation_ask (native elicitation) or as free text", strings.Join(rich, ", "))
+		}
+		return SurfaceChoice{SurfaceAsk, reason}
+	case len(rich) > 0:
+		return SurfaceChoice{SurfaceWidget, fmt.Sprintf("AskUserQuestion has no control for %s, so the widget asks it (this outranks keyboard mode)", strings.Join(rich, ", "))}
+	case opts.KeyboardMode:
+		return SurfaceChoice{SurfaceAsk, "keyboard mode is on"}
+	}
+	if why := trivial(f); why != "" {
+		return SurfaceChoice{SurfaceAsk, "trivial form: " + why}
+	}
+	return SurfaceChoice{SurfaceWidget, "the widget shows the whole option space at once (the default surface)"}
+}
+
+// richFields names the number, date and textarea fields.
+func richFields(f *Form) []string {
+	var out []string
+	for _, fl := range f.Fields {
+		if fl.Type.richControl() {
+			out = append(out, fmt.Sprintf("%s (%s)", fl.ID, fl.Type))
+		}
+	}
+	return out
+}
+
+// trivial says why the form is trivial, or "" when it is not: exactly one
+// single_select or boolean with at most 3 options, none over 120 characters.
+func trivial(f *Form) string {
+	if len(f.Fields) != 1 {
+		return ""
+	}
+	fl := &f.Fields[0]
+	opts := fl.Options
+	switch fl.Type {
+	case Boolean:
+		opts = []string{"Yes", "No"}
+	case SingleSelect:
+	default:
+		return ""
+	}
+	if len(opts) > TrivialMaxOptions {
+		return ""
+	}
+	for _, o := range opts {
+		if utf8.RuneCountInString(o) > TrivialMaxLabel {
+			return ""
+		}
+	}
+	return fmt.Sprintf("one %s with %d options", fl.Type, len(opts))
+}

@@ -1,0 +1,40 @@
+package form
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSelectSurface(t *testing.T) {
+	forms := testForms(t)
+	long := field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a", "` + strings.Repeat("x", 121) + `"]}`)
+	tests := []struct {
+		name   string
+		form   string
+		opts   *SurfaceOptions
+		want   Surface
+		reason string
+	}{
+		{"no widgets beats everything", string(forms["six"]), &SurfaceOptions{NoWidgets: true}, SurfaceAsk,
+			"the client cannot render widgets; AskUserQuestion has no control for budget (number), ship_date (date), notes (textarea): ask them with elicitation_ask (native elicitation) or as free text"},
+		{"rich field beats keyboard mode", string(forms["six"]), &SurfaceOptions{KeyboardMode: true}, SurfaceWidget,
+			"AskUserQuestion has no control for budget (number), ship_date (date), notes (textarea), so the widget asks it (this outranks keyboard mode)"},
+		{"keyboard mode", string(forms["scope"]), &SurfaceOptions{KeyboardMode: true}, SurfaceAsk, "keyboard mode is on"},
+		{"trivial single select", field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a", "b", "c"]}`), nil, SurfaceAsk,
+			"trivial form: one single_select with 3 options"},
+		{"trivial boolean", field(`{"id": "b", "text": "B?", "type": "boolean"}`), nil, SurfaceAsk, "trivial form: one boolean with 2 options"},
+		{"four options is not trivial", field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a", "b", "c", "d"]}`), nil, SurfaceWidget,
+			"the widget shows the whole option space at once (the default surface)"},
+		{"a long label is not trivial", long, nil, SurfaceWidget, "the widget shows the whole option space at once (the default surface)"},
+		{"a decision is not trivial", string(forms["decision"]), nil, SurfaceWidget, "the widget shows the whole option space at once (the default surface)"},
+		{"two fields are not trivial", string(forms["scope"]), nil, SurfaceWidget, "the widget shows the whole option space at once (the default surface)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := SelectSurface(mustParse(t, []byte(tt.form)), tt.opts)
+			if got.Surface != tt.want || got.Reason != tt.reason {
+				t.Errorf("SelectSurface = %+v, want %s %q", got, tt.want, tt.reason)
+			}
+		})
+	}
+}
