@@ -1,0 +1,200 @@
+package deliberation
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Challenge outcomes of an evaluation.
+const (
+	OutcomeAccepted   = "accepted"   // defense accepted: Agreed
+	OutcomeRejected   = "rejected"   // defense rejected: push back (SKEPTICAL) or Dismissed (REJECT)
+	OutcomeRefuted    = "refuted"    // orchestrator rejects with evidence: Dismissed REJECTED
+	OutcomeConceded   = "conceded"   // explicit concession: Dismissed CONCEDED
+	OutcomePartial    = "partial"    // part conceded, narrowed claim to confirm
+	OutcomeCorrected  = "corrected"  // the narrowed claim was corrected (at most once)
+	OutcomeUpgraded   = "upgraded"   // REJECT defense accepted as far as SKEPTICAL
+	OutcomeEvaluating = "evaluating" // defended, still being evaluated
+	OutcomeMissingID  = "missing_id" // content addressed without the ID
+)
+
+// Deadlock classifications.
+const (
+	DeadlockMissingData  = "missing-data"
+	DeadlockDefinitional = "definitional"
+	DeadlockCriteria     = "criteria"
+	DeadlockTermsUnclear = "terms-unclear"
+)
+
+// stays reports whether an outcome leaves the challenge disputed, so a
+// deadlock classification may apply.
+func stays(outcome string) bool {
+	return outcome == OutcomeRejected || outcome == OutcomeEvaluating
+}
+
+// rounds is the number of defense rounds a challenge has been open.
+func (s *State) rounds(c *Challenge) int { return s.Iteration - c.RaisedIter }
+
+// applyChallenge applies the judgment of one defense.
+func (s *State) applyChallenge(ce ChallengeEval) {
+	c := s.Challenges[ce.ID]
+	c.AwaitingID = false
+	switch ce.Outcome {
+	case OutcomeAccepted:
+		s.accept(ce)
+	case OutcomeRejected:
+		if c.Kind == KindReject {
+			s.closeChallenge(ce.ID)
+			s.dismissText(c.PointID, c.Point, TagRejected, orDefault(ce.Reason, c.Objection))
+			return
+		}
+		c.Status, c.AwaitingConfirmation = ChallengeDefended, false
+		s.round = append(s.round, verdict{ClassSkeptical, fmt.Sprintf("%s: defense not accepted — %s", ce.ID, orDefault(ce.Reason, c.Objection))})
+	case OutcomeEvaluating:
+		c.Status = ChallengeDefended
+	case OutcomeRefuted:
+		s.closeChallenge(ce.ID)
+		s.dismissText(c.PointID, c.Point, TagRejected, ce.Evidence)
+	case OutcomeConceded:
+		s.closeChallenge(ce.ID)
+		c.Status = ChallengeConceded
+		s.dismissText(c.PointID, c.Point, TagConceded, s.withReason(fmt.Sprintf("explicitly (iter %d)", s.Iteration), ce.Reason))
+	case OutcomePartial:
+		s.partial(ce)
+	case OutcomeCorrected:
+		s.corrected(ce)
+	case OutcomeUpgraded:
+		c.Kind, c.Status = KindSkeptical, ChallengeDefended
+	case OutcomeMissingID:
+		s.missingID(ce.ID)
+	}
+	if stays(ce.Outcome) && ce.Deadlock != "" {
+		s.deadlock(ce)
+	}
+}
+
+func (s *State) withReason(tagReason, reason string) string {
+	if reason == "" {
+		return tagReason
+	}
+	return tagReason + "; " + reason
+}
+
+// accept moves a defended point to Agreed, through the Dependency Gate.
+func (s *State) accept(ce ChallengeEval) {
+	c := s.Challenges[ce.ID]
+	s.closeChallenge(ce.ID)
+	c.Status = ChallengeDefended
+	text := c.Point
+	if c.Narrowed != "" {
+		text = c.Narrowed
+	}
+	if p := s.Points[c.PointID]; p != nil && p.Dependency && !verifiedConcession(ce.Concession) {
+		s.dismissText(c.PointID, c.Point, TagRejected, "No concrete failure mode verified. Simpler version preferred.")
+		return
+	}
+	if p := s.Points[c.PointID]; p != nil {
+		p.Text = text
+	}
+	s.agree(c.PointID, text, agreedEvidence(ce.EvidenceType), ce.Reason)
+}
+
+// verifiedConcession: the granular operation and verifiable evidence are
+// both stated (GUESS is not evidence).
+func verifiedConcession(c *Concession) bool {
+	return c != nil && c.Operation != "" && c.Evidence != "" && c.Evidence != "GUESS"
+}
+
+// partial records a partial defense: the conceded part is Dismissed as a
+// point of its own; the narrowed claim goes out for confirmation.
+func (s *State) partial(ce ChallengeEval) {
+	c := s.Challenges[ce.ID]
+	c.Status = ChallengeDefended
+	id := nextID("P", s.pointIDs())
+	s.Points[id] = &Point{Text: ce.ConcededPart, RaisedIter: s.Iteration}
+	s.dismiss(id, TagPartialConcede, ce.ConcededPart)
+	c.Narrowed, c.AwaitingConfirmation = ce.Narrowed, true
+}
+
+// corrected takes the one permitted correction of a narrowed claim; a
+// second is a stall.
+func (s *State) corrected(ce ChallengeEval) {
+	c := s.Challenges[ce.ID]
+	c.Corrections++
+	if c.Corrections > 1 {
+		s.closeChallenge(ce.ID)
+		s.dismissText(c.PointID, c.Point, TagStall, "scope unstable")
+		s.Counters.Stalls++
+		return
+	}
+	c.Narrowed, c.AwaitingConfirmation = ce.Narrowed, true
+}
+
+// missingID sends the one ID confirmation of a challenge, or treats it as
+// dropped when that was used.
+func (s *State) missingID(id string) {
+	c := s.Challenges[id]
+	if c.IDRecovery {
+		s.drop(id)
+		return
+	}
+	c.IDRecovery, c.AwaitingID = true, true
+	s.Counters.IDRecoveries++
+}
+
+// deadlock routes a challenge open for deadlockRounds rounds.
+func (s *State) deadlock(ce ChallengeEval) {
+	c := s.Challenges[ce.ID]
+	switch ce.Deadlock {
+	case DeadlockMissingData:
+		s.closeChallenge(ce.ID)
+		s.unresolve(c.PointID, c.Point, blockedCrux(ce.Blocked), UnresolvedBlocked)
+		s.SurfacedQuestions = append(s.SurfacedQuestions, fmt.Sprintf("%s? (%s)", ce.Blocked.Measurement, ce.Blocked.VerdictDelta))
+	case DeadlockDefinitional:
+		c.DefinitionalRetry = true
+	case DeadlockCriteria:
+		s.closeChallenge(ce.ID)
+		s.unresolve(c.PointID, c.Point, ce.Crux, UnresolvedTradeoff)
+	case DeadlockTermsUnclear:
+		s.closeChallenge(ce.ID)
+		s.dismissText(c.PointID, c.Point, TagStall, "terms unclear")
+		s.Counters.Stalls++
+	}
+}
+
+// applyDrops handles the challenges this response did not address:
+// referenced → defended; unreferenced → dropped, reminded, then
+// undefended; REJECT gets no reminder.
+func (s *State) applyDrops(handled map[string]bool) {
+	refs := s.lastResponse().Refs
+	for _, id := range slices.Clone(s.Disputed) {
+		c := s.Challenges[id]
+		switch {
+		case handled[id] || c.RaisedIter >= s.Iteration:
+		case slices.Contains(refs, id):
+			c.Status, c.AwaitingID = ChallengeDefended, false
+		default:
+			s.drop(id)
+		}
+	}
+}
+
+func (s *State) drop(id string) {
+	c := s.Challenges[id]
+	c.AwaitingID = false
+	if c.Kind == KindReject || c.ReminderSent {
+		s.closeChallenge(id)
+		c.Status = ChallengeUndefended
+		s.dismissText(c.PointID, c.Point, TagUndefended, fmt.Sprintf("not defended (iter %d)", s.Iteration))
+		return
+	}
+	c.Status, c.ReminderSent = ChallengeDropped, true
+}
+
+// closeChallenge takes a challenge off the disputed list.
+func (s *State) closeChallenge(id string) {
+	s.Disputed = removeString(s.Disputed, id)
+	if c := s.Challenges[id]; c != nil {
+		c.AwaitingConfirmation, c.AwaitingID = false, false
+	}
+}

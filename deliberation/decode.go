@@ -1,0 +1,251 @@
+package deliberation
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// requiredKeys are the top-level keys of the seed's schema version 1.
+var requiredKeys = []string{
+	"version", "session_id", "question_excerpt", "created_at", "updated_at",
+	"iteration", "phase", "challenges", "ledger", "disputed", "ssm", "buckets",
+	"last_failure_type",
+}
+
+var (
+	challengeID = regexp.MustCompile(`^C[1-9][0-9]*$`)
+	pointID     = regexp.MustCompile(`^P[1-9][0-9]*$`)
+)
+
+// DecodeState strictly decodes a state file: valid JSON, one object, every
+// key of schema version 1 present, no unknown key, version 1, and a state
+// that passes Validate. Every problem is reported, as a problem.List.
+func DecodeState(data []byte) (*State, error) {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(data, &keys); err != nil {
+		return nil, problem.List{{Message: "not a deliberation state file: " + jsonError(err)}}
+	}
+	var probs problem.List
+	for _, k := range requiredKeys {
+		if _, ok := keys[k]; !ok {
+			probs.Add(k, "missing (every key of the schema version 1 is required)")
+		}
+	}
+	if v, ok := keys["version"]; ok && string(bytes.TrimSpace(v)) != "1" {
+		probs.Add("version", "is %s, want 1 (unknown schema version)", bytes.TrimSpace(v))
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s State
+	if err := dec.Decode(&s); err != nil {
+		return nil, problem.List{{Message: "not a deliberation state file: " + jsonError(err)}}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, problem.List{{Message: "not a deliberation state file: data after the JSON object"}}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	s.normalize()
+	return &s, nil
+}
+
+func jsonError(err error) string {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Sprintf("invalid JSON at byte %d: %s", syn.Offset, syn.Error())
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		return fmt.Sprintf("%s: is a JSON %s, want %s", typ.Field, typ.Value, typ.Type)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// Validate checks the invariants of a state and reports every violation:
+// the schema's enumerations, challenge and point IDs, disputed challenges
+// that exist, and every registered point in exactly one place.
+func (s *State) Validate() error {
+	var p problem.List
+	if s.Version != SchemaVersion {
+		p.Add("version", "is %d, want %d", s.Version, SchemaVersion)
+	}
+	if s.Iteration < 1 || s.Iteration > MaxIterations {
+		p.Add("iteration", "is %d, want 1 to %d", s.Iteration, MaxIterations)
+	}
+	if s.Phase != "" && !s.Phase.valid() {
+		p.Add("phase", "is %q, want CONSTRUCTIVE, DEVELOPMENT or CRYSTALLIZATION", s.Phase)
+	}
+	switch s.LastFailureType {
+	case "", failureNone, failureFormat, failureQuality:
+	default:
+		p.Add("last_failure_type", "is %q, want none, format or quality", s.LastFailureType)
+	}
+	switch s.Status {
+	case "", StatusActive, StatusFinished, StatusAbandoned:
+	default:
+		p.Add("status", "is %q, want active, finished or abandoned", s.Status)
+	}
+	switch s.Mode {
+	case "", ModeFull, ModeQuick:
+	default:
+		p.Add("mode", "is %q, want full or quick", s.Mode)
+	}
+	s.validateChallenges(&p)
+	s.validateBuckets(&p)
+	s.validatePlacement(&p)
+	return p.Err()
+}
+
+func (s *State) validateChallenges(p *problem.List) {
+	for _, id := range sortedKeys(s.Challenges) {
+		c := s.Challenges[id]
+		path := "challenges." + id
+		if !challengeID.MatchString(id) {
+			p.Add(path, "is not a challenge ID (C1, C2, ...)")
+		}
+		if c == nil {
+			p.Add(path, "is null, want a challenge object")
+			continue
+		}
+		if !c.Status.valid() {
+			p.Add(path+".status", "is %q, want open, defended, dropped, undefended or conceded", c.Status)
+		}
+		if c.Kind != "" && c.Kind != KindSkeptical && c.Kind != KindReject {
+			p.Add(path+".kind", "is %q, want SKEPTICAL or REJECT", c.Kind)
+		}
+	}
+	seen := map[string]bool{}
+	for i, id := range s.Disputed {
+		path := fmt.Sprintf("disputed[%d]", i)
+		if s.Challenges[id] == nil {
+			p.Add(path, "%q is not a challenge of this state", id)
+		}
+		if seen[id] {
+			p.Add(path, "%q is listed twice", id)
+		}
+		seen[id] = true
+	}
+}
+
+func (s *State) validateBuckets(p *problem.List) {
+	for i, a := range s.Buckets.Agreed {
+		switch a.EvidenceType {
+		case "execution", "textual", "n/a":
+		default:
+			p.Add(fmt.Sprintf("buckets.agreed[%d].evidence_type", i), "is %q, want execution, textual or n/a", a.EvidenceType)
+		}
+	}
+	for i, u := range s.Buckets.Unresolved {
+		switch u.Status {
+		case UnresolvedBlocked, UnresolvedTradeoff, UnresolvedDefinitional, UnresolvedAnchorShift:
+		default:
+			p.Add(fmt.Sprintf("buckets.unresolved[%d].status", i), "is %q, want blocked, tradeoff, definitional or pending-anchor-shift", u.Status)
+		}
+	}
+}
+
+// placements lists where each point ID sits: bucket paths, disputed
+// challenges and pending clarification.
+func (s *State) placements() map[string][]string {
+	at := map[string][]string{}
+	add := func(id, where string) {
+		if id != "" {
+			at[id] = append(at[id], where)
+		}
+	}
+	for i, a := range s.Buckets.Agreed {
+		add(a.ID, fmt.Sprintf("buckets.agreed[%d]", i))
+	}
+	for i, d := range s.Buckets.Dismissed {
+		add(d.ID, fmt.Sprintf("buckets.dismissed[%d]", i))
+	}
+	for i, u := range s.Buckets.Unresolved {
+		add(u.ID, fmt.Sprintf("buckets.unresolved[%d]", i))
+	}
+	for i, n := range s.NotEvaluated {
+		add(n.ID, fmt.Sprintf("not_evaluated[%d]", i))
+	}
+	for _, id := range s.Disputed {
+		if c := s.Challenges[id]; c != nil {
+			add(c.PointID, "disputed "+id)
+		}
+	}
+	for i, id := range s.Pending {
+		add(id, fmt.Sprintf("pending_clarification[%d]", i))
+	}
+	return at
+}
+
+func (s *State) validatePlacement(p *problem.List) {
+	at := s.placements()
+	for _, id := range sortedKeys(at) {
+		if len(at[id]) > 1 {
+			p.Add(id, "is in more than one place: %s (want exactly one)", strings.Join(at[id], ", "))
+		}
+	}
+	for _, id := range sortedKeys(s.Points) {
+		if !pointID.MatchString(id) {
+			p.Add("points."+id, "is not a point ID (P1, P2, ...)")
+		}
+		if len(at[id]) == 0 {
+			p.Add("points."+id, "is in no bucket (want exactly one)")
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return idLess(keys[i], keys[j]) })
+	return keys
+}
+
+// idLess orders IDs such as C2 before C10.
+func idLess(a, b string) bool {
+	na, nb := idNum(a), idNum(b)
+	if na != nb && na > 0 && nb > 0 && a[:1] == b[:1] {
+		return na < nb
+	}
+	return a < b
+}
+
+func idNum(id string) int {
+	n := 0
+	for _, r := range id[min(1, len(id)):] {
+		if r < '0' || r > '9' {
+			return 0
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
+// nextID returns prefix + (largest number in use + 1).
+func nextID(prefix string, used []string) string {
+	n := 0
+	for _, id := range used {
+		if strings.HasPrefix(id, prefix) {
+			n = max(n, idNum(id))
+		}
+	}
+	return fmt.Sprintf("%s%d", prefix, n+1)
+}
+
+func removeString(list []string, v string) []string {
+	return slices.DeleteFunc(list, func(x string) bool { return x == v })
+}

@@ -1,0 +1,227 @@
+package deliberation
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// Evaluation is the orchestrator's judgment of one consultee response: the
+// decisions the protocol leaves to judgment. Everything mechanical (IDs,
+// counts, phases, routing, reminders, exits) is the engine's.
+type Evaluation struct {
+	// Iteration must equal the state's iteration (a guard against an
+	// evaluation meant for another step).
+	Iteration int `json:"iteration"`
+	// Response is valid, format_failure (no numbered points and cannot be
+	// mapped to the disputes, or no evidence tags on verification claims) or
+	// quality_failure (structured but ignores the disputed points).
+	Response string `json:"response"`
+	// SessionID is the consultee's session ID, once known.
+	SessionID string `json:"session_id,omitempty"`
+	// Trivial, when set, is the direct answer: the question turned out
+	// factual or trivial (allowed up to iteration 2).
+	Trivial string `json:"trivial,omitempty"`
+	// Points are the points of this response, canonicalized.
+	Points []PointEval `json:"points,omitempty"`
+	// Challenges judge the defenses of open challenges.
+	Challenges []ChallengeEval `json:"challenges,omitempty"`
+	// Facts are new ledger entries.
+	Facts []FactEval `json:"facts,omitempty"`
+	// RequireStressTest: all points agreed and the stakes, the uncertainty
+	// or the speed of agreement call for a stress test.
+	RequireStressTest bool `json:"require_stress_test,omitempty"`
+	// RequestArbitration asks for arbitration before the synthesis (high
+	// stakes, the user asked, early unanimity lacking evidence).
+	RequestArbitration bool `json:"request_arbitration,omitempty"`
+	// Coverage judges the answer to the coverage check.
+	Coverage *CoverageEval `json:"coverage,omitempty"`
+	// StressTest judges the answer to the stress test.
+	StressTest *StressEval `json:"stress_test,omitempty"`
+	// Arbitration records the arbiter's flags.
+	Arbitration *ArbitrationEval `json:"arbitration,omitempty"`
+	// SurfacedQuestions are empirical questions for the user.
+	SurfacedQuestions []string `json:"surfaced_questions,omitempty"`
+}
+
+// Response kinds.
+const (
+	ResponseValid          = "valid"
+	ResponseFormatFailure  = "format_failure"
+	ResponseQualityFailure = "quality_failure"
+)
+
+// PointEval is one point of the response and its classification.
+type PointEval struct {
+	// Text is the point in the consultee's phrasing (about 50 words at
+	// most: the core claim and its meaning-affecting qualifiers).
+	Text string `json:"text"`
+	// Triage is in-scope, out-of-scope or anchor-shift.
+	Triage string `json:"triage"`
+	// ServesAnchor: an anchor-shift candidate serves the anchor better (it
+	// is then treated as in-scope).
+	ServesAnchor bool `json:"serves_anchor,omitempty"`
+	// Kind is argument (the default) or evidence (per the Evidence
+	// Definition: verifiable from shared artifacts without trusting the
+	// consultee). Evidence is phase-exempt.
+	Kind string `json:"kind,omitempty"`
+	// Decisive: the evidence directly matches or contradicts the exact
+	// predicate of a claim. When uncertain, leave false.
+	Decisive bool `json:"decisive,omitempty"`
+	// Revises names an earlier point (P#) this one revises.
+	Revises string `json:"revises,omitempty"`
+	// SameCoreClaim: the revision addresses the same core claim (adds
+	// specificity); otherwise, after iteration 2, it is a new argument.
+	SameCoreClaim bool `json:"same_core_claim,omitempty"`
+	// Clarifies names the ILL-FORMED point (P#) this sharpens.
+	Clarifies string `json:"clarifies,omitempty"`
+	// Theme and Blocking group points when there are more than 7.
+	Theme    string `json:"theme,omitempty"`
+	Blocking bool   `json:"blocking,omitempty"`
+	// Overflow: not deliberated for lack of budget (goes to Not evaluated).
+	Overflow bool `json:"overflow,omitempty"`
+	// Classification is AGREE, SKEPTICAL, REJECT, ILL-FORMED or BLOCKED.
+	Classification string `json:"classification,omitempty"`
+	// ClaimType is empirical or value.
+	ClaimType string `json:"claim_type,omitempty"`
+	// EvidenceType is execution, textual, claim or n/a.
+	EvidenceType string `json:"evidence_type,omitempty"`
+	// Evidence, Flaw, UpgradeIf, WhyTerminal, Clarify and Reason are the
+	// classification output of the seed, tiered by stakes.
+	Evidence    string `json:"evidence,omitempty"`
+	Flaw        string `json:"flaw,omitempty"`
+	UpgradeIf   string `json:"upgrade_if,omitempty"`
+	WhyTerminal string `json:"why_terminal,omitempty"`
+	Clarify     string `json:"clarify,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+	// ReliesOn names the ledger entries (F#) an AGREE rests on.
+	ReliesOn []string `json:"relies_on,omitempty"`
+	// Blocked is the Blocked definition of a BLOCKED point.
+	Blocked *Blocked `json:"blocked,omitempty"`
+	// Dependency marks a claim about dependencies, platform behaviour or
+	// operational assumptions (the Dependency Gate).
+	Dependency *Dependency `json:"dependency,omitempty"`
+}
+
+// Blocked is what makes an entry Blocked: the missing measurement, its
+// threshold, and how the verdict changes.
+type Blocked struct {
+	Measurement  string `json:"measurement"`
+	Threshold    string `json:"threshold"`
+	VerdictDelta string `json:"verdict_delta"`
+}
+
+// Dependency is the Dependency Gate's view of a claim.
+type Dependency struct {
+	// Confidence is CERTAIN, LIKELY or GUESS.
+	Confidence string `json:"confidence"`
+	// Operation is the granular operation that fails without the
+	// dependency (required for CERTAIN and LIKELY).
+	Operation string `json:"operation,omitempty"`
+	// Alternative is the simplest alternative (fewer dependencies), and
+	// AlternativeConfidence its confidence.
+	Alternative           string `json:"alternative,omitempty"`
+	AlternativeConfidence string `json:"alternative_confidence,omitempty"`
+}
+
+// ChallengeEval judges the response to one open challenge.
+type ChallengeEval struct {
+	// ID is the challenge (C#).
+	ID string `json:"id"`
+	// Outcome is accepted, rejected, refuted, conceded, partial, corrected,
+	// upgraded, evaluating or missing_id.
+	Outcome string `json:"outcome"`
+	// EvidenceType backs an accepted point: execution, textual or n/a.
+	EvidenceType string `json:"evidence_type,omitempty"`
+	// Reason is a one-line reason for the outcome; Evidence is required to
+	// refute.
+	Reason   string `json:"reason,omitempty"`
+	Evidence string `json:"evidence,omitempty"`
+	// ConcededPart and Narrowed describe a partial defense; Narrowed is
+	// also the corrected claim.
+	ConcededPart string `json:"conceded_part,omitempty"`
+	Narrowed     string `json:"narrowed,omitempty"`
+	// Concession is required to accept a dependency claim.
+	Concession *Concession `json:"concession,omitempty"`
+	// Deadlock classifies a challenge open for 3+ iterations:
+	// missing-data, definitional, criteria or terms-unclear.
+	Deadlock string `json:"deadlock,omitempty"`
+	Crux     string `json:"crux,omitempty"`
+	// Blocked is required for a missing-data deadlock.
+	Blocked *Blocked `json:"blocked,omitempty"`
+}
+
+// Concession is the Dependency Gate's concession: the granular operation
+// that fails in the simpler version and verifiable evidence.
+type Concession struct {
+	Operation string `json:"operation"`
+	Evidence  string `json:"evidence"`
+}
+
+// FactEval is a new ledger entry.
+type FactEval struct {
+	// Tag is user, verified, codex-unverified or revision.
+	Tag string `json:"tag"`
+	// Ref is the reference of a verified fact (api.py:42).
+	Ref  string `json:"ref,omitempty"`
+	Text string `json:"text"`
+	// Supersedes names the entry this one replaces (F#).
+	Supersedes string `json:"supersedes,omitempty"`
+}
+
+// CoverageEval judges the answer to "What's missing from this analysis?".
+type CoverageEval struct {
+	// Artifacts are the facts, tests, code or outputs the answer cites;
+	// the engine checks each against the earlier responses (NEW means not
+	// cited before).
+	Artifacts []string `json:"artifacts,omitempty"`
+	// Attack: the evidence contradicts an item or reveals a gap that
+	// invalidates current conclusions.
+	Attack bool `json:"attack,omitempty"`
+	// Contradicts names the Agreed point (P#) it contradicts.
+	Contradicts string `json:"contradicts,omitempty"`
+	// Summary is the gap in one line.
+	Summary string `json:"summary,omitempty"`
+}
+
+// StressEval classifies the steelmanned objection.
+type StressEval struct {
+	// Objection is the objection in one line.
+	Objection string `json:"objection"`
+	// Classification is fatal, unresolved, mitigable, refuted or
+	// inconclusive.
+	Classification string `json:"classification"`
+	// Impact is the set of Agreed points (P#) affected; empty means all.
+	Impact []string `json:"impact,omitempty"`
+	// Mitigation is the confirmed mitigation text (mitigable).
+	Mitigation string `json:"mitigation,omitempty"`
+	// Evidence is the orchestrator's evidence (refuted).
+	Evidence string `json:"evidence,omitempty"`
+	// TopLineAffected: the top-line recommendation is affected.
+	TopLineAffected bool   `json:"top_line_affected,omitempty"`
+	NextStep        string `json:"next_step,omitempty"`
+}
+
+// ArbitrationEval records an arbiter's flags.
+type ArbitrationEval struct {
+	Flagged []Concern `json:"flagged"`
+}
+
+// DecodeEvaluation strictly decodes an evaluation document (unknown fields
+// and trailing data are errors). It does not validate it against a state;
+// Evaluate does.
+func DecodeEvaluation(data []byte) (*Evaluation, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var ev Evaluation
+	if err := dec.Decode(&ev); err != nil {
+		return nil, problem.List{{Message: "evaluation is not valid: " + jsonError(err)}}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, problem.List{{Message: "evaluation is not valid: data after the JSON object"}}
+	}
+	return &ev, nil
+}

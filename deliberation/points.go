@@ -1,0 +1,223 @@
+package deliberation
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// verdict is one line of the Evaluation section of the next prompt.
+type verdict struct {
+	class string // AGREE, SKEPTICAL, REJECT, ILL-FORMED, BLOCKED
+	text  string // the point, with its objection or reason
+}
+
+// Routes of a point after triage and the phase rules.
+const (
+	routeEvaluate   = "evaluate"
+	routeOutOfScope = "out-of-scope"
+	routeAnchor     = "anchor-shift"
+	routeOverflow   = "overflow"
+	routeLate       = "not-evaluated"
+)
+
+// route applies triage and the phase rules (Late Content Handling) to a
+// point; note is the Not evaluated reason of a late point.
+func (s *State) route(p PointEval) (route, note string) {
+	switch {
+	case p.Overflow:
+		return routeOverflow, "overflow: not deliberated (budget)"
+	case p.Triage == "out-of-scope":
+		return routeOutOfScope, ""
+	case p.Triage == "anchor-shift" && !p.ServesAnchor:
+		return routeAnchor, ""
+	case p.Clarifies != "", s.Quick():
+		return routeEvaluate, ""
+	case p.Revises != "" && (s.Iteration <= 2 || p.SameCoreClaim):
+		return routeEvaluate, ""
+	}
+	evidence := p.Kind == "evidence"
+	switch s.currentPhase() {
+	case Constructive:
+		return routeEvaluate, ""
+	case Development:
+		if evidence {
+			return routeEvaluate, ""
+		}
+		return routeLate, "phase violation: raised in DEVELOPMENT"
+	}
+	switch {
+	case evidence && p.Decisive:
+		return routeEvaluate, ""
+	case evidence:
+		return routeLate, "non-decisive evidence in CRYSTALLIZATION"
+	}
+	return routeLate, "phase closed"
+}
+
+// currentPhase is the stored phase (authoritative), derived from N only
+// when missing.
+func (s *State) currentPhase() Phase {
+	if s.Phase.valid() {
+		return s.Phase
+	}
+	return PhaseFor(s.Iteration)
+}
+
+// applyPoint registers (or re-registers) a point and routes it.
+func (s *State) applyPoint(p PointEval) {
+	route, note := s.route(p)
+	id := s.placePoint(p)
+	switch route {
+	case routeOverflow:
+		s.notEvaluatedBlocking(id, p.Text, note, p.Blocking)
+	case routeOutOfScope:
+		s.dismiss(id, TagOutOfScope, orDefault(p.Reason, "out of scope of the question"))
+	case routeAnchor:
+		s.Counters.AnchorShifts++
+		s.unresolve(id, p.Text, orDefault(p.Reason, "reframes the question; needs the user's consent to shift the anchor"), UnresolvedAnchorShift)
+	case routeLate:
+		s.notEvaluated(id, p.Text, note)
+	default:
+		s.classify(id, p)
+	}
+}
+
+// placePoint returns the point's ID: the clarified or revised point (taken
+// out of its old place) or a new one.
+func (s *State) placePoint(p PointEval) string {
+	id := p.Clarifies
+	if id == "" {
+		id = p.Revises
+	}
+	if id == "" {
+		id = nextID("P", s.pointIDs())
+	} else {
+		s.unplace(id)
+	}
+	s.Points[id] = &Point{
+		Text: p.Text, RaisedIter: s.Iteration, ClaimType: p.ClaimType,
+		Theme: p.Theme, Blocking: p.Blocking, Dependency: p.Dependency != nil,
+		Issue: p.Flaw, Clarify: p.Clarify,
+	}
+	return id
+}
+
+func (s *State) pointIDs() []string {
+	ids := make([]string, 0, len(s.Points))
+	for id := range s.Points {
+		ids = append(ids, id)
+	}
+	for id := range s.placements() {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// classify routes an evaluated point by its classification.
+func (s *State) classify(id string, p PointEval) {
+	if d := p.Dependency; d != nil && d.Confidence == "GUESS" && d.AlternativeConfidence == "GUESS" {
+		s.dismiss(id, TagRejected, "both sides GUESS on operational behavior: fewer dependencies wins ("+orDefault(d.Alternative, "the simpler version")+")")
+		return
+	}
+	switch p.Classification {
+	case ClassAgree:
+		s.agree(id, p.Text, agreedEvidence(p.EvidenceType), p.Reason)
+	case ClassSkeptical, ClassReject:
+		s.challenge(id, p)
+	case ClassIllFormed:
+		s.Pending = append(s.Pending, id)
+		s.round = append(s.round, verdict{ClassIllFormed, fmt.Sprintf("%s because %s", p.Text, orDefault(p.Flaw, "it is unevaluable as stated"))})
+	case ClassBlocked:
+		b := p.Blocked
+		s.unresolve(id, p.Text, blockedCrux(b), UnresolvedBlocked)
+		s.SurfacedQuestions = append(s.SurfacedQuestions, fmt.Sprintf("%s? (%s)", b.Measurement, b.VerdictDelta))
+		s.round = append(s.round, verdict{ClassBlocked, p.Text + " — needs " + b.Measurement})
+	}
+}
+
+func agreedEvidence(t string) string {
+	if t == "execution" || t == "textual" {
+		return t
+	}
+	return "n/a"
+}
+
+func blockedCrux(b *Blocked) string {
+	return fmt.Sprintf("missing %s; threshold %s; %s", b.Measurement, b.Threshold, b.VerdictDelta)
+}
+
+// challenge issues C# on a SKEPTICAL or REJECT point.
+func (s *State) challenge(pointID string, p PointEval) {
+	id := nextID("C", sortedKeys(s.Challenges))
+	s.Challenges[id] = &Challenge{
+		Point: p.Text, Objection: p.Flaw, RaisedIter: s.Iteration, Status: ChallengeOpen,
+		PointID: pointID, Kind: p.Classification, UpgradeIf: p.UpgradeIf,
+	}
+	s.Disputed = append(s.Disputed, id)
+	line := fmt.Sprintf("%s: %s because %s", id, p.Text, p.Flaw)
+	if p.Classification == ClassReject {
+		line = fmt.Sprintf("%s: %s — %s (one defense round)", id, p.Text, p.Flaw)
+	}
+	s.round = append(s.round, verdict{p.Classification, line})
+}
+
+func (s *State) pointText(id string) string {
+	if p := s.Points[id]; p != nil {
+		return p.Text
+	}
+	return id
+}
+
+func (s *State) agree(id, text, evidence, reason string) {
+	s.Buckets.Agreed = append(s.Buckets.Agreed, Agreed{ID: id, Point: text, EvidenceType: evidence, Reason: reason})
+	s.round = append(s.round, verdict{ClassAgree, text})
+}
+
+func (s *State) dismiss(id, tag, reason string) {
+	s.Buckets.Dismissed = append(s.Buckets.Dismissed, Dismissed{ID: id, Point: s.pointText(id), Tag: tag, Reason: reason})
+}
+
+func (s *State) unresolve(id, text, crux, status string) {
+	s.Buckets.Unresolved = append(s.Buckets.Unresolved, Unresolved{ID: id, Point: text, Crux: crux, Status: status})
+}
+
+func (s *State) notEvaluated(id, text, reason string) {
+	s.notEvaluatedBlocking(id, text, reason, false)
+}
+
+func (s *State) notEvaluatedBlocking(id, text, reason string, blocking bool) {
+	s.NotEvaluated = append(s.NotEvaluated, NotEvaluated{ID: id, Point: text, Reason: reason, Blocking: blocking})
+	const warn = "undeliberated blocking claims exist"
+	if blocking && !slices.Contains(s.Warnings, warn) {
+		s.Warnings = append(s.Warnings, warn)
+	}
+}
+
+// unplace takes a point out of wherever it is (a revision or a
+// clarification re-enters it at Evaluate).
+func (s *State) unplace(id string) {
+	s.Buckets.Agreed = slices.DeleteFunc(s.Buckets.Agreed, func(a Agreed) bool { return a.ID == id })
+	s.Buckets.Dismissed = slices.DeleteFunc(s.Buckets.Dismissed, func(d Dismissed) bool { return d.ID == id })
+	s.Buckets.Unresolved = slices.DeleteFunc(s.Buckets.Unresolved, func(u Unresolved) bool { return u.ID == id })
+	s.NotEvaluated = slices.DeleteFunc(s.NotEvaluated, func(n NotEvaluated) bool { return n.ID == id })
+	s.Pending = removeString(s.Pending, id)
+	for _, cid := range slices.Clone(s.Disputed) {
+		if s.Challenges[cid].PointID == id {
+			s.closeChallenge(cid)
+		}
+	}
+}
+
+func orDefault(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
+
+// dismissText dismisses a point by ID with a known text (a challenge from a
+// state file of the original skill has no point ID).
+func (s *State) dismissText(id, text, tag, reason string) {
+	s.Buckets.Dismissed = append(s.Buckets.Dismissed, Dismissed{ID: id, Point: text, Tag: tag, Reason: reason})
+}

@@ -1,0 +1,419 @@
+package deliberation
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// Actions: what the orchestrator does next.
+const (
+	ActionAsk        = "ask"            // send the First Call
+	ActionCritique   = "critique"       // send the Subsequent Call
+	ActionReminder   = "reminder"       // a Subsequent Call that only reminds of dropped challenges
+	ActionRetry      = "retry"          // resend after a format failure (N unchanged)
+	ActionClarify    = "clarification"  // ask the ILL-FORMED clarifications (N unchanged)
+	ActionCoverage   = "coverage_check" // iteration 2: "What's missing from this analysis?"
+	ActionStress     = "stress_test"    // steelman the strongest objection
+	ActionArbitrate  = "arbitration"    // send the buckets to an arbiter
+	ActionSynthesize = "synthesize"     // the deliberation is over; synthesize
+	ActionExit       = "exit"           // the deliberation stopped; tell the user Reason
+)
+
+// Awaiting values of Next.
+const (
+	AwaitResponse   = "response"
+	AwaitEvaluation = "evaluation"
+)
+
+// Exit reasons (State.ExitReason). The first four permit Synthesize.
+const (
+	ExitConverged        = "converged"
+	ExitCap              = "cap reached"
+	ExitTrivial          = "early exit: trivial"
+	ExitQuality          = "early exit: quality"
+	ExitAnchorShift      = "anchor shift"
+	ExitProtocol         = "protocol integrity failure"
+	ExitStalled          = "stalled"
+	ExitArbitration      = "arbitration"
+	ExitQuickUnengaged   = "quick mode: unable to engage"
+	ExitAbandoned        = "abandoned"
+	exitMsgQuality       = "Codex unable to engage at required level."
+	exitMsgAnchorShift   = "Question may need narrowing or decomposition."
+	exitMsgProtocol      = "Protocol integrity failure: Codex unable to maintain challenge tracking."
+	exitMsgStalled       = "Deliberation stalled: narrow the scope, give examples or constraints, or split the question."
+	exitMsgArbitration   = "Deliberation produced insufficient confident reasoning."
+	exitMsgQuickUnengage = "Codex unable to engage (Quick Mode)."
+)
+
+// Classifications and challenge kinds.
+const (
+	ClassAgree      = "AGREE"
+	ClassSkeptical  = "SKEPTICAL"
+	ClassReject     = "REJECT"
+	ClassIllFormed  = "ILL-FORMED"
+	ClassBlocked    = "BLOCKED"
+	KindSkeptical   = ClassSkeptical
+	KindReject      = ClassReject
+	failureNone     = "none"
+	failureFormat   = "format"
+	failureQuality  = "quality"
+	arbitrationBar  = 0.6 // share of flagged points that ends the deliberation
+	deadlockRounds  = 3   // iterations a challenge may stay open before deadlock
+	maxThemes       = 5
+	maxPlainPoints  = 7
+	maxAnchorShifts = 2
+	maxIDRecoveries = 2
+	maxStalls       = 2
+)
+
+// Unresolved statuses.
+const (
+	UnresolvedBlocked      = "blocked"
+	UnresolvedTradeoff     = "tradeoff"
+	UnresolvedDefinitional = "definitional"
+	UnresolvedAnchorShift  = "pending-anchor-shift"
+)
+
+// Dismissed tags.
+const (
+	TagRejected       = "REJECTED"
+	TagConceded       = "CONCEDED"
+	TagUndefended     = "UNDEFENDED"
+	TagOutOfScope     = "OUT-OF-SCOPE"
+	TagPartialConcede = "PARTIAL-CONCEDE"
+	TagStall          = "DIALECTICAL-STALL"
+)
+
+// Next is the action the orchestrator takes next, with its prompt.
+type Next struct {
+	Action string `json:"action"`
+	// Awaiting is what the engine waits for: a response to Prompt, an
+	// evaluation of the recorded response, or nothing.
+	Awaiting  string `json:"awaiting,omitempty"`
+	Iteration int    `json:"iteration"`
+	Prompt    string `json:"prompt,omitempty"`
+	// Reason is the exit reason, or the message to show the user.
+	Reason string `json:"reason,omitempty"`
+}
+
+func (s *State) setNext(action, prompt string) {
+	s.Next = &Next{Action: action, Awaiting: AwaitResponse, Iteration: s.Iteration, Prompt: prompt}
+}
+
+var challengeRef = regexp.MustCompile(`\bC([1-9][0-9]*)\b`)
+
+// References returns the challenge IDs text refers to ("C1", "Re C1",
+// "Regarding C1", "C1:"), in order, each once.
+func References(text string) []string {
+	var out []string
+	for _, m := range challengeRef.FindAllStringSubmatch(text, -1) {
+		id := "C" + m[1]
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Respond records the consultee's answer to the pending prompt. It fails
+// when no answer is awaited (the deliberation is over, or the last answer
+// still awaits its evaluation).
+func (s *State) Respond(text string, now time.Time) error {
+	if err := s.expect(AwaitResponse); err != nil {
+		return err
+	}
+	if strings.TrimSpace(text) == "" {
+		return problem.List{{Path: "response", Message: "is empty"}}
+	}
+	refs := References(text)
+	if s.Quick() {
+		refs = nil // quick mode tracks challenges by content, not ID
+	}
+	s.Responses = append(s.Responses, Response{Iteration: s.Iteration, Action: s.Next.Action, Text: text, Refs: refs})
+	s.Next.Awaiting = AwaitEvaluation
+	s.touch(now)
+	return nil
+}
+
+func (s *State) expect(awaiting string) error {
+	if !s.Active() {
+		return problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is %s (%s); nothing more is accepted", s.Status, s.ExitReason)}}
+	}
+	if s.Next == nil {
+		return problem.List{{Path: "next", Message: "no pending action; run recover to continue this state"}}
+	}
+	if s.Next.Awaiting != awaiting {
+		return problem.List{{Path: "next.awaiting", Message: fmt.Sprintf("the deliberation awaits %s, not %s", orNothing(s.Next.Awaiting), awaiting)}}
+	}
+	return nil
+}
+
+func orNothing(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return "a " + s
+}
+
+func (s *State) touch(now time.Time) {
+	s.UpdatedAt = now.UTC().Format(time.RFC3339)
+	s.Counters.Steps++
+}
+
+func (s *State) lastResponse() *Response {
+	if len(s.Responses) == 0 {
+		return nil
+	}
+	return &s.Responses[len(s.Responses)-1]
+}
+
+// Evaluate validates ev against the state, reporting every problem as a
+// problem.List and leaving the state unchanged, or applies the rules and
+// returns the next action (also in s.Next).
+func (s *State) Evaluate(ev *Evaluation, now time.Time) (*Next, error) {
+	if err := s.expect(AwaitEvaluation); err != nil {
+		return nil, err
+	}
+	if err := s.validateEvaluation(ev); err != nil {
+		return nil, err
+	}
+	c := s.clone()
+	c.apply(ev)
+	c.lastResponse().Evaluated = true
+	c.touch(now)
+	*s = *c
+	return s.Next, nil
+}
+
+// Abandon ends an active deliberation without a synthesis.
+func (s *State) Abandon(now time.Time) error {
+	if !s.Active() {
+		return problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is already %s", s.Status)}}
+	}
+	s.Status, s.ExitReason = StatusAbandoned, ExitAbandoned
+	s.Next = &Next{Action: ActionExit, Iteration: s.Iteration, Reason: ExitAbandoned}
+	s.touch(now)
+	return nil
+}
+
+// apply runs the rules for a validated evaluation.
+func (s *State) apply(ev *Evaluation) {
+	if ev.SessionID != "" {
+		id := ev.SessionID
+		s.SessionID = &id
+	}
+	if ev.Response != ResponseValid {
+		s.formatFailure(ev.Response)
+		return
+	}
+	s.LastFailureType = failureNone
+	if ev.Trivial != "" {
+		s.Answer = ev.Trivial
+		s.finish(ExitTrivial, "")
+		return
+	}
+	s.addFacts(ev.Facts)
+	s.SurfacedQuestions = append(s.SurfacedQuestions, ev.SurfacedQuestions...)
+	if ev.RequireStressTest && s.Checks.StressTest == "" {
+		s.Checks.StressTest = "required"
+	}
+	if ev.RequestArbitration && s.Checks.Arbitration == "" {
+		s.Checks.Arbitration = "requested"
+	}
+	switch s.Next.Action {
+	case ActionCoverage:
+		s.applyCoverage(ev)
+	case ActionStress:
+		s.applyStress(ev.StressTest)
+	case ActionArbitrate:
+		s.applyArbitration(ev.Arbitration)
+		return
+	default:
+		s.applyExchange(ev)
+	}
+	if s.checkExits() {
+		return
+	}
+	s.decide(len(ev.Points) > 0)
+}
+
+// formatFailure handles an unusable response: N does not increment; a
+// second consecutive failure exits (quality); quick mode allows one retry.
+func (s *State) formatFailure(kind string) {
+	failure := failureFormat
+	if kind == ResponseQualityFailure {
+		failure = failureQuality
+	}
+	switch {
+	case s.Quick() && s.Counters.Retries >= 1:
+		s.finish(ExitQuickUnengaged, exitMsgQuickUnengage)
+		return
+	case s.LastFailureType == failureFormat || s.LastFailureType == failureQuality:
+		s.finish(ExitQuality, exitMsgQuality)
+		return
+	}
+	s.LastFailureType = failure
+	s.Counters.Retries++
+	s.setNext(ActionRetry, s.retryCall())
+}
+
+// applyExchange handles an ordinary response: defenses first, then drops,
+// then the new points.
+func (s *State) applyExchange(ev *Evaluation) {
+	pendingBefore := slices.Clone(s.Pending)
+	wasClarification := s.Next.Action == ActionClarify
+	handled := map[string]bool{}
+	for _, ce := range ev.Challenges {
+		handled[ce.ID] = true
+		s.applyChallenge(ce)
+	}
+	if !wasClarification && !s.Quick() {
+		s.applyDrops(handled)
+	}
+	clarified := map[string]bool{}
+	for _, p := range ev.Points {
+		if p.Clarifies != "" {
+			clarified[p.Clarifies] = true
+		}
+		s.applyPoint(p)
+	}
+	for _, id := range pendingBefore {
+		if !clarified[id] && slices.Contains(s.Pending, id) {
+			s.Pending = removeString(s.Pending, id)
+			s.dismiss(id, TagStall, "unevaluable after clarification")
+			s.Counters.Stalls++
+		}
+	}
+}
+
+// checkExits ends the deliberation on the counted exits.
+func (s *State) checkExits() bool {
+	switch {
+	case s.Counters.AnchorShifts >= maxAnchorShifts:
+		s.finish(ExitAnchorShift, exitMsgAnchorShift)
+	case s.Counters.IDRecoveries >= maxIDRecoveries:
+		s.finish(ExitProtocol, exitMsgProtocol)
+	case s.Counters.Stalls >= maxStalls:
+		s.finish(ExitStalled, exitMsgStalled)
+	default:
+		return false
+	}
+	return true
+}
+
+// decide picks the next action after a valid exchange.
+func (s *State) decide(newPoints bool) {
+	n, limit := s.Iteration, MaxIterations
+	if s.Quick() {
+		limit = QuickMaxIterations
+	}
+	switch {
+	case len(s.Disputed) > 0 && n >= limit:
+		s.finish(ExitCap, "")
+	case len(s.Disputed) > 0:
+		s.advance(ActionCritique)
+	case len(s.Pending) > 0:
+		s.setNext(ActionClarify, s.clarificationCall())
+	case s.Quick():
+		s.finish(ExitConverged, "")
+	case n < 2:
+		s.advance(ActionCritique)
+	case n == 2 && s.Checks.Coverage == "":
+		s.Checks.Coverage = "asked"
+		s.setNext(ActionCoverage, s.coverageCall())
+	case s.Checks.StressTest == "required" && s.stressAllowed():
+		s.startStress()
+	case newPoints && n > 2 && n < limit:
+		s.advance(ActionCritique) // scope not stable: new points last exchange
+	default:
+		s.converge()
+	}
+}
+
+// advance increments N (only after a valid response) and sends the
+// Subsequent Call; phases derive from N unless an Extended CONSTRUCTIVE
+// iteration set them.
+func (s *State) advance(action string) {
+	s.Iteration++
+	s.Phase = PhaseFor(s.Iteration)
+	if s.Checks.Extended > 0 && s.Iteration <= 2+s.Checks.Extended {
+		s.Phase = Constructive
+	}
+	if action == ActionCritique && s.onlyReminders() {
+		action = ActionReminder
+	}
+	s.setNext(action, s.subsequentCall())
+}
+
+func (s *State) onlyReminders() bool {
+	if len(s.Disputed) == 0 {
+		return false
+	}
+	for _, id := range s.Disputed {
+		if s.Challenges[id].Status != ChallengeDropped {
+			return false
+		}
+	}
+	return true
+}
+
+// converge ends a deliberation with no open challenges and stable scope,
+// through arbitration when it is triggered.
+func (s *State) converge() {
+	if s.arbitrationTriggered() {
+		s.Checks.Arbitration = "asked"
+		s.Checks.DeferredExit = ExitConverged
+		s.setNext(ActionArbitrate, s.arbitrationCall())
+		return
+	}
+	s.finish(ExitConverged, "")
+}
+
+func (s *State) arbitrationTriggered() bool {
+	if s.Quick() || s.Checks.Arbitration == "asked" || s.Checks.Arbitration == "done" {
+		return false
+	}
+	return s.Checks.Arbitration == "requested" || len(s.Buckets.Unresolved) >= 2
+}
+
+// finish ends the deliberation with a reason that permits Synthesize:
+// remaining disputes go to Unresolved, pending clarifications and
+// unverified facts to Not evaluated.
+func (s *State) finish(reason, message string) {
+	for _, id := range slices.Clone(s.Disputed) {
+		c := s.Challenges[id]
+		s.closeChallenge(id)
+		s.unresolve(c.PointID, c.Point, c.Objection, UnresolvedTradeoff)
+	}
+	for _, id := range s.Pending {
+		s.notEvaluated(id, s.pointText(id), "awaiting clarification when the deliberation ended")
+	}
+	s.Pending = nil
+	for _, f := range s.Facts() {
+		if f.Kind() == tagUnverified && slices.Contains(s.ActiveLedger(), f.Raw) {
+			s.NotEvaluated = append(s.NotEvaluated, NotEvaluated{Point: f.Raw, Reason: "codex-unverified fact, not verified by Synthesize"})
+		}
+	}
+	s.Status, s.ExitReason = StatusFinished, reason
+	action := ActionSynthesize
+	if !synthesizable(reason) {
+		action = ActionExit
+	}
+	if message == "" {
+		message = reason
+	}
+	s.Next = &Next{Action: action, Iteration: s.Iteration, Reason: message}
+}
+
+func synthesizable(reason string) bool {
+	switch reason {
+	case ExitConverged, ExitCap, ExitTrivial, ExitQuality:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,393 @@
+package deliberation
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// Clock tells the time; tests pass a fixed one.
+type Clock interface{ Now() time.Time }
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+// File names: the seed's codex-ask-state-YYYYMMDD-HHMMSS.json, a suffix
+// (-2, -3, ...) on a same-second collision, and the transcript beside it.
+const (
+	statePrefix      = "codex-ask-state-"
+	transcriptPrefix = "codex-ask-transcript-"
+	idLayout         = "20060102-150405"
+)
+
+// validID accepts the seed's timestamp (with the milliseconds variant of
+// its recovery example) and elicit's collision suffix, nothing that could
+// leave the directory.
+var validID = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}(?:[0-9]{3})?(?:-[0-9]+)?$`)
+
+// DefaultDir is $ELICIT_HOME/deliberations, or ~/.elicit/deliberations.
+func DefaultDir(getenv func(string) string) (string, error) {
+	if h := getenv("ELICIT_HOME"); h != "" {
+		return filepath.Join(h, "deliberations"), nil
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".elicit", "deliberations"), nil
+	}
+	return "", errors.New("deliberation store: neither ELICIT_HOME nor HOME is set")
+}
+
+// StoreOptions configure a Store; nil means the defaults.
+type StoreOptions struct {
+	// Clock stamps states and names files; nil is the system clock.
+	Clock Clock
+}
+
+// Store keeps one state file per deliberation in a directory, written
+// atomically (temp file, fsync, rename, fsync of the directory) under a
+// per-deliberation lock, with a JSON-lines transcript beside it. The
+// transcript file is also the lock: it is only ever appended to, never
+// replaced, so a flock on it holds across the state file's renames.
+type Store struct {
+	dir   string
+	clock Clock
+}
+
+// NewStore returns a store over dir (created on first write).
+func NewStore(dir string, opts *StoreOptions) *Store {
+	st := &Store{dir: dir, clock: systemClock{}}
+	if opts != nil && opts.Clock != nil {
+		st.clock = opts.Clock
+	}
+	return st
+}
+
+// Dir is the store's directory.
+func (st *Store) Dir() string { return st.dir }
+
+// Now is the store's clock.
+func (st *Store) Now() time.Time { return st.clock.Now() }
+
+// StatePath is the state file of deliberation id.
+func (st *Store) StatePath(id string) string {
+	return filepath.Join(st.dir, statePrefix+id+".json")
+}
+
+// TranscriptPath is the transcript of deliberation id.
+func (st *Store) TranscriptPath(id string) string {
+	return filepath.Join(st.dir, transcriptPrefix+id+".jsonl")
+}
+
+// ParseID accepts an ID or a state file name (or path) and returns the ID.
+func ParseID(arg string) (string, error) {
+	id := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(arg), statePrefix), ".json")
+	if !validID.MatchString(id) {
+		return "", problem.List{{Path: "id", Message: fmt.Sprintf("%q is not a deliberation ID (YYYYMMDD-HHMMSS, as in codex-ask-state-YYYYMMDD-HHMMSS.json)", arg)}}
+	}
+	return id, nil
+}
+
+// Record is one line of the transcript.
+type Record struct {
+	Time      string          `json:"time"`
+	Kind      string          `json:"kind"` // start, response, evaluation, abandon
+	Iteration int             `json:"iteration"`
+	Text      string          `json:"text,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+}
+
+// Start creates a deliberation, saves it and returns its ID and state.
+func (st *Store) Start(question string, opts *StartOptions) (string, *State, error) {
+	now := st.clock.Now()
+	s, err := New(question, opts, now)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := os.MkdirAll(st.dir, 0o700); err != nil {
+		return "", nil, fmt.Errorf("deliberation store: %w", err)
+	}
+	id, lock, err := st.reserve(now)
+	if err != nil {
+		return "", nil, err
+	}
+	defer lock.Close()
+	s.Transcript = filepath.Base(st.TranscriptPath(id))
+	if err := st.save(id, s); err != nil {
+		return "", nil, err
+	}
+	rec := Record{Kind: "start", Iteration: 1, Text: s.Next.Prompt}
+	return id, s, st.appendRecords(lock, now, []Record{rec})
+}
+
+// reserve claims a fresh ID by creating its transcript exclusively, and
+// returns it open and locked.
+func (st *Store) reserve(now time.Time) (string, *os.File, error) {
+	base := now.UTC().Format(idLayout)
+	for n := 1; n < 1000; n++ {
+		id := base
+		if n > 1 {
+			id = fmt.Sprintf("%s-%d", base, n)
+		}
+		if _, err := os.Stat(st.StatePath(id)); err == nil {
+			continue
+		}
+		f, err := os.OpenFile(st.TranscriptPath(id), os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", nil, fmt.Errorf("deliberation store: %w", err)
+		}
+		if err := lockFile(f); err != nil {
+			f.Close()
+			return "", nil, err
+		}
+		return id, f, nil
+	}
+	return "", nil, fmt.Errorf("deliberation store: no free name for %s", base)
+}
+
+// Load reads and strictly decodes the state of id. A corrupted or foreign
+// file is reported with what is wrong and left untouched.
+func (st *Store) Load(id string) (*State, error) {
+	path := st.StatePath(id)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, problem.List{{Path: "id", Message: fmt.Sprintf("no deliberation %s in %s", id, st.dir)}}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("deliberation store: %w", err)
+	}
+	s, err := DecodeState(data)
+	if err != nil {
+		var probs problem.List
+		if errors.As(err, &probs) {
+			return nil, prefixed(path, probs)
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+// prefixed names the file in every problem.
+func prefixed(path string, probs problem.List) problem.List {
+	out := make(problem.List, len(probs))
+	for i, p := range probs {
+		out[i] = problem.Problem{Path: path + ": " + p.Path, Message: p.Message}
+		if p.Path == "" {
+			out[i].Path = path
+		}
+	}
+	return out
+}
+
+// Update runs fn on the state of id under the lock and saves the result
+// atomically, then appends fn's records to the transcript. When fn fails
+// nothing is written.
+func (st *Store) Update(id string, fn func(*State) ([]Record, error)) (*State, error) {
+	lock, err := st.lock(id)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Close()
+	s, err := st.Load(id)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := fn(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.save(id, s); err != nil {
+		return nil, err
+	}
+	return s, st.appendRecords(lock, st.clock.Now(), recs)
+}
+
+// lock opens (creating if need be) and locks the transcript of id.
+func (st *Store) lock(id string) (*os.File, error) {
+	if _, err := os.Stat(st.StatePath(id)); errors.Is(err, fs.ErrNotExist) {
+		return nil, problem.List{{Path: "id", Message: fmt.Sprintf("no deliberation %s in %s", id, st.dir)}}
+	}
+	f, err := os.OpenFile(st.TranscriptPath(id), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("deliberation store: %w", err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func (st *Store) save(id string, s *State) error {
+	s.normalize()
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("deliberation store: %w", err)
+	}
+	return writeAtomic(st.StatePath(id), append(data, '\n'))
+}
+
+func (st *Store) appendRecords(f *os.File, now time.Time, recs []Record) error {
+	var buf []byte
+	for _, r := range recs {
+		r.Time = now.UTC().Format(time.RFC3339)
+		line, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("deliberation transcript: %w", err)
+		}
+		buf = append(append(buf, line...), '\n')
+	}
+	if len(buf) == 0 {
+		return nil
+	}
+	if _, err := f.Write(buf); err != nil {
+		return fmt.Errorf("deliberation transcript: %w", err)
+	}
+	return nil
+}
+
+// writeAtomic replaces path with data: a temp file in the same directory,
+// fsync, rename, fsync of the directory. A crash leaves the old file or
+// the new one, never a mix.
+func writeAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("deliberation store: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("deliberation store: %w", err)
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("deliberation store: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("deliberation store: sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Entry is one deliberation in a listing.
+type Entry struct {
+	ID              string        `json:"id"`
+	StateFile       string        `json:"state_file"`
+	Status          Status        `json:"status,omitempty"`
+	Mode            Mode          `json:"mode,omitempty"`
+	Iteration       int           `json:"iteration,omitempty"`
+	Phase           Phase         `json:"phase,omitempty"`
+	ExitReason      string        `json:"exit_reason,omitempty"`
+	QuestionExcerpt string        `json:"question_excerpt,omitempty"`
+	UpdatedAt       string        `json:"updated_at,omitempty"`
+	Age             time.Duration `json:"age_ns,omitempty"`
+	// Error says why the file could not be read (it is left untouched).
+	Error string `json:"error,omitempty"`
+}
+
+// List returns every deliberation, oldest first. Unreadable files are
+// listed with their error.
+func (st *Store) List() ([]Entry, error) {
+	names, err := filepath.Glob(filepath.Join(st.dir, statePrefix+"*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("deliberation store: %w", err)
+	}
+	now := st.clock.Now()
+	var out []Entry
+	for _, name := range names {
+		id, err := ParseID(name)
+		if err != nil {
+			continue
+		}
+		out = append(out, st.entry(id, now))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+func (st *Store) entry(id string, now time.Time) Entry {
+	e := Entry{ID: id, StateFile: st.StatePath(id)}
+	s, err := st.Load(id)
+	if err != nil {
+		e.Error = err.Error()
+		return e
+	}
+	e.Status, e.Mode, e.Iteration, e.Phase = orActive(s.Status), s.Mode, s.Iteration, s.Phase
+	e.ExitReason, e.QuestionExcerpt, e.UpdatedAt = s.ExitReason, s.QuestionExcerpt, s.UpdatedAt
+	if t, err := time.Parse(time.RFC3339, s.UpdatedAt); err == nil {
+		e.Age = now.Sub(t).Truncate(time.Second)
+	}
+	return e
+}
+
+func orActive(s Status) Status {
+	if s == "" {
+		return StatusActive
+	}
+	return s
+}
+
+// Prune removes the deliberations (state file and transcript) last updated
+// more than olderThan ago and returns their IDs. Files that cannot be read
+// are never removed.
+func (st *Store) Prune(olderThan time.Duration) ([]string, error) {
+	entries, err := st.List()
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if e.Error != "" || e.UpdatedAt == "" || e.Age <= olderThan {
+			continue
+		}
+		if err := st.remove(e.ID); err != nil {
+			return removed, err
+		}
+		removed = append(removed, e.ID)
+	}
+	return removed, nil
+}
+
+func (st *Store) remove(id string) error {
+	lock, err := st.lock(id)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := os.Remove(st.StatePath(id)); err != nil {
+		return fmt.Errorf("deliberation store: %w", err)
+	}
+	if err := os.Remove(st.TranscriptPath(id)); err != nil {
+		return fmt.Errorf("deliberation store: %w", err)
+	}
+	return nil
+}

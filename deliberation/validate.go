@@ -1,0 +1,283 @@
+package deliberation
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// validateEvaluation checks ev against the state and reports every
+// problem, in document order, with its path.
+func (s *State) validateEvaluation(ev *Evaluation) error {
+	var p problem.List
+	if ev.Iteration != s.Iteration {
+		p.Add("iteration", "is %d, want %d (the iteration being evaluated)", ev.Iteration, s.Iteration)
+	}
+	switch ev.Response {
+	case ResponseValid:
+	case ResponseFormatFailure, ResponseQualityFailure:
+		if len(ev.Points)+len(ev.Challenges)+len(ev.Facts) > 0 || ev.Coverage != nil || ev.StressTest != nil || ev.Arbitration != nil {
+			p.Add("response", "is %s: an unusable response carries no points, challenges, facts or checks", ev.Response)
+		}
+		return p.Err()
+	default:
+		p.Add("response", "is %q, want valid, format_failure or quality_failure", ev.Response)
+		return p.Err()
+	}
+	if ev.Trivial != "" && s.Iteration > 2 {
+		p.Add("trivial", "an early exit (trivial) is only possible by iteration 2 (this is %d)", s.Iteration)
+	}
+	s.validateFacts(ev.Facts, &p)
+	s.validatePoints(ev.Points, &p)
+	s.validateChallengeEvals(ev.Challenges, &p)
+	s.validateChecks(ev, &p)
+	for i, q := range ev.SurfacedQuestions {
+		if strings.TrimSpace(q) == "" {
+			p.Add(fmt.Sprintf("surfaced_questions[%d]", i), "is empty")
+		}
+	}
+	return p.Err()
+}
+
+func (s *State) validateFacts(facts []FactEval, p *problem.List) {
+	if len(facts) > 0 && s.Quick() {
+		p.Add("facts", "quick mode keeps no ledger")
+		return
+	}
+	for i, f := range facts {
+		path := fmt.Sprintf("facts[%d]", i)
+		switch f.Tag {
+		case tagUser, tagUnverified, tagRevision:
+		case tagVerified:
+			if strings.TrimSpace(f.Ref) == "" {
+				p.Add(path+".ref", "is required for a verified fact (the file:line, test or spec it was verified against)")
+			}
+		default:
+			p.Add(path+".tag", "is %q, want user, verified, codex-unverified or revision", f.Tag)
+		}
+		if strings.TrimSpace(f.Text) == "" {
+			p.Add(path+".text", "is empty")
+		}
+		if f.Supersedes != "" {
+			s.validateSupersede(path+".supersedes", f, p)
+		}
+	}
+}
+
+func (s *State) validateSupersede(path string, f FactEval, p *problem.List) {
+	old, ok := s.fact(f.Supersedes)
+	switch {
+	case !ok:
+		p.Add(path, "%q is not in the ledger", f.Supersedes)
+	case f.Tag == tagUnverified && (old.Kind() == tagUser || old.Kind() == tagVerified):
+		p.Add(path, "a codex-unverified fact cannot supersede a %s fact (%s)", old.Kind(), f.Supersedes)
+	case old.Kind() == tagUser && f.Tag != tagUser:
+		p.Add(path, "only the user can supersede a user fact (%s)", f.Supersedes)
+	}
+}
+
+func (s *State) validatePoints(points []PointEval, p *problem.List) {
+	s.validateThemes(points, p)
+	seen := map[string]bool{}
+	for i, pt := range points {
+		path := fmt.Sprintf("points[%d]", i)
+		if strings.TrimSpace(pt.Text) == "" {
+			p.Add(path+".text", "is empty")
+		}
+		switch pt.Triage {
+		case "in-scope", "out-of-scope", "anchor-shift":
+		default:
+			p.Add(path+".triage", "is %q, want in-scope, out-of-scope or anchor-shift", pt.Triage)
+		}
+		if pt.Kind != "" && pt.Kind != "argument" && pt.Kind != "evidence" {
+			p.Add(path+".kind", "is %q, want argument or evidence", pt.Kind)
+		}
+		s.validateTarget(path, pt, seen, p)
+		if route, _ := s.route(pt); route == routeEvaluate {
+			s.validateClassification(path, pt, p)
+		}
+	}
+}
+
+// validateTarget checks clarifies and revises.
+func (s *State) validateTarget(path string, pt PointEval, seen map[string]bool, p *problem.List) {
+	switch {
+	case pt.Clarifies != "" && pt.Revises != "":
+		p.Add(path, "clarifies and revises are exclusive")
+	case pt.Clarifies != "":
+		if !slices.Contains(s.Pending, pt.Clarifies) {
+			p.Add(path+".clarifies", "%q is not awaiting clarification", pt.Clarifies)
+		}
+	case pt.Revises != "":
+		if !s.revisable(pt.Revises) {
+			p.Add(path+".revises", "%q is not a disputed, pending or unresolved point", pt.Revises)
+		}
+	}
+	for _, id := range []string{pt.Clarifies, pt.Revises} {
+		if id != "" && seen[id] {
+			p.Add(path, "%s is targeted twice", id)
+		}
+		seen[id] = true
+	}
+}
+
+func (s *State) revisable(id string) bool {
+	if slices.Contains(s.Pending, id) || slices.ContainsFunc(s.Buckets.Unresolved, func(u Unresolved) bool { return u.ID == id }) {
+		return true
+	}
+	return slices.ContainsFunc(s.Disputed, func(c string) bool { return s.Challenges[c].PointID == id })
+}
+
+// validateThemes enforces the >7 points rule: themes (at most 5) on every
+// in-scope point, blocking themes deliberated first, overflow only then.
+func (s *State) validateThemes(points []PointEval, p *problem.List) {
+	inScope := 0
+	for _, pt := range points {
+		if pt.Triage == "in-scope" {
+			inScope++
+		}
+	}
+	themes, blocking := map[string]bool{}, map[string]bool{}
+	for i, pt := range points {
+		path := fmt.Sprintf("points[%d]", i)
+		if inScope <= maxPlainPoints {
+			if pt.Overflow {
+				p.Add(path+".overflow", "overflow applies only with more than %d in-scope points (there are %d)", maxPlainPoints, inScope)
+			}
+			continue
+		}
+		if pt.Triage == "in-scope" && pt.Theme == "" {
+			p.Add(path+".theme", "is required: %d in-scope points (more than %d) are grouped into themes", inScope, maxPlainPoints)
+		}
+		if pt.Theme != "" {
+			themes[pt.Theme] = true
+			blocking[pt.Theme] = blocking[pt.Theme] || pt.Blocking
+		}
+	}
+	if len(themes) > maxThemes {
+		p.Add("points", "%d themes, want at most %d", len(themes), maxThemes)
+	}
+	s.validateOverflow(points, blocking, p)
+}
+
+func (s *State) validateOverflow(points []PointEval, blocking map[string]bool, p *problem.List) {
+	deliberatedPlain := false
+	for _, pt := range points {
+		if !pt.Overflow && pt.Theme != "" && !blocking[pt.Theme] {
+			deliberatedPlain = true
+		}
+	}
+	for i, pt := range points {
+		path := fmt.Sprintf("points[%d]", i)
+		if !pt.Overflow {
+			continue
+		}
+		if pt.Classification != "" {
+			p.Add(path+".classification", "an overflow point is not deliberated, so not classified (never AGREE)")
+		}
+		if blocking[pt.Theme] && deliberatedPlain {
+			p.Add(path+".overflow", "theme %q is blocking: blocking themes are deliberated first", pt.Theme)
+		}
+	}
+}
+
+// validateClassification enforces the classification gates.
+func (s *State) validateClassification(path string, pt PointEval, p *problem.List) {
+	switch pt.Classification {
+	case ClassAgree:
+		s.validateAgree(path, pt, p)
+	case ClassSkeptical:
+		requireFlaw(path, pt.Classification, pt.Flaw, p)
+	case ClassReject:
+		requireFlaw(path, pt.Classification, pt.Flaw, p)
+		requireClaimType(path, pt.ClaimType, p)
+		if strings.TrimSpace(pt.Evidence) == "" {
+			p.Add(path+".evidence", "is required for REJECT (execution, textual or reasoning supporting the rejection)")
+		}
+		if strings.TrimSpace(pt.WhyTerminal) == "" {
+			p.Add(path+".why_terminal", "is required for REJECT (why SKEPTICAL is insufficient)")
+		}
+	case ClassIllFormed:
+		if s.Quick() {
+			p.Add(path+".classification", "quick mode has no clarification round: use SKEPTICAL or BLOCKED")
+		}
+		if strings.TrimSpace(pt.Clarify) == "" {
+			p.Add(path+".clarify", "is required for ILL-FORMED (the question that would make the point evaluable)")
+		}
+	case ClassBlocked:
+		validateBlocked(path+".blocked", pt.Blocked, p)
+	case "":
+		p.Add(path+".classification", "is required for an evaluated point (AGREE, SKEPTICAL, REJECT, ILL-FORMED or BLOCKED)")
+	default:
+		p.Add(path+".classification", "is %q, want AGREE, SKEPTICAL, REJECT, ILL-FORMED or BLOCKED", pt.Classification)
+	}
+	validateDependency(path+".dependency", pt.Dependency, p)
+}
+
+func requireFlaw(path, class, flaw string, p *problem.List) {
+	switch strings.ToLower(strings.TrimSpace(flaw)) {
+	case "":
+		p.Add(path+".flaw", "is required for %s (the flaw in one sentence; if you cannot state one, use ILL-FORMED)", class)
+	case "none", "n/a", "no flaw":
+		p.Add(path+".flaw", "%q with %s is a contradiction: articulate the flaw or revise to AGREE", flaw, class)
+	}
+}
+
+func requireClaimType(path, t string, p *problem.List) {
+	if t != "empirical" && t != "value" {
+		p.Add(path+".claim_type", "is %q, want empirical or value", t)
+	}
+}
+
+func (s *State) validateAgree(path string, pt PointEval, p *problem.List) {
+	requireClaimType(path, pt.ClaimType, p)
+	if pt.ClaimType == "empirical" && pt.EvidenceType != "execution" && pt.EvidenceType != "textual" {
+		p.Add(path+".evidence_type", "is %q: an empirical AGREE needs execution or textual evidence (otherwise BLOCKED)", pt.EvidenceType)
+	}
+	if pt.ClaimType == "value" && pt.EvidenceType != "" && pt.EvidenceType != "n/a" {
+		p.Add(path+".evidence_type", "is %q: a value judgment takes n/a", pt.EvidenceType)
+	}
+	for j, id := range pt.ReliesOn {
+		f, ok := s.fact(id)
+		switch {
+		case !ok:
+			p.Add(fmt.Sprintf("%s.relies_on[%d]", path, j), "%q is not in the ledger", id)
+		case f.Kind() == tagUnverified:
+			p.Add(fmt.Sprintf("%s.relies_on[%d]", path, j), "%s is codex-unverified: it cannot justify an AGREE (verify it first)", id)
+		}
+	}
+}
+
+func validateBlocked(path string, b *Blocked, p *problem.List) {
+	if b == nil {
+		p.Add(path, "is required: a blocked entry names the missing measurement, the threshold and the verdict delta")
+		return
+	}
+	for _, f := range []struct{ name, v string }{{"measurement", b.Measurement}, {"threshold", b.Threshold}, {"verdict_delta", b.VerdictDelta}} {
+		if strings.TrimSpace(f.v) == "" {
+			p.Add(path+"."+f.name, "is required (Blocked = measurement + threshold + verdict delta)")
+		}
+	}
+}
+
+func validateDependency(path string, d *Dependency, p *problem.List) {
+	if d == nil {
+		return
+	}
+	switch d.Confidence {
+	case "CERTAIN", "LIKELY":
+		if strings.TrimSpace(d.Operation) == "" {
+			p.Add(path+".operation", "is required for %s: state the granular operation that fails without it, or classify GUESS", d.Confidence)
+		}
+	case "GUESS":
+	default:
+		p.Add(path+".confidence", "is %q, want CERTAIN, LIKELY or GUESS", d.Confidence)
+	}
+	switch d.AlternativeConfidence {
+	case "", "CERTAIN", "LIKELY", "GUESS":
+	default:
+		p.Add(path+".alternative_confidence", "is %q, want CERTAIN, LIKELY or GUESS", d.AlternativeConfidence)
+	}
+}

@@ -1,0 +1,209 @@
+package deliberation
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/elicit/elicit/problem"
+)
+
+func (s *State) validateChallengeEvals(evals []ChallengeEval, p *problem.List) {
+	seen := map[string]bool{}
+	handled := map[string]bool{}
+	for i, ce := range evals {
+		path := fmt.Sprintf("challenges[%d]", i)
+		handled[ce.ID] = true
+		c := s.Challenges[ce.ID]
+		switch {
+		case c == nil:
+			p.Add(path+".id", "%q is not a challenge of this deliberation", ce.ID)
+			continue
+		case !slices.Contains(s.Disputed, ce.ID):
+			p.Add(path+".id", "%s is no longer disputed (status %s)", ce.ID, c.Status)
+			continue
+		case seen[ce.ID]:
+			p.Add(path+".id", "%s is judged twice", ce.ID)
+		}
+		seen[ce.ID] = true
+		s.validateOutcome(path, c, ce, p)
+		s.validateDeadlock(path, c, ce, p)
+	}
+	s.requireDeadlocks(handled, p)
+}
+
+func (s *State) referenced(id string) bool {
+	if s.Quick() {
+		return true // quick mode tracks challenges by content
+	}
+	return slices.Contains(s.lastResponse().Refs, id)
+}
+
+func (s *State) validateOutcome(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
+	ref := s.referenced(ce.ID)
+	switch ce.Outcome {
+	case OutcomeMissingID:
+		if ref {
+			p.Add(path+".outcome", "missing_id, but the response references %s", ce.ID)
+		}
+		return
+	case OutcomeAccepted, OutcomeRejected, OutcomeRefuted, OutcomeConceded, OutcomePartial, OutcomeCorrected, OutcomeUpgraded, OutcomeEvaluating:
+	default:
+		p.Add(path+".outcome", "is %q, want accepted, rejected, refuted, conceded, partial, corrected, upgraded, evaluating or missing_id", ce.Outcome)
+		return
+	}
+	if !ref && ce.Outcome != OutcomeRefuted {
+		p.Add(path+".outcome", "%s is not referenced in the response: use missing_id (or leave it out: it counts as dropped)", ce.ID)
+	}
+	switch ce.Outcome {
+	case OutcomeAccepted:
+		s.validateAccepted(path, c, ce, p)
+	case OutcomeRefuted:
+		if strings.TrimSpace(ce.Evidence) == "" {
+			p.Add(path+".evidence", "is required to refute: the orchestrator rejects with evidence")
+		}
+	case OutcomePartial:
+		if strings.TrimSpace(ce.ConcededPart) == "" {
+			p.Add(path+".conceded_part", "is required for a partial defense")
+		}
+		if strings.TrimSpace(ce.Narrowed) == "" {
+			p.Add(path+".narrowed", "is required for a partial defense (the narrowed claim to confirm)")
+		}
+	case OutcomeCorrected:
+		if !c.AwaitingConfirmation {
+			p.Add(path+".outcome", "corrected applies only to a narrowed claim awaiting confirmation")
+		}
+		if strings.TrimSpace(ce.Narrowed) == "" {
+			p.Add(path+".narrowed", "is required (the corrected claim)")
+		}
+	case OutcomeUpgraded:
+		if c.Kind != KindReject {
+			p.Add(path+".outcome", "upgraded applies only to a REJECT challenge")
+		}
+	}
+}
+
+func (s *State) validateAccepted(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
+	switch ce.EvidenceType {
+	case "execution", "textual", "n/a":
+	default:
+		p.Add(path+".evidence_type", "is %q, want execution, textual or n/a", ce.EvidenceType)
+		return
+	}
+	if pt := s.Points[c.PointID]; pt != nil && pt.ClaimType == "empirical" && ce.EvidenceType == "n/a" {
+		p.Add(path+".evidence_type", "the point is empirical: accepting it needs execution or textual evidence (otherwise a missing-data deadlock, Blocked)")
+	}
+}
+
+func (s *State) validateDeadlock(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
+	if ce.Deadlock == "" {
+		return
+	}
+	if !stays(ce.Outcome) || s.rounds(c) < deadlockRounds {
+		p.Add(path+".deadlock", "applies only to a challenge still disputed after %d rounds (%s: %d)", deadlockRounds, ce.ID, s.rounds(c))
+		return
+	}
+	switch ce.Deadlock {
+	case DeadlockMissingData:
+		validateBlocked(path+".blocked", ce.Blocked, p)
+	case DeadlockDefinitional:
+		if c.DefinitionalRetry {
+			p.Add(path+".deadlock", "the one definitional retry of %s was used: criteria (terms clear) or terms-unclear", ce.ID)
+		}
+	case DeadlockCriteria:
+		if strings.TrimSpace(ce.Crux) == "" {
+			p.Add(path+".crux", "is required for a criteria deadlock (the tradeoff to present)")
+		}
+	case DeadlockTermsUnclear:
+		if !c.DefinitionalRetry {
+			p.Add(path+".deadlock", "terms-unclear follows a definitional retry; classify definitional first")
+		}
+	default:
+		p.Add(path+".deadlock", "is %q, want missing-data, definitional, criteria or terms-unclear", ce.Deadlock)
+	}
+}
+
+// requireDeadlocks: a challenge still disputed after deadlockRounds rounds
+// must be classified.
+func (s *State) requireDeadlocks(handled map[string]bool, p *problem.List) {
+	if s.Quick() || s.Next.Action == ActionClarify {
+		return
+	}
+	for _, id := range s.Disputed {
+		c := s.Challenges[id]
+		if !handled[id] && s.referenced(id) && s.rounds(c) >= deadlockRounds {
+			p.Add("challenges", "%s has been open %d rounds: judge it with a deadlock classification", id, s.rounds(c))
+		}
+	}
+}
+
+// validateChecks: the coverage, stress-test and arbitration judgments come
+// exactly with the answers to those prompts.
+func (s *State) validateChecks(ev *Evaluation, p *problem.List) {
+	action := s.Next.Action
+	checks := []struct {
+		name  string
+		given bool
+		want  string
+	}{
+		{"coverage", ev.Coverage != nil, ActionCoverage},
+		{"stress_test", ev.StressTest != nil, ActionStress},
+		{"arbitration", ev.Arbitration != nil, ActionArbitrate},
+	}
+	for _, c := range checks {
+		switch {
+		case c.given && action != c.want:
+			p.Add(c.name, "is only given with the answer to the %s prompt (the pending action is %s)", c.want, action)
+		case !c.given && action == c.want:
+			p.Add(c.name, "is required: the response answers the %s prompt", c.want)
+		}
+	}
+	if ev.StressTest != nil {
+		s.validateStress(ev.StressTest, p)
+	}
+	if ev.Arbitration != nil {
+		s.validateArbitration(ev.Arbitration, p)
+	}
+}
+
+func (s *State) validateStress(se *StressEval, p *problem.List) {
+	if strings.TrimSpace(se.Objection) == "" {
+		p.Add("stress_test.objection", "is empty")
+	}
+	switch se.Classification {
+	case "fatal", "unresolved", "inconclusive":
+	case "mitigable":
+		if strings.TrimSpace(se.Mitigation) == "" {
+			p.Add("stress_test.mitigation", "is required for mitigable (the orchestrator confirms with mitigation text)")
+		}
+	case "refuted":
+		if strings.TrimSpace(se.Evidence) == "" {
+			p.Add("stress_test.evidence", "is required for refuted (the orchestrator cites evidence)")
+		}
+	default:
+		p.Add("stress_test.classification", "is %q, want fatal, unresolved, mitigable, refuted or inconclusive", se.Classification)
+	}
+	for i, id := range se.Impact {
+		if !slices.ContainsFunc(s.Buckets.Agreed, func(a Agreed) bool { return a.ID == id }) {
+			p.Add(fmt.Sprintf("stress_test.impact[%d]", i), "%q is not an Agreed point", id)
+		}
+	}
+}
+
+func (s *State) validateArbitration(ae *ArbitrationEval, p *problem.List) {
+	at := s.placements()
+	seen := map[string]bool{}
+	for i, c := range ae.Flagged {
+		path := fmt.Sprintf("arbitration.flagged[%d]", i)
+		if len(at[c.ID]) == 0 || strings.HasPrefix(at[c.ID][0], "not_evaluated") {
+			p.Add(path+".id", "%q is not an evaluated point", c.ID)
+		}
+		if seen[c.ID] {
+			p.Add(path+".id", "%s is flagged twice", c.ID)
+		}
+		seen[c.ID] = true
+		if strings.TrimSpace(c.Reason) == "" {
+			p.Add(path+".reason", "is empty")
+		}
+	}
+}
