@@ -11,10 +11,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var fixedCollect = &CollectOptions{
-	TemplateID: "tpl",
-	Now:        func() time.Time { return time.Date(2026, 11, 30, 7, 8, 9, 0, time.UTC) },
-	Random:     bytes.NewReader([]byte{0xde, 0xad, 0xbe, 0xef}),
+// fixedCollectOptions makes response ids deterministic.
+func fixedCollectOptions() *CollectOptions {
+	return &CollectOptions{
+		TemplateID: "tpl",
+		Now:        func() time.Time { return time.Date(2026, 11, 30, 7, 8, 9, 0, time.UTC) },
+		Random:     bytes.NewReader([]byte{0xde, 0xad, 0xbe, 0xef}),
+	}
 }
 
 func TestCollectSuccess(t *testing.T) {
@@ -25,7 +28,7 @@ func TestCollectSuccess(t *testing.T) {
 		"ship_date": "2026-12-01",
 		"notes":     "   ",
 	}
-	r, err := Collect(f, answers, &CollectOptions{TemplateID: "tpl", Now: fixedCollect.Now, Random: bytes.NewReader([]byte{0xde, 0xad, 0xbe, 0xef})})
+	r, err := Collect(f, answers, fixedCollectOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

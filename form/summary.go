@@ -1,0 +1,49 @@
+package form
+
+import (
+	"strings"
+)
+
+// markdownEscaper escapes what would change the meaning of text inside a
+// markdown line: emphasis, code, links, HTML, tables, strikethrough, and
+// line breaks (joined with " / " so a bullet stays one line).
+var markdownEscaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", `\<`, ">", `\>`, "|", `\|`, "~", `\~`, "#", `\#`,
+	"\r\n", " / ", "\n", " / ", "\r", " / ",
+)
+
+// EscapeMarkdown makes s safe to show as literal text inside a markdown line.
+func EscapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
+
+// Summary collapses an answered form into a few lines of markdown: the title
+// (with the response id) and one bullet per answered field, in form order.
+func Summary(f *Form, r *Response) string {
+	var b strings.Builder
+	b.WriteString("**" + EscapeMarkdown(f.Title) + "** — answered")
+	if r.ResponseID != "" {
+		b.WriteString(" (" + EscapeMarkdown(r.ResponseID) + ")")
+	}
+	b.WriteByte('\n')
+	for i := range f.Fields {
+		v, ok := r.Responses[f.Fields[i].ID]
+		if !ok {
+			continue
+		}
+		b.WriteString("- " + EscapeMarkdown(f.Fields[i].Text) + ": **" + EscapeMarkdown(summaryValue(v)) + "**\n")
+	}
+	return b.String()
+}
+
+func summaryValue(v any) string {
+	if list, ok := stringList(v); ok {
+		if len(list) == 0 {
+			return "(none)"
+		}
+		return strings.Join(list, ", ")
+	}
+	if n, ok := toFloat(v); ok {
+		return fmtNum(n)
+	}
+	return formatValue(v)
+}

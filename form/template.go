@@ -1,0 +1,280 @@
+package form
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/problem"
+)
+
+//go:embed templates/*.json
+var embedded embed.FS
+
+// templateName is what a template name may look like: no path traversal.
+var templateName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// slotName is what a slot (placeholder) name may look like.
+var slotName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// Templates is the template library: the embedded templates, overridden and
+// extended by a folder of NAME.json files.
+type Templates struct {
+	// Folder holds user templates; nil means the embedded ones only.
+	Folder fs.FS
+}
+
+// TemplateInfo describes one template.
+type TemplateInfo struct {
+	Name   string   `json:"name"`
+	Title  string   `json:"title"`
+	Slots  []string `json:"slots"`
+	Fields int      `json:"fields"`
+	// Source is "embedded" or "folder".
+	Source string `json:"source"`
+	// Error says why a folder template cannot be used.
+	Error string `json:"error,omitempty"`
+}
+
+// List describes every template, sorted by name.
+func (ts *Templates) List() []TemplateInfo {
+	names := map[string]string{}
+	ts.collect(embedded, "templates", "embedded", names)
+	if ts.Folder != nil {
+		ts.collect(ts.Folder, ".", "folder", names)
+	}
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]TemplateInfo, 0, len(keys))
+	for _, name := range keys {
+		out = append(out, ts.info(name, names[name]))
+	}
+	return out
+}
+
+func (ts *Templates) collect(fsys fs.FS, dir, source string, names map[string]string) {
+	entries, _ := fs.ReadDir(fsys, dir)
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if ok && !e.IsDir() && templateName.MatchString(name) {
+			names[name] = source
+		}
+	}
+}
+
+func (ts *Templates) info(name, source string) TemplateInfo {
+	ti := TemplateInfo{Name: name, Source: source, Slots: []string{}}
+	data, _, err := ts.Source(name)
+	if err != nil {
+		ti.Error = err.Error()
+		return ti
+	}
+	root, probs := parseDocument(data, "template "+name, false)
+	if probs != nil {
+		ti.Error = probs.Error()
+		return ti
+	}
+	if t := root.Get("title"); t != nil {
+		ti.Title = t.Text
+	}
+	if f := root.Get("fields"); f != nil {
+		ti.Fields = len(f.Items)
+	}
+	if s := root.Get("slots"); s != nil {
+		for _, it := range s.Items {
+			ti.Slots = append(ti.Slots, it.Text)
+		}
+	}
+	return ti
+}
+
+// Source returns a template's file and where it came from ("embedded" or
+// "folder"); a folder template overrides an embedded one of the same name.
+func (ts *Templates) Source(name string) ([]byte, string, error) {
+	if !templateName.MatchString(name) {
+		return nil, "", fmt.Errorf("invalid template name %q (use lowercase letters, digits and '-')", name)
+	}
+	if ts.Folder != nil {
+		data, err := fs.ReadFile(ts.Folder, name+".json")
+		if err == nil {
+			return data, "folder", nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, "", fmt.Errorf("read template %s: %w", name, err)
+		}
+	}
+	data, err := embedded.ReadFile("templates/" + name + ".json")
+	if err != nil {
+		var avail []string
+		for _, ti := range ts.List() {
+			avail = append(avail, ti.Name)
+		}
+		return nil, "", fmt.Errorf("unknown template %q (available: %s)", name, strings.Join(avail, ", "))
+	}
+	return data, "embedded", nil
+}
+
+// Cast fills a template's slots and decodes the result as a form. Slot
+// problems (missing, unexpected, undeclared, unused, empty) and form
+// problems are reported together.
+func (ts *Templates) Cast(name string, slots map[string]string) (*Form, error) {
+	data, _, err := ts.Source(name)
+	if err != nil {
+		return nil, problem.List{{Path: "template", Message: err.Error()}}
+	}
+	root, probs := parseDocument(data, "template "+name, false)
+	if probs != nil {
+		return nil, probs
+	}
+	c := &caster{values: slots, used: map[string]bool{}}
+	c.declare(&root)
+	c.fill(&root, "")
+	c.checkSlots()
+	f, err := fromNode(&root)
+	if err != nil {
+		c.probs = append(c.probs, err.(problem.List)...)
+	}
+	if len(c.probs) > 0 {
+		return nil, c.probs
+	}
+	return f, nil
+}
+
+// caster fills placeholders and records slot problems.
+type caster struct {
+	declared []string
+	values   map[string]string
+	used     map[string]bool
+	probs    problem.List
+}
+
+// declare reads and removes the "slots" member.
+func (c *caster) declare(root *jsonnode.Node) {
+	i := slices.IndexFunc(root.Members, func(m jsonnode.Member) bool { return m.Key == "slots" })
+	if i < 0 {
+		return
+	}
+	v := root.Members[i].Value
+	root.Members = slices.Delete(root.Members, i, i+1)
+	if v.Kind != jsonnode.Array {
+		c.probs.Add("slots", "must be a list of slot names (got %s)", describe(&v))
+		return
+	}
+	for k, it := range v.Items {
+		path := fmt.Sprintf("slots[%d]", k)
+		switch {
+		case it.Kind != jsonnode.String:
+			c.probs.Add(path, "must be a string (got %s)", describe(&it))
+		case !slotName.MatchString(it.Text):
+			c.probs.Add(path, "%q is not a valid slot name (use lowercase letters, digits, '_' and '-')", it.Text)
+		case slices.Contains(c.declared, it.Text):
+			c.probs.Add(path, "slot %q is declared twice", it.Text)
+		default:
+			c.declared = append(c.declared, it.Text)
+		}
+	}
+}
+
+// fill substitutes placeholders in every string value (never in keys).
+func (c *caster) fill(n *jsonnode.Node, path string) {
+	switch n.Kind {
+	case jsonnode.String:
+		n.Text = c.substitute(n.Text, path)
+	case jsonnode.Array:
+		for i := range n.Items {
+			c.fill(&n.Items[i], fmt.Sprintf("%s[%d]", path, i))
+		}
+	case jsonnode.Object:
+		for i := range n.Members {
+			c.fill(&n.Members[i].Value, joinPath(path, n.Members[i].Key))
+		}
+	}
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// substitute replaces {name} placeholders; "{{" is a literal "{".
+func (c *caster) substitute(s, path string) string {
+	if !strings.Contains(s, "{") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if strings.HasPrefix(s[i:], "{{") {
+			b.WriteByte('{')
+			i++
+			continue
+		}
+		end := strings.IndexByte(s[i:], '}')
+		if end < 0 || !slotName.MatchString(s[i+1:i+end]) {
+			b.WriteByte('{')
+			continue
+		}
+		b.WriteString(c.value(s[i+1:i+end], path))
+		i += end
+	}
+	return b.String()
+}
+
+func (c *caster) value(name, path string) string {
+	c.used[name] = true
+	if !slices.Contains(c.declared, name) {
+		c.probs.Add(path, "uses undeclared placeholder {%s} (declare it in \"slots\", or write {{%s} for a literal brace)", name, name)
+		return "{" + name + "}"
+	}
+	v, ok := c.values[name]
+	if !ok {
+		return "{" + name + "}"
+	}
+	return v
+}
+
+// checkSlots reports missing, unexpected, empty and unused slots.
+func (c *caster) checkSlots() {
+	for _, name := range c.declared {
+		v, ok := c.values[name]
+		switch {
+		case !ok:
+			c.probs.Add("slots."+name, "missing value (pass --slot %s=VALUE)", name)
+		case strings.TrimSpace(v) == "":
+			c.probs.Add("slots."+name, "empty value (give the slot some text)")
+		}
+		if !c.used[name] {
+			c.probs.Add("slots."+name, "declared but never used in the template")
+		}
+	}
+	var extra []string
+	for name := range c.values {
+		if !slices.Contains(c.declared, name) {
+			extra = append(extra, name)
+		}
+	}
+	slices.Sort(extra)
+	for _, name := range extra {
+		c.probs.Add("slots."+name, "unexpected value: the template declares %s", declaredList(c.declared))
+	}
+}
+
+func declaredList(names []string) string {
+	if len(names) == 0 {
+		return "no slots"
+	}
+	return "only " + strings.Join(names, ", ")
+}
