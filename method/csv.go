@@ -35,6 +35,7 @@ func splitRecords(s string) []record {
 // after it, and how many line breaks it consumed.
 func nextRecord(s string) (rec record, rest string, lines int) {
 	i := 0
+	rec.fields = make([]string, 0, 11)
 	for {
 		var f string
 		if q := quoteStart(s, i); q >= 0 {
@@ -83,26 +84,32 @@ func fieldEnd(s string, i int) int {
 // quotedField reads the quoted field whose opening quote is at q. It returns
 // the field, the index after it and the line breaks inside it.
 func quotedField(s string, q int, rec *record) (string, int, int) {
-	var b strings.Builder
-	lines := 0
+	var b []byte // only when the field holds "" escapes
 	i := q + 1
+	start := i
 	closed := false
-	for i < len(s) {
-		c := s[i]
-		if c == '"' {
-			if i+1 < len(s) && s[i+1] == '"' {
-				b.WriteByte('"')
-				i += 2
-				continue
-			}
-			i++
-			closed = true
+	for {
+		k := strings.IndexByte(s[i:], '"')
+		if k < 0 {
+			i = len(s)
 			break
 		}
-		if c == '\n' {
-			lines++
+		i += k
+		if i+1 < len(s) && s[i+1] == '"' {
+			b = append(b, s[start:i+1]...)
+			i += 2
+			start = i
+			continue
 		}
-		b.WriteByte(c)
+		closed = true
+		break
+	}
+	f := s[start:i]
+	if b != nil {
+		f = string(append(b, f...))
+	}
+	lines := strings.Count(s[q:i], "\n")
+	if closed {
 		i++
 	}
 	j := fieldEnd(s, i)
@@ -111,7 +118,7 @@ func quotedField(s string, q int, rec *record) (string, int, int) {
 		rec.bad = "a quoted field is never closed"
 	case strings.TrimSpace(s[i:j]) != "":
 		rec.bad = "text after a closing quote"
-		b.WriteString(s[i:j])
+		f += s[i:j]
 	}
-	return b.String(), j, lines
+	return f, j, lines
 }

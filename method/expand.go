@@ -34,19 +34,45 @@ var worked = map[string][]string{
 // "+" or "↔", stays inside a step. A step may not be empty or hold a control
 // character, a backtick, "<" or ">".
 func Steps(pattern string) ([]string, error) {
+	if err := checkSteps(pattern); err != nil {
+		return nil, err
+	}
 	parts := strings.Split(strings.ReplaceAll(pattern, "→", "->"), "->")
 	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			return nil, fmt.Errorf("step %d is empty", i+1)
-		}
-		if j := strings.IndexFunc(p, unsafeInStep); j >= 0 {
-			r, _ := utf8.DecodeRuneInString(p[j:])
-			return nil, fmt.Errorf("step %d contains %s", i+1, strconv.QuoteRune(r))
-		}
-		parts[i] = p
+		parts[i] = strings.TrimSpace(p)
 	}
 	return parts, nil
+}
+
+// checkSteps is Steps' validation, without allocating.
+func checkSteps(pattern string) error {
+	i := 0
+	for rest := pattern; ; i++ {
+		step, after, arrow := cutArrow(rest)
+		if step = strings.TrimSpace(step); step == "" {
+			return fmt.Errorf("step %d is empty", i+1)
+		}
+		if j := strings.IndexFunc(step, unsafeInStep); j >= 0 {
+			r, _ := utf8.DecodeRuneInString(step[j:])
+			return fmt.Errorf("step %d contains %s", i+1, strconv.QuoteRune(r))
+		}
+		if !arrow {
+			return nil
+		}
+		rest = after
+	}
+}
+
+// cutArrow cuts s around its first "->" or "→".
+func cutArrow(s string) (before, after string, found bool) {
+	a, b := strings.Index(s, "->"), strings.Index(s, "→")
+	switch {
+	case a >= 0 && (b < 0 || a < b):
+		return s[:a], s[a+2:], true
+	case b >= 0:
+		return s[:b], s[b+len("→"):], true
+	}
+	return s, "", false
 }
 
 func unsafeInStep(r rune) bool {

@@ -3,6 +3,7 @@ package method
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // stopwords are dropped from keywords: Forge Gaze's list of 19.
@@ -30,32 +31,56 @@ func Keywords(text string) []string {
 	return out
 }
 
-// words splits s into lowercase words of letters and digits; hyphens and
-// apostrophes split too. The title bonus compares such word sequences.
-func words(s string) []string {
-	var out []string
-	forEachWord(s, false, func(w string) { out = append(out, w) })
-	return out
+// phrase is s as its lowercase words of letters and digits, each followed
+// and preceded by one space; hyphens and apostrophes split words too. The
+// title bonus is then a substring test: phrase(title) contains phrase(name).
+func phrase(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(' ')
+	forEachWord(s, false, func(w string) {
+		b.WriteString(w)
+		b.WriteByte(' ')
+	})
+	return b.String()
 }
 
 // forEachWord calls fn with each lowercase word of s. With hyphens, a hyphen
 // between two letters or digits stays inside the word.
 func forEachWord(s string, hyphens bool, fn func(string)) {
-	rs := []rune(strings.ToLower(s))
+	s = strings.ToLower(s)
 	start := -1
-	for i, r := range rs {
-		in := isWordRune(r) || hyphens && r == '-' && start >= 0 && i+1 < len(rs) && isWordRune(rs[i+1])
+	for i, r := range s {
+		in := isWordRune(r) || hyphens && r == '-' && start >= 0 && i+1 < len(s) && startsWithWordRune(s[i+1:])
 		switch {
 		case in && start < 0:
 			start = i
 		case !in && start >= 0:
-			fn(string(rs[start:i]))
+			fn(s[start:i])
 			start = -1
 		}
 	}
 	if start >= 0 {
-		fn(string(rs[start:]))
+		fn(s[start:])
 	}
+}
+
+func startsWithWordRune(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isWordRune(r)
+}
+
+// isKeyword reports whether t, lowercased, is a whole keyword as Keywords
+// extracts them: letters and digits with inner hyphens, not a stopword.
+func isKeyword(t string) bool {
+	prev := '-'
+	for _, r := range t {
+		if !isWordRune(r) && (r != '-' || prev == '-') {
+			return false
+		}
+		prev = r
+	}
+	return t != "" && prev != '-' && !stopwords[strings.ToLower(t)]
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

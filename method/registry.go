@@ -37,7 +37,7 @@ type Method struct {
 	CodexRole     string   `json:"codex_role"` // "", "red_team", "failure" or "critic"
 
 	keys      []string // Topics lowercased, for scoring
-	nameWords []string // Name split into lowercase words, for the title bonus
+	nameWords string   // phrase(Name), for the title bonus
 }
 
 // Slug is the method's name in lowercase with every character other than a

@@ -62,7 +62,7 @@ func parseRow(rec record, w *problem.List) (Method, bool) {
 		Num:           c.num(f[colNum]),
 		Category:      c.category(f[colCategory]),
 		Name:          c.methodName(f[colName]),
-		Description:   strings.Join(strings.Fields(f[colDescription]), " "),
+		Description:   oneLine(f[colDescription]),
 		OutputPattern: c.pattern(f[colPattern]),
 		Tier:          c.tier(f[colTier]),
 	}
@@ -86,7 +86,7 @@ func (m *Method) index() {
 	for i, t := range m.Topics {
 		m.keys[i] = strings.ToLower(t)
 	}
-	m.nameWords = words(m.Name)
+	m.nameWords = phrase(m.Name)
 }
 
 // required reports empty required columns (all but agents and codex_role).
@@ -129,7 +129,7 @@ func (c *rowCheck) pattern(v string) string {
 	if v == "" {
 		return v
 	}
-	if _, err := Steps(v); err != nil {
+	if err := checkSteps(v); err != nil {
 		c.fail("Invalid output_pattern '%s' for method %s — %v, skipping row", printable(v), c.name, err)
 	}
 	return v
@@ -150,7 +150,7 @@ func (c *rowCheck) tier(v string) int {
 
 func (c *rowCheck) phases(v string) []string {
 	all := splitList(v)
-	out := make([]string, 0, len(all))
+	out := all[:0]
 	for _, p := range all {
 		if !ValidPhase(p) {
 			c.warn("Invalid phase '%s' for method %s — skipping that phase", printable(p), c.name)
@@ -158,7 +158,7 @@ func (c *rowCheck) phases(v string) []string {
 		}
 		out = appendNew(out, p)
 	}
-	if len(all) > 0 && len(out) == 0 {
+	if len(v) > 0 && len(out) == 0 {
 		c.fail("Method %s has no valid phase entries — skipping row", c.name)
 	}
 	return out
@@ -166,7 +166,7 @@ func (c *rowCheck) phases(v string) []string {
 
 func (c *rowCheck) agents(v string) []string {
 	all := splitList(v)
-	out := make([]string, 0, len(all))
+	out := all[:0]
 	for _, a := range all {
 		if !validAgent(a) {
 			c.warn("Invalid agent '%s' for method %s — skipping that agent", printable(a), c.name)
@@ -174,7 +174,7 @@ func (c *rowCheck) agents(v string) []string {
 		}
 		out = appendNew(out, a)
 	}
-	if len(all) > 0 && len(out) == 0 {
+	if len(v) > 0 && len(out) == 0 {
 		// Dropping every agent would widen the method to all agents.
 		c.fail("Method %s has no valid agent entries — skipping row", c.name)
 	}
@@ -183,7 +183,7 @@ func (c *rowCheck) agents(v string) []string {
 
 func (c *rowCheck) topics(v string) []string {
 	all := splitList(v)
-	out := make([]string, 0, len(all))
+	out := all[:0]
 	for _, t := range all {
 		if !validTopic(t) {
 			c.warn("Invalid topic '%s' for method %s — a topic is one keyword (letters, digits, inner hyphens; no stopword), skipping that topic",
@@ -192,7 +192,7 @@ func (c *rowCheck) topics(v string) []string {
 		}
 		out = appendNew(out, t)
 	}
-	if len(all) > 0 && len(out) == 0 {
+	if len(v) > 0 && len(out) == 0 {
 		c.fail("Method %s has no valid topics — skipping row", c.name)
 	}
 	return out
@@ -248,10 +248,7 @@ func validAgent(a string) bool {
 }
 
 // validTopic reports whether t is one keyword as Keywords extracts them.
-func validTopic(t string) bool {
-	kw := Keywords(t)
-	return len(kw) == 1 && kw[0] == strings.ToLower(t)
-}
+func validTopic(t string) bool { return isKeyword(t) }
 
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -266,11 +263,10 @@ func allDigits(s string) bool {
 // ones.
 func splitList(v string) []string {
 	if v == "" {
-		return nil
+		return []string{}
 	}
-	parts := strings.Split(v, ",")
-	out := parts[:0]
-	for _, p := range parts {
+	out := make([]string, 0, strings.Count(v, ",")+1)
+	for p := range strings.SplitSeq(v, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}
@@ -295,15 +291,36 @@ func trimAll(fields []string) []string {
 	return out
 }
 
+// oneLine collapses runs of white space, line breaks included, to one space.
+func oneLine(s string) string {
+	if plainASCII(s) && !strings.Contains(s, "  ") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
 // printable replaces control characters so that a value quoted in a warning
 // stays on one line.
 func printable(s string) string {
+	if plainASCII(s) {
+		return s
+	}
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == utf8.RuneError {
 			return ' '
 		}
 		return r
 	}, s)
+}
+
+// plainASCII reports whether s is printable ASCII only.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // first80 is the first 80 characters of a row, on one line.

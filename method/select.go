@@ -90,21 +90,117 @@ func (r *Registry) Select(q Query) (*Selection, error) {
 		return nil, err
 	}
 	s := &Selection{Status: StatusNoMatch, Keywords: q.keywords(), Methods: []Candidate{}, Warnings: r.WarningTexts()}
-	pool, reason := r.filter(q)
+	best, t := r.rank(q, s.Keywords)
 	switch {
-	case reason != "":
-		s.Reason = reason
+	case t.phase == 0:
+		s.Reason = "No methods match phase " + q.Phase
+	case t.agent == 0:
+		s.Reason = fmt.Sprintf("No methods match phase %s for agent %s", q.Phase, q.Agent)
+	case t.tier == 0:
+		s.Reason = fmt.Sprintf("No tier-1 methods match phase %s (manual mode adds tier 2)", q.Phase)
 	case len(s.Keywords) == 0:
 		s.Reason = "No keywords in the section title or text — section skipped, no methods scored"
+	case len(best) == 0:
+		s.Reason = fmt.Sprintf("No methods scored above 0.0 for topics [%s]", strings.Join(s.Keywords, ", "))
 	default:
-		s.Methods = top(score(pool, s.Keywords, words(q.Title)), q.limit())
-		if len(s.Methods) == 0 {
-			s.Reason = fmt.Sprintf("No methods scored above 0.0 for topics [%s]", strings.Join(s.Keywords, ", "))
-		} else {
-			s.Status = StatusOK
+		s.Status = StatusOK
+		for _, b := range best {
+			s.Methods = append(s.Methods, Candidate{Method: *b.m, Score: float64(b.num) / float64(b.den), num: b.num, den: b.den})
 		}
 	}
 	return s, nil
+}
+
+// tally counts the methods left after each filter.
+type tally struct{ phase, agent, tier int }
+
+// scored is a method with its exact score num/den.
+type scored struct {
+	m        *Method
+	num, den int
+}
+
+// rank filters the registry and keeps the best q.limit() methods with a
+// positive score, best first.
+func (r *Registry) rank(q Query, keywords []string) ([]scored, tally) {
+	kw := make(map[string]bool, len(keywords))
+	for _, k := range keywords {
+		kw[k] = true
+	}
+	title := phrase(q.Title)
+	n := q.limit()
+	best := make([]scored, 0, n+1)
+	var t tally
+	for i := range r.Methods {
+		m := &r.Methods[i]
+		if !q.admits(m, &t) || len(kw) == 0 {
+			continue
+		}
+		if s := scoreOf(m, kw, title); s.num > 0 {
+			best = insertTop(best, s, n)
+		}
+	}
+	return best, t
+}
+
+// admits applies the phase, agent and tier filters to m, counting in t.
+func (q Query) admits(m *Method, t *tally) bool {
+	if !m.HasPhase(q.Phase) {
+		return false
+	}
+	t.phase++
+	if q.Agent != "" && len(m.Agents) > 0 && !containsFold(m.Agents, q.Agent) {
+		return false
+	}
+	t.agent++
+	if !q.Manual && !m.AutoSuggest {
+		return false
+	}
+	t.tier++
+	return true
+}
+
+// scoreOf is overlap/len(topics), plus 3/10 when the method's name appears
+// in the title as whole words.
+func scoreOf(m *Method, kw map[string]bool, title string) scored {
+	keys, name := m.keys, m.nameWords
+	if keys == nil { // built by hand, not parsed
+		c := *m
+		c.index()
+		keys, name = c.keys, c.nameWords
+	}
+	overlap := 0
+	for _, t := range keys {
+		if matches(t, kw) {
+			overlap++
+		}
+	}
+	s := scored{m: m, num: overlap * 10, den: len(keys) * 10}
+	if name != " " && strings.Contains(title, name) {
+		s.num += 3 * len(keys)
+	}
+	return s
+}
+
+// insertTop inserts s into best, kept sorted by score descending then num
+// ascending, and cut to n.
+func insertTop(best []scored, s scored, n int) []scored {
+	i := len(best)
+	for i > 0 && better(s, best[i-1]) {
+		i--
+	}
+	if i >= n {
+		return best
+	}
+	best = slices.Insert(best, i, s)
+	return best[:min(len(best), n)]
+}
+
+func better(a, b scored) bool {
+	if d := a.num*b.den - b.num*a.den; d != 0 {
+		return d > 0
+	}
+	return a.m.Num < b.m.Num
 }
 
 func (q Query) check() error {
@@ -140,92 +236,6 @@ func (q Query) limit() int {
 		n = min(n, MaxPerSection)
 	}
 	return n
-}
-
-// filter applies the phase, agent and tier filters and returns the methods
-// left, or the reason none are.
-func (r *Registry) filter(q Query) ([]Method, string) {
-	var byPhase, byAgent, byTier int
-	pool := make([]Method, 0, 16)
-	for _, m := range r.Methods {
-		if !m.HasPhase(q.Phase) {
-			continue
-		}
-		byPhase++
-		if q.Agent != "" && len(m.Agents) > 0 && !containsFold(m.Agents, q.Agent) {
-			continue
-		}
-		byAgent++
-		if !q.Manual && !m.AutoSuggest {
-			continue
-		}
-		byTier++
-		pool = append(pool, m)
-	}
-	switch {
-	case byPhase == 0:
-		return nil, "No methods match phase " + q.Phase
-	case byAgent == 0:
-		return nil, fmt.Sprintf("No methods match phase %s for agent %s", q.Phase, q.Agent)
-	case byTier == 0:
-		return nil, fmt.Sprintf("No tier-1 methods match phase %s (manual mode adds tier 2)", q.Phase)
-	}
-	return pool, ""
-}
-
-// score scores every method with a positive score: overlap/len(topics) plus
-// 3/10 when the method's name appears in the title as whole words.
-func score(pool []Method, keywords, title []string) []Candidate {
-	kw := make(map[string]bool, len(keywords))
-	for _, k := range keywords {
-		kw[k] = true
-	}
-	out := make([]Candidate, 0, len(pool))
-	for _, m := range pool {
-		keys, name := m.keys, m.nameWords
-		if keys == nil { // built by hand, not parsed
-			m.index()
-			keys, name = m.keys, m.nameWords
-		}
-		overlap := 0
-		for _, t := range keys {
-			if matches(t, kw) {
-				overlap++
-			}
-		}
-		num, den := overlap*10, len(keys)*10
-		if containsRun(title, name) {
-			num += 3 * len(keys)
-		}
-		if num > 0 {
-			out = append(out, Candidate{Method: m, Score: float64(num) / float64(den), num: num, den: den})
-		}
-	}
-	return out
-}
-
-// top sorts by score, highest first, ties by num, and keeps the first n.
-func top(c []Candidate, n int) []Candidate {
-	slices.SortFunc(c, func(a, b Candidate) int {
-		if d := b.num*a.den - a.num*b.den; d != 0 {
-			return d
-		}
-		return a.Method.Num - b.Method.Num
-	})
-	return c[:min(n, len(c))]
-}
-
-// containsRun reports whether run occurs in s as consecutive elements.
-func containsRun(s, run []string) bool {
-	if len(run) == 0 {
-		return false
-	}
-	for i := 0; i+len(run) <= len(s); i++ {
-		if slices.Equal(s[i:i+len(run)], run) {
-			return true
-		}
-	}
-	return false
 }
 
 func containsFold(list []string, v string) bool {
