@@ -63,114 +63,115 @@ func field(js string) string {
 	return `{"title": "T", "fields": [` + js + `]}`
 }
 
-func TestParseProblems(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want []string
-	}{
-		{"not json", `{"title": "T",, }`, []string{"form is not valid JSON: at line 1, column 15: unexpected character ',' (expected a string key)"}},
-		{"not an object", `[1]`, []string{"form must be a JSON object (got array of 1)"}},
-		{"not utf-8", "{\"title\": \"\xff\"}", []string{"form is not valid UTF-8 (first bad byte at offset 11)"}},
-		{"empty form", `{}`, []string{"title: missing (a form needs a non-empty title)", "fields: missing (a form needs a list of 1 or more fields)"}},
-		{"form keys", `{"title": "", "questions": [], "description": 3, "fields": []}`, []string{
-			"title: must not be empty",
-			"questions: unknown key (did you mean 'fields'?)",
-			"description: must be a string (got number 3)",
-			"fields: must be a list of 1 or more fields (got array of 0)",
-		}},
-		{"required as string", field(`{"id": "a", "text": "A?", "type": "boolean", "required": "false"}`), []string{
-			`fields[0].required: must be true or false (got string "false")`,
-		}},
-		{"typo with hint", field(`{"id": "n", "text": "N?", "type": "number", "maximun": 3}`), []string{
-			"fields[0].maximun: unknown key (did you mean 'maximum'?)",
-		}},
-		{"alias hint", field(`{"id": "n", "label": "N?", "type": "boolean"}`), []string{
-			"fields[0].label: unknown key (did you mean 'text'?)",
-			"fields[0].text: missing (every field needs id, text and type)",
-		}},
-		{"key of another type", field(`{"id": "t", "text": "T?", "type": "text_input", "minimum": 1, "list_style": "ordered", "recommended": "x"}`), []string{
-			"fields[0].minimum: not a key of type text_input (it belongs to number)",
-			"fields[0].list_style: not a key of type text_input (it belongs to single_select, multi_select)",
-			"fields[0].recommended: not a key of type text_input (it belongs to decision, pushback, progress)",
-		}},
-		{"options on boolean", field(`{"id": "b", "text": "B?", "type": "boolean", "options": ["Yes", "No"]}`), []string{
-			"fields[0].options: not a key of type boolean (it belongs to single_select, multi_select, text_input, decision, pushback, progress)",
-		}},
-		{"bad options", field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a", "", "a", 3, " b"]}`), []string{
-			"fields[0].options[1]: empty option (an option needs a label)",
-			`fields[0].options[2]: duplicate option "a" (same as fields[0].options[0])`,
-			"fields[0].options[3]: must be a string (got number 3)",
-			`fields[0].options[4]: option " b" has leading or trailing white space (write "b")`,
-		}},
-		{"missing options", field(`{"id": "s", "text": "S?", "type": "multi_select"}`), []string{
-			"fields[0].options: type multi_select needs a list of 1 or more options",
-		}},
-		{"invalid type still checked", field(`{"id": "bad id", "text": "", "type": "singel_select", "required": 1}`), []string{
-			`fields[0].id: "bad id" is not a valid id (use 1-64 letters, digits, '_', '-' or '.', not starting with '-' or '.')`,
-			"fields[0].text: must not be empty",
-			`fields[0].type: unknown type "singel_select" (did you mean 'single_select'?)`,
-			"fields[0].required: must be true or false (got number 1)",
-		}},
-		{"duplicate ids and texts", `{"title": "T", "fields": [
+// parseProblemCases are invalid forms with every problem the parser must
+// report.
+var parseProblemCases = []struct {
+	name string
+	in   string
+	want []string
+}{
+	{"not json", `{"title": "T",, }`, []string{"form is not valid JSON: at line 1, column 15: unexpected character ',' (expected a string key)"}},
+	{"not an object", `[1]`, []string{"form must be a JSON object (got array of 1)"}},
+	{"not utf-8", "{\"title\": \"\xff\"}", []string{"form is not valid UTF-8 (first bad byte at offset 11)"}},
+	{"empty form", `{}`, []string{"title: missing (a form needs a non-empty title)", "fields: missing (a form needs a list of 1 or more fields)"}},
+	{"form keys", `{"title": "", "questions": [], "description": 3, "fields": []}`, []string{
+		"title: must not be empty",
+		"questions: unknown key (did you mean 'fields'?)",
+		"description: must be a string (got number 3)",
+		"fields: must be a list of 1 or more fields (got array of 0)",
+	}},
+	{"required as string", field(`{"id": "a", "text": "A?", "type": "boolean", "required": "false"}`), []string{
+		`fields[0].required: must be true or false (got string "false")`,
+	}},
+	{"typo with hint", field(`{"id": "n", "text": "N?", "type": "number", "maximun": 3}`), []string{
+		"fields[0].maximun: unknown key (did you mean 'maximum'?)",
+	}},
+	{"alias hint", field(`{"id": "n", "label": "N?", "type": "boolean"}`), []string{
+		"fields[0].label: unknown key (did you mean 'text'?)",
+		"fields[0].text: missing (every field needs id, text and type)",
+	}},
+	{"key of another type", field(`{"id": "t", "text": "T?", "type": "text_input", "minimum": 1, "list_style": "ordered", "recommended": "x"}`), []string{
+		"fields[0].minimum: not a key of type text_input (it belongs to number)",
+		"fields[0].list_style: not a key of type text_input (it belongs to single_select, multi_select)",
+		"fields[0].recommended: not a key of type text_input (it belongs to decision, pushback, progress)",
+	}},
+	{"options on boolean", field(`{"id": "b", "text": "B?", "type": "boolean", "options": ["Yes", "No"]}`), []string{
+		"fields[0].options: not a key of type boolean (it belongs to single_select, multi_select, text_input, decision, pushback, progress)",
+	}},
+	{"bad options", field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a", "", "a", 3, " b"]}`), []string{
+		"fields[0].options[1]: empty option (an option needs a label)",
+		`fields[0].options[2]: duplicate option "a" (same as fields[0].options[0])`,
+		"fields[0].options[3]: must be a string (got number 3)",
+		`fields[0].options[4]: option " b" has leading or trailing white space (write "b")`,
+	}},
+	{"missing options", field(`{"id": "s", "text": "S?", "type": "multi_select"}`), []string{
+		"fields[0].options: type multi_select needs a list of 1 or more options",
+	}},
+	{"invalid type still checked", field(`{"id": "bad id", "text": "", "type": "singel_select", "required": 1}`), []string{
+		`fields[0].id: "bad id" is not a valid id (use 1-64 letters, digits, '_', '-' or '.', not starting with '-' or '.')`,
+		"fields[0].text: must not be empty",
+		`fields[0].type: unknown type "singel_select" (did you mean 'single_select'?)`,
+		"fields[0].required: must be true or false (got number 1)",
+	}},
+	{"duplicate ids and texts", `{"title": "T", "fields": [
 			{"id": "a", "text": "Same?", "type": "boolean"},
 			{"id": "a", "text": "Same?", "type": "boolean"}]}`, []string{
-			`fields[1].id: duplicate id "a" (same as fields[0])`,
-			`fields[1].text: duplicate question text "Same?" (same as fields[0]; AskUserQuestion answers come back keyed by question text)`,
-		}},
-		{"decision keys not in options", field(`{"id": "d", "text": "D?", "type": "decision", "options": ["x", "y"],
+		`fields[1].id: duplicate id "a" (same as fields[0])`,
+		`fields[1].text: duplicate question text "Same?" (same as fields[0]; AskUserQuestion answers come back keyed by question text)`,
+	}},
+	{"decision keys not in options", field(`{"id": "d", "text": "D?", "type": "decision", "options": ["x", "y"],
 			"recommended": "z", "option_notes": {"x": "fine", "w": "nope"}}`), []string{
-			`fields[0].recommended: "z" is not one of the options ("x", "y")`,
-			`fields[0].option_notes.w: "w" is not one of the options ("x", "y")`,
-		}},
-		{"pushback positions", field(`{"id": "p", "text": "P?", "type": "pushback", "options": ["x", "y"],
+		`fields[0].recommended: "z" is not one of the options ("x", "y")`,
+		`fields[0].option_notes.w: "w" is not one of the options ("x", "y")`,
+	}},
+	{"pushback positions", field(`{"id": "p", "text": "P?", "type": "pushback", "options": ["x", "y"],
 			"recommended": "x", "user_position": "x"}`), []string{
-			`fields[0].recommended: is the user's own position "x" (a pushback recommends an alternative)`,
-		}},
-		{"user position not in options", field(`{"id": "p", "text": "P?", "type": "pushback", "options": ["x", "y"], "user_position": "q"}`), []string{
-			`fields[0].user_position: "q" is not one of the options ("x", "y")`,
-		}},
-		{"progress blocked mismatch", field(`{"id": "p", "text": "P", "type": "progress", "options": ["a", "c"],
+		`fields[0].recommended: is the user's own position "x" (a pushback recommends an alternative)`,
+	}},
+	{"user position not in options", field(`{"id": "p", "text": "P?", "type": "pushback", "options": ["x", "y"], "user_position": "q"}`), []string{
+		`fields[0].user_position: "q" is not one of the options ("x", "y")`,
+	}},
+	{"progress blocked mismatch", field(`{"id": "p", "text": "P", "type": "progress", "options": ["a", "c"],
 			"progress_items": [{"label": "a", "status": "blocked"}, {"label": "b", "status": "blocked"}, {"label": "c", "status": "done"}, {"label": "d", "status": "stuck"}]}`), []string{
-			`fields[0].progress_items[3].status: "stuck" is not a task status (one of "done", "in_flight", "blocked"; or set progress_style "report" for free tags)`,
-			`fields[0].options: must equal the labels of the blocked items (blocked but not options: "b"; options but not blocked items: "c")`,
-		}},
-		{"progress report subset", field(`{"id": "p", "text": "P", "type": "progress", "progress_style": "report", "required": false,
+		`fields[0].progress_items[3].status: "stuck" is not a task status (one of "done", "in_flight", "blocked"; or set progress_style "report" for free tags)`,
+		`fields[0].options: must equal the labels of the blocked items (blocked but not options: "b"; options but not blocked items: "c")`,
+	}},
+	{"progress report subset", field(`{"id": "p", "text": "P", "type": "progress", "progress_style": "report", "required": false,
 			"options": ["a", "z"], "progress_items": [{"label": "a", "status": "note"}]}`), []string{
-			`fields[0].options: in report style options must be item labels; not items: "z"`,
-		}},
-		{"progress items malformed", field(`{"id": "p", "text": "P", "type": "progress", "options": [], "required": true,
+		`fields[0].options: in report style options must be item labels; not items: "z"`,
+	}},
+	{"progress items malformed", field(`{"id": "p", "text": "P", "type": "progress", "options": [], "required": true,
 			"progress_items": [{"label": "a"}, {"label": "a", "status": "done", "extra": 1}, 3], "progress_style": "digest"}`), []string{
-			"fields[0].progress_items[0].status: missing (a progress item needs a label and a status)",
-			"fields[0].progress_items[1].extra: unknown key (known keys: label, status, detail)",
-			`fields[0].progress_items[1].label: duplicate label "a" (same as fields[0].progress_items[0])`,
-			"fields[0].progress_items[2]: must be an object {label, status, detail?} (got number 3)",
-			`fields[0].progress_style: must be "report" (got "digest")`,
-			"fields[0].required: a progress field with no options is display-only and cannot be required (set \"required\": false)",
-		}},
-		{"progress without items", field(`{"id": "p", "text": "P", "type": "progress", "options": ["a"]}`), []string{
-			"fields[0].progress_items: missing (a progress field reports a list of {label, status, detail?} items)",
-			`fields[0].options: must equal the labels of the blocked items (options but not blocked items: "a")`,
-		}[:1]},
-		{"inferred without default", field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a"], "inferred_from": "chat"}`), []string{
-			"fields[0].inferred_from: needs a default (the inferred value itself)",
-		}},
-		{"list style on a non-select", field(`{"id": "d", "text": "D?", "type": "decision", "options": ["a"], "list_style": "ordered"}`), []string{
-			"fields[0].list_style: not a key of type decision (it belongs to single_select, multi_select)",
-		}},
-		{"list style value", field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a"], "list_style": "numbered"}`), []string{
-			`fields[0].list_style: must be "ordered" or "unordered" (got "numbered")`,
-		}},
-		{"min over max", field(`{"id": "n", "text": "N?", "type": "number", "minimum": 5, "maximum": 1}`), []string{
-			"fields[0]: minimum 5 is greater than maximum 1",
-		}},
-		{"max length", field(`{"id": "t", "text": "T?", "type": "textarea", "max_length": 0}`), []string{
-			"fields[0].max_length: must be a positive whole number (got 0)",
-		}},
-		{"max length fraction", field(`{"id": "t", "text": "T?", "type": "text_input", "max_length": 2.5}`), []string{
-			"fields[0].max_length: must be a positive whole number (got 2.5)",
-		}},
-		{"defaults fail their own validation", `{"title": "T", "fields": [
+		"fields[0].progress_items[0].status: missing (a progress item needs a label and a status)",
+		"fields[0].progress_items[1].extra: unknown key (known keys: label, status, detail)",
+		`fields[0].progress_items[1].label: duplicate label "a" (same as fields[0].progress_items[0])`,
+		"fields[0].progress_items[2]: must be an object {label, status, detail?} (got number 3)",
+		`fields[0].progress_style: must be "report" (got "digest")`,
+		"fields[0].required: a progress field with no options is display-only and cannot be required (set \"required\": false)",
+	}},
+	{"progress without items", field(`{"id": "p", "text": "P", "type": "progress", "options": ["a"]}`), []string{
+		"fields[0].progress_items: missing (a progress field reports a list of {label, status, detail?} items)",
+		`fields[0].options: must equal the labels of the blocked items (options but not blocked items: "a")`,
+	}[:1]},
+	{"inferred without default", field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a"], "inferred_from": "chat"}`), []string{
+		"fields[0].inferred_from: needs a default (the inferred value itself)",
+	}},
+	{"list style on a non-select", field(`{"id": "d", "text": "D?", "type": "decision", "options": ["a"], "list_style": "ordered"}`), []string{
+		"fields[0].list_style: not a key of type decision (it belongs to single_select, multi_select)",
+	}},
+	{"list style value", field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a"], "list_style": "numbered"}`), []string{
+		`fields[0].list_style: must be "ordered" or "unordered" (got "numbered")`,
+	}},
+	{"min over max", field(`{"id": "n", "text": "N?", "type": "number", "minimum": 5, "maximum": 1}`), []string{
+		"fields[0]: minimum 5 is greater than maximum 1",
+	}},
+	{"max length", field(`{"id": "t", "text": "T?", "type": "textarea", "max_length": 0}`), []string{
+		"fields[0].max_length: must be a positive whole number (got 0)",
+	}},
+	{"max length fraction", field(`{"id": "t", "text": "T?", "type": "text_input", "max_length": 2.5}`), []string{
+		"fields[0].max_length: must be a positive whole number (got 2.5)",
+	}},
+	{"defaults fail their own validation", `{"title": "T", "fields": [
 			{"id": "a", "text": "A?", "type": "single_select", "options": ["x"], "default": "y"},
 			{"id": "b", "text": "B?", "type": "multi_select", "options": ["x"], "default": "x"},
 			{"id": "c", "text": "C?", "type": "boolean", "default": true},
@@ -178,26 +179,28 @@ func TestParseProblems(t *testing.T) {
 			{"id": "e", "text": "E?", "type": "date", "default": "2026-1-5"},
 			{"id": "f", "text": "F?", "type": "text_input", "max_length": 2, "default": "abc"},
 			{"id": "g", "text": "G?", "type": "text_input", "default": "  "}]}`, []string{
-			`fields[0].default: "y" is not one of the options ("x")`,
-			`fields[1].default: must be a list of options (got string "x")`,
-			`fields[2].default: must be "Yes" or "No" (got boolean true)`,
-			"fields[3].default: 4 is above the maximum 3",
-			`fields[4].default: "2026-1-5" is not a date in the form YYYY-MM-DD (zero-padded, e.g. 2026-01-05)`,
-			"fields[5].default: is 3 characters, over max_length 2",
-			"fields[6].default: is empty (give a value or remove the default)",
-		}},
-		{"duplicate keys", `{"title": "T", "title": "U", "fields": [{"id": "a", "id": "b", "text": "A?", "type": "boolean"}]}`, []string{
-			"title: duplicate key (give each key once)",
-			"fields[0].id: duplicate key (give each key once)",
-		}},
-		{"field not an object", field(`"goal"`), []string{
-			`fields[0]: must be an object with id, text and type (got string "goal")`,
-		}},
-		{"too large", `{"title": "` + strings.Repeat("x", MaxInput) + `"}`, []string{
-			"form is 1048589 bytes, over the 1 MiB limit (1048576 bytes)",
-		}},
-	}
-	for _, tt := range tests {
+		`fields[0].default: "y" is not one of the options ("x")`,
+		`fields[1].default: must be a list of options (got string "x")`,
+		`fields[2].default: must be "Yes" or "No" (got boolean true)`,
+		"fields[3].default: 4 is above the maximum 3",
+		`fields[4].default: "2026-1-5" is not a date in the form YYYY-MM-DD (zero-padded, e.g. 2026-01-05)`,
+		"fields[5].default: is 3 characters, over max_length 2",
+		"fields[6].default: is empty (give a value or remove the default)",
+	}},
+	{"duplicate keys", `{"title": "T", "title": "U", "fields": [{"id": "a", "id": "b", "text": "A?", "type": "boolean"}]}`, []string{
+		"title: duplicate key (give each key once)",
+		"fields[0].id: duplicate key (give each key once)",
+	}},
+	{"field not an object", field(`"goal"`), []string{
+		`fields[0]: must be an object with id, text and type (got string "goal")`,
+	}},
+	{"too large", `{"title": "` + strings.Repeat("x", MaxInput) + `"}`, []string{
+		"form is 1048589 bytes, over the 1 MiB limit (1048576 bytes)",
+	}},
+}
+
+func TestParseProblems(t *testing.T) {
+	for _, tt := range parseProblemCases {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse([]byte(tt.in))
 			probs, ok := err.(problem.List)

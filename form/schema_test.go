@@ -1,0 +1,79 @@
+package form
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+func resolvedSchema(t *testing.T) *jsonschema.Resolved {
+	t.Helper()
+	var s jsonschema.Schema
+	if err := json.Unmarshal(Schema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+func TestSchemaGolden(t *testing.T) { golden(t, "form.schema.json", Schema()) }
+
+// TestSchemaAgreesWithParser feeds every test form through the schema and the
+// parser: every form the parser accepts, the schema accepts, and the
+// structural problems are caught by both. The rest (unique ids, membership in
+// options, defaults that validate, ...) only the parser can see.
+func TestSchemaAgreesWithParser(t *testing.T) {
+	rs := resolvedSchema(t)
+	validate := func(data []byte) error {
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return err
+		}
+		return rs.Validate(v)
+	}
+	for name, data := range testForms(t) {
+		if err := validate(data); err != nil {
+			t.Errorf("%s: parser accepts, schema rejects: %v", name, err)
+		}
+	}
+	for _, tc := range parseProblemCases {
+		if len(tc.in) > MaxInput {
+			continue
+		}
+		err := validate([]byte(tc.in))
+		if (err != nil) != schemaCatches[tc.name] {
+			t.Errorf("%s: schema error = %v, want caught = %v", tc.name, err, schemaCatches[tc.name])
+		}
+	}
+}
+
+// schemaCatches names the parseProblemCases whose problems the JSON Schema
+// can express; the others need the parser's cross-checks.
+var schemaCatches = map[string]bool{
+	"alias hint":                         true,
+	"bad options":                        true,
+	"defaults fail their own validation": true,
+	"empty form":                         true,
+	"field not an object":                true,
+	"form keys":                          true,
+	"inferred without default":           true,
+	"invalid type still checked":         true,
+	"key of another type":                true,
+	"list style on a non-select":         true,
+	"list style value":                   true,
+	"max length":                         true,
+	"max length fraction":                true,
+	"missing options":                    true,
+	"not an object":                      true,
+	"not json":                           true,
+	"not utf-8":                          true,
+	"options on boolean":                 true,
+	"progress items malformed":           true,
+	"progress without items":             true,
+	"required as string":                 true,
+	"typo with hint":                     true,
+}
