@@ -68,16 +68,19 @@ func (s *State) currentPhase() Phase {
 func (s *State) applyPoint(p PointEval) {
 	route, note := s.route(p)
 	id := s.placePoint(p)
-	switch route {
-	case routeOverflow:
+	switch {
+	case route == routeOverflow:
 		s.notEvaluatedBlocking(id, p.Text, note, p.Blocking)
-	case routeOutOfScope:
+	case route == routeOutOfScope:
 		s.dismiss(id, TagOutOfScope, orDefault(p.Reason, "out of scope of the question"))
-	case routeAnchor:
+	case route == routeAnchor:
 		s.Counters.AnchorShifts++
 		s.unresolve(id, p.Text, orDefault(p.Reason, "reframes the question; needs the user's consent to shift the anchor"), UnresolvedAnchorShift)
-	case routeLate:
+	case route == routeLate:
 		s.notEvaluated(id, p.Text, note)
+	case p.Clarifies != "" && p.Classification == ClassIllFormed:
+		s.dismiss(id, TagStall, "unevaluable after clarification")
+		s.Counters.Stalls++
 	default:
 		s.classify(id, p)
 	}
@@ -155,9 +158,12 @@ func (s *State) challenge(pointID string, p PointEval) {
 		PointID: pointID, Kind: p.Classification, UpgradeIf: p.UpgradeIf,
 	}
 	s.Disputed = append(s.Disputed, id)
-	line := fmt.Sprintf("%s: %s because %s", id, p.Text, p.Flaw)
+	line := fmt.Sprintf("%s because %s", p.Text, p.Flaw)
 	if p.Classification == ClassReject {
-		line = fmt.Sprintf("%s: %s — %s (one defense round)", id, p.Text, p.Flaw)
+		line = fmt.Sprintf("%s — %s (one defense round)", p.Text, p.Flaw)
+	}
+	if !s.Quick() {
+		line = id + ": " + line
 	}
 	s.round = append(s.round, verdict{p.Classification, line})
 }

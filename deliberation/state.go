@@ -367,6 +367,7 @@ func (s *State) clone() *State {
 	if err := json.Unmarshal(b, &c); err != nil {
 		panic("deliberation: state does not unmarshal: " + err.Error())
 	}
+	c.normalize()
 	return &c
 }
 
@@ -393,6 +394,9 @@ func (s *State) normalize() {
 	}
 	if s.LastFailureType == "" {
 		s.LastFailureType = failureNone
+	}
+	if s.Points == nil {
+		s.Points = map[string]*Point{}
 	}
 }
 

@@ -97,6 +97,9 @@ func (s *State) validateAccepted(path string, c *Challenge, ce ChallengeEval, p 
 
 func (s *State) validateDeadlock(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
 	if ce.Deadlock == "" {
+		if stays(ce.Outcome) && !s.Quick() && s.rounds(c) >= deadlockRounds {
+			p.Add(path+".deadlock", "is required: %s has been open %d rounds (missing-data, definitional, criteria or terms-unclear)", ce.ID, s.rounds(c))
+		}
 		return
 	}
 	if !stays(ce.Outcome) || s.rounds(c) < deadlockRounds {
