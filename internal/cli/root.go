@@ -21,6 +21,9 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         env
+	// Global flags.
+	templatesDir string
+	projectDir   string
 }
 
 // Main runs elicit with the process's arguments and streams and returns the
@@ -52,6 +55,8 @@ func (a *app) rootCommand() *cobra.Command {
 		RunE:          groupHelp,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%s", err) })
+	root.PersistentFlags().StringVar(&a.templatesDir, "templates", "", "a folder of form templates `DIR` (default $ELICIT_TEMPLATES)")
+	root.PersistentFlags().StringVar(&a.projectDir, "project", "", "the project directory `DIR` holding elicit.config.json (default: the working directory)")
 	for _, add := range commandGroups {
 		root.AddCommand(add(a))
 	}

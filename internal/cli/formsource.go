@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"os"
+	"strings"
+
+	"github.com/elicit/elicit/form"
+	"github.com/spf13/cobra"
+)
+
+// formSource is where a command's form comes from: a FILE argument or a
+// template with slots.
+type formSource struct {
+	template string
+	slots    []string
+}
+
+func (s *formSource) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&s.template, "template", "", "cast the form from template `NAME` instead of reading FILE")
+	cmd.Flags().StringArrayVar(&s.slots, "slot", nil, "a template slot as `key=value` (repeatable)")
+}
+
+// fileArgs is how many positional arguments name the form: 0 with a
+// template, else 1.
+func (s *formSource) fileArgs() int {
+	if s.template != "" {
+		return 0
+	}
+	return 1
+}
+
+// checkArgs validates the positional arguments: the form (unless a template
+// is used) followed by want more.
+func (s *formSource) checkArgs(cmd *cobra.Command, args []string, want int, names string) error {
+	n := s.fileArgs() + want
+	if len(args) == n {
+		if s.template == "" && len(s.slots) > 0 {
+			return usagef("--slot needs --template")
+		}
+		return nil
+	}
+	if s.template != "" {
+		return usagef("%s with --template takes %s (got %d argument(s))", cmd.CommandPath(), argNames(names), len(args))
+	}
+	return usagef("%s needs FILE (or --template NAME)%s (got %d argument(s))", cmd.CommandPath(), prefixed(names), len(args))
+}
+
+func argNames(names string) string {
+	if names == "" {
+		return "no arguments"
+	}
+	return names
+}
+
+func prefixed(names string) string {
+	if names == "" {
+		return ""
+	}
+	return " and " + names
+}
+
+// load reads or casts the form; it returns the template id for responses.
+func (a *app) loadForm(s *formSource, args []string) (*form.Form, string, error) {
+	if s.template != "" {
+		slots, err := parseSlots(s.slots)
+		if err != nil {
+			return nil, "", err
+		}
+		f, err := a.templates().Cast(s.template, slots)
+		return f, s.template, err
+	}
+	data, err := a.readInput(args[0])
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := form.Parse(data)
+	return f, "", err
+}
+
+func parseSlots(pairs []string) (map[string]string, error) {
+	out := make(map[string]string, len(pairs))
+	for _, p := range pairs {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return nil, usagef("--slot %q must be key=value", p)
+		}
+		if _, dup := out[k]; dup {
+			return nil, usagef("--slot %s given twice", k)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// templates is the template library: embedded, plus --templates DIR or
+// ELICIT_TEMPLATES.
+func (a *app) templates() *form.Templates {
+	dir := a.templatesDir
+	if dir == "" {
+		dir = a.getenv("ELICIT_TEMPLATES")
+	}
+	if dir == "" {
+		return &form.Templates{}
+	}
+	return &form.Templates{Folder: os.DirFS(dir)}
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+func templatesCommand(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "templates",
+		Short: "List and show form templates (embedded, and from --templates DIR or ELICIT_TEMPLATES)",
+		Args:  noArgs,
+		RunE:  groupHelp,
+	}
+	cmd.AddCommand(a.templatesList(), a.templatesShow())
+	return cmd
+}
+
+func (a *app) templatesList() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the templates with their slots",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			list := a.templates().List()
+			if asJSON {
+				return writeJSON(a.stdout, list)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tSLOTS\tFIELDS\tSOURCE\tTITLE")
+			for _, t := range list {
+				title := t.Title
+				if t.Error != "" {
+					title = "unusable: " + t.Error
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", t.Name, strings.Join(t.Slots, ","), t.Fields, t.Source, title)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	return cmd
+}
+
+func (a *app) templatesShow() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show NAME",
+		Short: "Print a template's definition",
+		Args:  exactArgs(1, "NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, _, err := a.templates().Source(args[0])
+			if err != nil {
+				return err
+			}
+			_, err = a.stdout.Write(data)
+			return err
+		},
+	}
+}
