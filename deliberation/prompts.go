@@ -331,7 +331,7 @@ func (s *State) flow() string {
 		case ChallengeDropped:
 			b.WriteString(" You did not address it (reminder sent).")
 		case ChallengeUndefended:
-			b.WriteString(" Undefended after reminder.")
+			b.WriteString(" Not defended.")
 		}
 		b.WriteString("\n")
 	}

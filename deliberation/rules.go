@@ -396,7 +396,7 @@ func (s *State) finish(reason, message string) {
 	s.Pending = nil
 	for _, f := range s.Facts() {
 		if f.Kind() == tagUnverified && slices.Contains(s.ActiveLedger(), f.Raw) {
-			s.NotEvaluated = append(s.NotEvaluated, NotEvaluated{Point: f.Raw, Reason: "codex-unverified fact, not verified by Synthesize"})
+			s.NotEvaluated = append(s.NotEvaluated, NotEvaluated{ID: f.ID, Point: f.Raw, Reason: "codex-unverified fact, not verified by Synthesize"})
 		}
 	}
 	s.Status, s.ExitReason = StatusFinished, reason

@@ -145,6 +145,8 @@ type State struct {
 
 	// round collects this exchange's verdicts for the next prompt.
 	round []verdict
+	// incoming maps the IDs of facts being validated to their tags.
+	incoming map[string]string
 }
 
 // Challenge is an objection to a point that must be defended by ID or

@@ -30,6 +30,8 @@ func (s *State) validateEvaluation(ev *Evaluation) error {
 		p.Add("trivial", "an early exit (trivial) is only possible by iteration 2 (this is %d)", s.Iteration)
 	}
 	s.validateFacts(ev.Facts, &p)
+	s.incoming = s.incomingFacts(ev.Facts)
+	defer func() { s.incoming = nil }()
 	s.validatePoints(ev.Points, &p)
 	s.validateChallengeEvals(ev.Challenges, &p)
 	s.validateChecks(ev, &p)
@@ -241,6 +243,9 @@ func (s *State) validateAgree(path string, pt PointEval, p *problem.List) {
 	}
 	for j, id := range pt.ReliesOn {
 		f, ok := s.fact(id)
+		if tag, incoming := s.incoming[id]; incoming {
+			f, ok = Fact{ID: id, Tag: tag}, true
+		}
 		switch {
 		case !ok:
 			p.Add(fmt.Sprintf("%s.relies_on[%d]", path, j), "%q is not in the ledger", id)
@@ -280,4 +285,20 @@ func validateDependency(path string, d *Dependency, p *problem.List) {
 	default:
 		p.Add(path+".alternative_confidence", "is %q, want CERTAIN, LIKELY or GUESS", d.AlternativeConfidence)
 	}
+}
+
+// incomingFacts are the IDs the evaluation's facts will get, with their
+// tags, so its points may rely on them.
+func (s *State) incomingFacts(facts []FactEval) map[string]string {
+	var ids []string
+	for _, f := range s.Facts() {
+		ids = append(ids, f.ID)
+	}
+	out := map[string]string{}
+	for _, f := range facts {
+		id := nextID("F", ids)
+		ids = append(ids, id)
+		out[id] = f.Tag
+	}
+	return out
 }

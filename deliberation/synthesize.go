@@ -1,0 +1,258 @@
+package deliberation
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// Synthesis is the final output: every point in exactly one bucket, with
+// the exit reason and the rule that permits it.
+type Synthesis struct {
+	Question      string `json:"question"`
+	Mode          Mode   `json:"mode"`
+	Iterations    int    `json:"iterations"`
+	MaxIterations int    `json:"max_iterations"`
+	ExitReason    string `json:"exit_reason"`
+	// PermittedBy cites the protocol text that permits Synthesize here
+	// (the exit validation).
+	PermittedBy string `json:"permitted_by"`
+	// Inconclusive: Agreed and Dismissed are both empty; not a success.
+	Inconclusive        bool           `json:"inconclusive"`
+	Answer              string         `json:"answer,omitempty"`
+	Ledger              []string       `json:"ledger"`
+	Agreed              []Agreed       `json:"agreed"`
+	Dismissed           []Dismissed    `json:"dismissed"`
+	Unresolved          []Unresolved   `json:"unresolved"`
+	SurfacedQuestions   []string       `json:"surfaced_questions"`
+	NotEvaluated        []NotEvaluated `json:"not_evaluated"`
+	ArbitrationConcerns []Concern      `json:"arbitration_concerns"`
+	Warnings            []string       `json:"warnings"`
+}
+
+// permits are the protocol texts that permit Synthesize, by exit reason.
+var permits = map[string]string{
+	ExitConverged: "Stop: no open challenges AND scope stable → proceed to Synthesize.",
+	ExitCap:       "If N=8: write remaining to Unresolved, proceed to Synthesize.",
+	ExitTrivial:   "Early exit (trivial): if by iteration 2 the question turns out to be factual or trivial, answer directly.",
+	ExitQuality:   "Iterations: N/8 (converged | cap reached | early exit: trivial | early exit: quality)",
+}
+
+const quickPermit = "At most 2 iterations: Ask → Evaluate → Done. Still unresolved → state both positions; the user decides."
+
+// Synthesize returns the synthesis of s, or a problem.List saying why the
+// state does not permit it (still active, or ended by an exit that has
+// nothing to synthesize).
+func Synthesize(s *State) (*Synthesis, error) {
+	if err := synthesisPermitted(s); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	permit := permits[s.ExitReason]
+	if s.Quick() && s.ExitReason != ExitTrivial {
+		permit = quickPermit
+	}
+	y := &Synthesis{
+		Question: s.QuestionText(), Mode: orFull(s.Mode), Iterations: s.Iteration, MaxIterations: s.limit(),
+		ExitReason: s.ExitReason, PermittedBy: permit, Answer: s.Answer,
+		Ledger:     nonNil(s.ActiveLedger()),
+		Agreed:     nonNil(s.Buckets.Agreed), Dismissed: nonNil(s.Buckets.Dismissed), Unresolved: nonNil(s.Buckets.Unresolved),
+		SurfacedQuestions: nonNil(s.SurfacedQuestions), NotEvaluated: nonNil(s.NotEvaluated),
+		ArbitrationConcerns: nonNil(s.ArbitrationConcerns), Warnings: nonNil(s.Warnings),
+	}
+	y.Inconclusive = s.ExitReason != ExitTrivial && len(y.Agreed) == 0 && len(y.Dismissed) == 0
+	return y, nil
+}
+
+func synthesisPermitted(s *State) error {
+	switch {
+	case s.Active():
+		what := "no pending action"
+		if s.Next != nil {
+			what = "next action: " + s.Next.Action
+		}
+		if len(s.Disputed) > 0 {
+			what += "; open challenges: " + strings.Join(s.Disputed, ", ")
+		}
+		return problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is still active (%s): Synthesize is permitted only after convergence, the cap or an early exit", what)}}
+	case !synthesizable(s.ExitReason):
+		msg := s.ExitReason
+		if s.Next != nil && s.Next.Reason != "" {
+			msg = s.Next.Reason
+		}
+		return problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is %s (%s): %s; there is nothing to synthesize", s.Status, s.ExitReason, msg)}}
+	}
+	return nil
+}
+
+func orFull(m Mode) Mode {
+	if m == "" {
+		return ModeFull
+	}
+	return m
+}
+
+func nonNil[T any](v []T) []T {
+	if v == nil {
+		return []T{}
+	}
+	return v
+}
+
+// enumerate renders a count with its members: "P1, P3 = 2".
+func enumerate(ids []string) string {
+	if len(ids) == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%s = %d", strings.Join(ids, ", "), len(ids))
+}
+
+// rowID is the entry's ID, or its position when the state came from the
+// original skill (no IDs).
+func rowID(id string, i int) string {
+	if id != "" {
+		return id
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ").Replace(s)
+}
+
+// Markdown renders the synthesis in the output format of the original
+// (OUTPUT-FORMAT.md): a header, then AGREED, DISMISSED, UNRESOLVED,
+// SURFACED QUESTIONS, NOT EVALUATED and ARBITRATION CONCERNS, each with its
+// count enumerated; empty sections show "— none —".
+func (y *Synthesis) Markdown() string {
+	var b strings.Builder
+	y.header(&b)
+	y.agreed(&b)
+	y.dismissed(&b)
+	y.unresolved(&b)
+	fmt.Fprintf(&b, "\n## SURFACED QUESTIONS (%d)\n\n", len(y.SurfacedQuestions))
+	list(&b, y.SurfacedQuestions)
+	y.notEvaluated(&b)
+	if len(y.ArbitrationConcerns) > 0 {
+		var ids []string
+		for _, c := range y.ArbitrationConcerns {
+			ids = append(ids, c.ID)
+		}
+		fmt.Fprintf(&b, "\n## ARBITRATION CONCERNS (%s)\n\n| # | Reason |\n|---|---|\n", enumerate(ids))
+		for _, c := range y.ArbitrationConcerns {
+			fmt.Fprintf(&b, "| %s | %s |\n", c.ID, cell(c.Reason))
+		}
+	}
+	return b.String()
+}
+
+func (y *Synthesis) header(b *strings.Builder) {
+	fmt.Fprintf(b, "> **Question:** %s\n>\n", cell(y.Question))
+	fmt.Fprintf(b, "> **Iterations:** %d/%d (%s)\n>\n", y.Iterations, y.MaxIterations, y.ExitReason)
+	var ids []string
+	for _, e := range y.Ledger {
+		if id := parseFact(e).ID; id != "" {
+			ids = append(ids, id)
+		}
+	}
+	fmt.Fprintf(b, "> **Ledger:** %s\n", orDefault(strings.Join(ids, ", "), "none"))
+	if y.Answer != "" {
+		fmt.Fprintf(b, "\n**Answer:** %s\n", y.Answer)
+	}
+	if y.Inconclusive {
+		b.WriteString("\n**Deliberation inconclusive:** nothing was agreed or dismissed. Each point's blocker (the crux, and what would unblock it) is under UNRESOLVED; decide whether to continue.\n")
+	}
+	for _, w := range y.Warnings {
+		fmt.Fprintf(b, "\n**Warning:** %s\n", w)
+	}
+}
+
+func (y *Synthesis) agreed(b *strings.Builder) {
+	var ids []string
+	for i, a := range y.Agreed {
+		ids = append(ids, rowID(a.ID, i))
+	}
+	fmt.Fprintf(b, "\n## AGREED (%s)\n\n", enumerate(ids))
+	if len(y.Agreed) == 0 {
+		b.WriteString("— none —\n")
+		return
+	}
+	b.WriteString("| # | Point | Evidence |\n|---|---|---|\n")
+	for i, a := range y.Agreed {
+		point := a.Point
+		if a.Mitigation != "" {
+			point += " (conditional)"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", ids[i], cell(point), a.EvidenceType)
+	}
+	for i, a := range y.Agreed {
+		if a.Mitigation != "" {
+			fmt.Fprintf(b, "\n**%s (conditional):** %s\n**Mitigation:** %s\n", ids[i], a.Point, a.Mitigation)
+		}
+	}
+}
+
+func (y *Synthesis) dismissed(b *strings.Builder) {
+	var ids []string
+	for i, d := range y.Dismissed {
+		ids = append(ids, rowID(d.ID, i))
+	}
+	fmt.Fprintf(b, "\n## DISMISSED (%s)\n\n", enumerate(ids))
+	if len(y.Dismissed) == 0 {
+		b.WriteString("— none —\n")
+		return
+	}
+	b.WriteString("| # | Point | Tag | Reason |\n|---|---|---|---|\n")
+	for i, d := range y.Dismissed {
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(d.Point), d.Tag, cell(d.Reason))
+	}
+}
+
+func (y *Synthesis) unresolved(b *strings.Builder) {
+	var ids []string
+	for i, u := range y.Unresolved {
+		ids = append(ids, rowID(u.ID, i))
+	}
+	fmt.Fprintf(b, "\n## UNRESOLVED (%s)\n\n", enumerate(ids))
+	if len(y.Unresolved) == 0 {
+		b.WriteString("— none —\n")
+		return
+	}
+	b.WriteString("| # | Point | Status | Crux |\n|---|---|---|---|\n")
+	for i, u := range y.Unresolved {
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(u.Point), u.Status, cell(u.Crux))
+	}
+}
+
+func (y *Synthesis) notEvaluated(b *strings.Builder) {
+	var ids []string
+	for i, n := range y.NotEvaluated {
+		ids = append(ids, rowID(n.ID, i))
+	}
+	fmt.Fprintf(b, "\n## NOT EVALUATED (%s)\n\n", enumerate(ids))
+	if len(y.NotEvaluated) == 0 {
+		b.WriteString("— none —\n")
+		return
+	}
+	b.WriteString("| # | Point | Reason |\n|---|---|---|\n")
+	for i, n := range y.NotEvaluated {
+		reason := n.Reason
+		if n.Blocking {
+			reason += " (blocking)"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", ids[i], cell(n.Point), cell(reason))
+	}
+}
+
+func list(b *strings.Builder, items []string) {
+	if len(items) == 0 {
+		b.WriteString("— none —\n")
+		return
+	}
+	for _, q := range items {
+		fmt.Fprintf(b, "- %s\n", q)
+	}
+}
