@@ -36,10 +36,10 @@ func ExampleInject() {
 }
 
 func ExampleExpand() {
-	steps, _ := method.Expand("strengths/weaknesses -> improvements → refined")
+	steps, _ := method.Expand("symptom -> pros/cons → next move")
 	fmt.Printf("%q\n", steps)
 	// Output:
-	// ["Strengths/weaknesses" "Improvements" "Refined"]
+	// ["Describe the symptom" "Pros/cons" "Next move"]
 }
 
 func ExampleKeywords() {

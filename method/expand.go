@@ -29,6 +29,76 @@ var worked = map[string][]string{
 	},
 }
 
+// stepText words the steps of the embedded registry's patterns as
+// instructions. Expand uses it for any pattern that is not one of the worked
+// three; a step it does not know is shown as written.
+var stepText = map[string]string{
+	"adaptations":          "Propose adaptations that keep the plan viable",
+	"alignment":            "Align on one shared set of requirements",
+	"antithesis":           "Argue the strongest opposing case",
+	"approaches":           "Work the problem by independent approaches",
+	"assumptions":          "List the assumptions the plan rests on",
+	"attack":               "Identify attack vectors",
+	"audit":                "Audit what was found and what is still exposed",
+	"balanced-assessment":  "Settle on a balanced assessment",
+	"causes":               "Brainstorm 3-5 failure causes",
+	"challenges":           "Challenge each assumption as a devil's advocate",
+	"clarifications":       "Clarify what the answers changed",
+	"comparison":           "Compare the results side by side",
+	"complexity":           "Name the complexity the design carries",
+	"consensus":            "Keep what the approaches agree on, explain any disagreement",
+	"constraints":          "State the constraints each side brings",
+	"contingencies":        "Plan a contingency for each scenario",
+	"criteria":             "Define weighted evaluation criteria",
+	"critique":             "Critique it sharply",
+	"decision":             "State the decision",
+	"defend":               "Defend against each attack",
+	"defense":              "Document existing defenses",
+	"evaluation":           "Evaluate each on feasibility/complexity",
+	"failure":              "Declare the failure scenario",
+	"failures":             "Inject plausible failures",
+	"findings":             "Collect the findings of each reviewer",
+	"hardening":            "Recommend hardening",
+	"impacts":              "Assess the impact of each",
+	"improvements":         "Propose concrete improvements",
+	"insights":             "Record the insights the questions surface",
+	"investigation":        "Investigate beneath the symptoms",
+	"minimal":              "Describe the minimal design that still works",
+	"needs":                "Voice each persona's needs",
+	"new-approach":         "Rebuild an approach from those truths",
+	"options":              "List the options considered",
+	"outcome":              "Describe the desired outcome",
+	"paths":                "Explore 3 distinct paths",
+	"personas":             "Introduce the user personas",
+	"perspectives":         "Gather each perspective in turn",
+	"praise":               "Praise what is strong",
+	"prevention":           "Design prevention measures",
+	"questions":            "Ask the naive questions a newcomer would",
+	"rationale":            "Explain the rationale",
+	"recommendation":       "Recommend the best-scoring option",
+	"recommendations":      "Turn the findings into recommendations",
+	"refined":              "Present the refined version",
+	"requirements":         "Derive the requirements",
+	"resilience":           "Judge the resilience and how to improve it",
+	"root-cause":           "Name the root cause",
+	"scenarios":            "Sketch alternative scenarios",
+	"scores":               "Score each option against the criteria",
+	"selection":            "Select strongest, explain elimination",
+	"simplification":       "Simplify away what the problem does not need",
+	"solution":             "Fix the root cause",
+	"steps":                "Work backwards to the steps that reach it",
+	"strengthening":        "Strengthen what survives the challenge",
+	"strengths/weaknesses": "Name the strengths and weaknesses",
+	"symptom":              "Describe the symptom",
+	"synthesis":            "Synthesize the strongest points into one view",
+	"thesis":               "State the thesis",
+	"trade-offs":           "Weigh the trade-offs",
+	"trends":               "Scan the relevant future trends",
+	"truths":               "Keep only what is known to be true",
+	"verification":         "Verify the cause explains every symptom",
+	"why-chain":            "Ask why, repeatedly, until the answers stop changing",
+}
+
 // Steps splits an output pattern into its steps: steps are separated by "->"
 // or "→", with or without spaces around them; everything else, such as "/",
 // "+" or "↔", stays inside a step. A step may not be empty or hold a control
@@ -80,8 +150,9 @@ func unsafeInStep(r rune) bool {
 }
 
 // Expand turns an output pattern into the text of its numbered steps. The
-// three patterns the Rune skill spells out give its wording; any other step
-// is the step itself with its first letter in upper case.
+// three patterns the Rune skill spells out give its wording; other steps are
+// worded from a table of the embedded registry's steps, and a step not in
+// it is the step itself with its first letter in upper case.
 func Expand(pattern string) ([]string, error) {
 	steps, err := Steps(pattern)
 	if err != nil {
@@ -91,6 +162,10 @@ func Expand(pattern string) ([]string, error) {
 		return append([]string(nil), text...), nil
 	}
 	for i, s := range steps {
+		if text, ok := stepText[strings.ToLower(s)]; ok {
+			steps[i] = text
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s)
 		steps[i] = string(unicode.ToUpper(r)) + s[n:]
 	}

@@ -30,10 +30,11 @@ func TestExpand(t *testing.T) {
 		want          []string
 		err           string
 	}{
-		{"ascii arrows", "thesis->antithesis->synthesis", []string{"Thesis", "Antithesis", "Synthesis"}, ""},
-		{"spaces around arrows", "options -> trade-offs ->decision", []string{"Options", "Trade-offs", "Decision"}, ""},
+		{"ascii arrows", "alpha->beta->gamma", []string{"Alpha", "Beta", "Gamma"}, ""},
+		{"spaces around arrows", "alpha -> beta-gamma ->delta", []string{"Alpha", "Beta-gamma", "Delta"}, ""},
+		{"registry steps are worded", "options -> Trade-offs ->decision", []string{"List the options considered", "Weigh the trade-offs", "State the decision"}, ""},
 		{"unicode arrows", "S→C→A", []string{"S", "C", "A"}, ""},
-		{"slash kept", "strengths/weaknesses->improvements->refined", []string{"Strengths/weaknesses", "Improvements", "Refined"}, ""},
+		{"slash kept", "pros/cons->next", []string{"Pros/cons", "Next"}, ""},
 		{"plus and double arrow kept", "domain A + domain B → concrete ↔ abstract", []string{"Domain A + domain B", "Concrete ↔ abstract"}, ""},
 		{"one step", "reflect", []string{"Reflect"}, ""},
 		{"leading digit", "5 whys->fix", []string{"5 whys", "Fix"}, ""},
@@ -95,5 +96,28 @@ func TestInjectRejects(t *testing.T) {
 	}
 	if _, err := Inject(Method{Name: "Fine", OutputPattern: "a->->b"}); err == nil || !strings.Contains(err.Error(), "step 2 is empty") {
 		t.Errorf("bad pattern: err = %v", err)
+	}
+}
+
+// TestStepTextCoversDefault makes sure every step of the embedded registry
+// is worded, and that the table holds no step nobody uses.
+func TestStepTextCoversDefault(t *testing.T) {
+	used := map[string]bool{}
+	for _, m := range Default().Methods {
+		steps, err := Steps(m.OutputPattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range steps {
+			used[strings.ToLower(s)] = true
+			if _, ok := stepText[strings.ToLower(s)]; !ok {
+				t.Errorf("method %d: step %q has no wording", m.Num, s)
+			}
+		}
+	}
+	for s := range stepText {
+		if !used[s] {
+			t.Errorf("stepText has %q, which no embedded method uses", s)
+		}
 	}
 }
