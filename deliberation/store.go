@@ -309,7 +309,8 @@ type Entry struct {
 	ExitReason      string        `json:"exit_reason,omitempty"`
 	QuestionExcerpt string        `json:"question_excerpt,omitempty"`
 	UpdatedAt       string        `json:"updated_at,omitempty"`
-	Age             time.Duration `json:"age_ns,omitempty"`
+	Age             time.Duration `json:"-"`
+	AgeSeconds      int64         `json:"age_seconds"`
 	// Error says why the file could not be read (it is left untouched).
 	Error string `json:"error,omitempty"`
 }
@@ -345,6 +346,7 @@ func (st *Store) entry(id string, now time.Time) Entry {
 	e.ExitReason, e.QuestionExcerpt, e.UpdatedAt = s.ExitReason, s.QuestionExcerpt, s.UpdatedAt
 	if t, err := time.Parse(time.RFC3339, s.UpdatedAt); err == nil {
 		e.Age = now.Sub(t).Truncate(time.Second)
+		e.AgeSeconds = int64(e.Age / time.Second)
 	}
 	return e
 }

@@ -58,8 +58,8 @@ func Synthesize(s *State) (*Synthesis, error) {
 	y := &Synthesis{
 		Question: s.QuestionText(), Mode: orFull(s.Mode), Iterations: s.Iteration, MaxIterations: s.limit(),
 		ExitReason: s.ExitReason, PermittedBy: permit, Answer: s.Answer,
-		Ledger:     nonNil(s.ActiveLedger()),
-		Agreed:     nonNil(s.Buckets.Agreed), Dismissed: nonNil(s.Buckets.Dismissed), Unresolved: nonNil(s.Buckets.Unresolved),
+		Ledger: nonNil(s.ActiveLedger()),
+		Agreed: nonNil(s.Buckets.Agreed), Dismissed: nonNil(s.Buckets.Dismissed), Unresolved: nonNil(s.Buckets.Unresolved),
 		SurfacedQuestions: nonNil(s.SurfacedQuestions), NotEvaluated: nonNil(s.NotEvaluated),
 		ArbitrationConcerns: nonNil(s.ArbitrationConcerns), Warnings: nonNil(s.Warnings),
 	}

@@ -1,0 +1,84 @@
+package deliberation
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// The operations below are what the CLI and the MCP tools call: each loads
+// the state under its lock, applies one step and saves it with its
+// transcript records, or changes nothing.
+
+// Respond records the consultee's answer to deliberation id.
+func (st *Store) Respond(id, text string) (*State, error) {
+	return st.Update(id, func(s *State) ([]Record, error) {
+		if err := s.Respond(text, st.clock.Now()); err != nil {
+			return nil, err
+		}
+		return []Record{{Kind: "response", Iteration: s.Iteration, Text: text}}, nil
+	})
+}
+
+// Evaluate decodes and applies an evaluation document to deliberation id
+// and returns the state, whose Next is the next action and prompt.
+func (st *Store) Evaluate(id string, doc []byte) (*State, error) {
+	ev, err := DecodeEvaluation(doc)
+	if err != nil {
+		return nil, err
+	}
+	return st.Update(id, func(s *State) ([]Record, error) {
+		n := s.Iteration
+		next, err := s.Evaluate(ev, st.clock.Now())
+		if err != nil {
+			return nil, err
+		}
+		compact, _ := json.Marshal(ev)
+		recs := []Record{{Kind: "evaluation", Iteration: n, Data: compact}}
+		if next.Prompt != "" {
+			recs = append(recs, Record{Kind: "prompt", Iteration: next.Iteration, Text: next.Prompt})
+		}
+		if s.Status != StatusActive {
+			recs = append(recs, Record{Kind: "exit", Iteration: s.Iteration, Text: s.ExitReason})
+		}
+		return recs, nil
+	})
+}
+
+// Recover returns the Recovery prompt of an active deliberation, built
+// from its state file, and notes it in the transcript.
+func (st *Store) Recover(id string) (string, error) {
+	var prompt string
+	_, err := st.Update(id, func(s *State) ([]Record, error) {
+		if !s.Active() {
+			return nil, problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is %s (%s); nothing to recover", s.Status, s.ExitReason)}}
+		}
+		prompt = s.Recovery()
+		return []Record{{Kind: "recovery", Iteration: s.Iteration, Text: prompt}}, nil
+	})
+	return prompt, err
+}
+
+// Abandon ends an active deliberation without a synthesis.
+func (st *Store) Abandon(id string) (*State, error) {
+	return st.Update(id, func(s *State) ([]Record, error) {
+		if err := s.Abandon(st.clock.Now()); err != nil {
+			return nil, err
+		}
+		return []Record{{Kind: "abandon", Iteration: s.Iteration}}, nil
+	})
+}
+
+// PendingPrompt is the prompt awaiting a response (or, while the response
+// awaits its evaluation, the prompt it answered).
+func (s *State) PendingPrompt() (string, error) {
+	if !s.Active() || s.Next == nil || s.Next.Prompt == "" {
+		what := "no pending prompt"
+		if !s.Active() {
+			what += fmt.Sprintf(": the deliberation is %s (%s)", s.Status, s.ExitReason)
+		}
+		return "", problem.List{{Path: "next", Message: what}}
+	}
+	return s.Next.Prompt, nil
+}

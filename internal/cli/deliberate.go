@@ -1,0 +1,469 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/problem"
+)
+
+func init() { commandGroups = append(commandGroups, deliberateCommand) }
+
+// deliberateCommand is the deliberation engine: the codex-ask protocol as
+// a persistent state machine.
+func deliberateCommand(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "deliberate",
+		Short: "Run a bounded deliberation with a consulted agent (the codex-ask protocol)",
+		Long: `Run a bounded deliberation with a consulted agent. elicit holds the state, enforces the
+protocol's rules and builds every prompt; you send each prompt to the consultee, record its
+answer with respond, and submit your judgments with evaluate (see 'elicit deliberate schema').`,
+		Args: noArgs,
+		RunE: groupHelp,
+	}
+	cmd.AddCommand(
+		a.deliberateStart(), a.deliberateRespond(), a.deliberateEvaluate(), a.deliberatePrompt(),
+		a.deliberateStatus(), a.deliberateList(), a.deliberateSynthesize(), a.deliberateRecover(),
+		a.deliberatePrune(), a.deliberateSchema(), a.deliberateAbandon(),
+	)
+	return cmd
+}
+
+// deliberationStore opens the store under $ELICIT_HOME (or ~/.elicit).
+// ELICIT_NOW (RFC 3339) fixes the clock, for reproducible runs and tests.
+func (a *app) deliberationStore() (*deliberation.Store, error) {
+	dir, err := deliberation.DefaultDir(a.getenv)
+	if err != nil {
+		return nil, err
+	}
+	opts := &deliberation.StoreOptions{}
+	if now := a.getenv("ELICIT_NOW"); now != "" {
+		t, err := time.Parse(time.RFC3339, now)
+		if err != nil {
+			return nil, usagef("ELICIT_NOW=%q is not an RFC 3339 time", now)
+		}
+		opts.Clock = fixedClock(t)
+	}
+	return deliberation.NewStore(dir, opts), nil
+}
+
+// fixedClock is the clock of ELICIT_NOW.
+type fixedClock time.Time
+
+func (c fixedClock) Now() time.Time { return time.Time(c) }
+
+// delibWithStore runs fn with the store and the parsed ID of args[0].
+func (a *app) delibWithStore(args []string, fn func(st *deliberation.Store, id string) error) error {
+	id, err := deliberation.ParseID(args[0])
+	if err != nil {
+		return err
+	}
+	st, err := a.deliberationStore()
+	if err != nil {
+		return err
+	}
+	return fn(st, id)
+}
+
+func (a *app) delibJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// delibProblems prints a problem.List as {"success":false,"problems":[...]}
+// on stdout when --json was asked for; other errors pass through.
+func (a *app) delibProblems(asJSON bool, err error) error {
+	var probs problem.List
+	if !asJSON || !errors.As(err, &probs) {
+		return err
+	}
+	type item struct {
+		Path    string `json:"path"`
+		Message string `json:"message"`
+	}
+	out := struct {
+		Success  bool   `json:"success"`
+		Problems []item `json:"problems"`
+	}{Problems: []item{}}
+	for _, p := range probs {
+		out.Problems = append(out.Problems, item{p.Path, p.Message})
+	}
+	if werr := a.delibJSON(out); werr != nil {
+		return werr
+	}
+	return errReported
+}
+
+func (a *app) deliberateStart() *cobra.Command {
+	var question string
+	var facts []string
+	var quick, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "start --question Q",
+		Short: "Start a deliberation and print the First Call prompt",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("question") {
+				return usagef("%s needs --question", cmd.CommandPath())
+			}
+			st, err := a.deliberationStore()
+			if err != nil {
+				return err
+			}
+			id, s, err := st.Start(question, &deliberation.StartOptions{Quick: quick, Facts: facts})
+			if err != nil {
+				return a.delibProblems(asJSON, err)
+			}
+			if asJSON {
+				return a.delibJSON(struct {
+					ID        string `json:"id"`
+					StateFile string `json:"state_file"`
+					Prompt    string `json:"prompt"`
+				}{id, st.StatePath(id), s.Next.Prompt})
+			}
+			fmt.Fprintf(a.stdout, "deliberation %s (state: %s)\n\n%s", id, st.StatePath(id), s.Next.Prompt)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&question, "question", "", "the user's question (verbatim)")
+	cmd.Flags().StringArrayVar(&facts, "fact", nil, "a user-provided constraint for the ledger (repeatable)")
+	cmd.Flags().BoolVar(&quick, "quick", false, "quick mode: at most 2 iterations, no phases, ledger or challenge IDs")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print {id, state_file, prompt} as JSON")
+	return cmd
+}
+
+// delibInput reads --file: a path, or - for stdin.
+func (a *app) delibInput(cmd *cobra.Command, file string) ([]byte, error) {
+	if !cmd.Flags().Changed("file") || file == "" {
+		return nil, usagef("%s needs --file F (or --file - for stdin)", cmd.CommandPath())
+	}
+	if file == "-" {
+		return io.ReadAll(a.stdin)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, problem.List{{Path: "--file", Message: err.Error()}}
+	}
+	return data, nil
+}
+
+func (a *app) deliberateRespond() *cobra.Command {
+	var file string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "respond ID --file F|-",
+		Short: "Record the consultee's answer to the pending prompt",
+		Args:  exactArgs(1, "ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text, err := a.delibInput(cmd, file)
+			if err != nil {
+				return err
+			}
+			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				s, err := st.Respond(id, string(text))
+				if err != nil {
+					return a.delibProblems(asJSON, err)
+				}
+				if asJSON {
+					return a.delibJSON(s.Next)
+				}
+				fmt.Fprintf(a.stdout, "recorded the response to iteration %d (%s); next: elicit deliberate evaluate %s --file EVALUATION.json\n", s.Iteration, s.Next.Action, id)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&file, "file", "", "the answer: a file, or - for stdin")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the pending step as JSON")
+	return cmd
+}
+
+func (a *app) deliberateEvaluate() *cobra.Command {
+	var file string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "evaluate ID --file F|-",
+		Short: "Apply your evaluation of the last answer and print the next action and prompt",
+		Args:  exactArgs(1, "ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			doc, err := a.delibInput(cmd, file)
+			if err != nil {
+				return err
+			}
+			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				s, err := st.Evaluate(id, doc)
+				if err != nil {
+					return a.delibProblems(asJSON, err)
+				}
+				return a.delibPrintNext(s.Next, asJSON)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&file, "file", "", "the evaluation document: a file, or - for stdin")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the next action as JSON")
+	return cmd
+}
+
+func (a *app) delibPrintNext(next *deliberation.Next, asJSON bool) error {
+	if asJSON {
+		return a.delibJSON(next)
+	}
+	fmt.Fprintf(a.stdout, "next: %s (iteration %d)", next.Action, next.Iteration)
+	if next.Reason != "" {
+		fmt.Fprintf(a.stdout, ": %s", next.Reason)
+	}
+	fmt.Fprintln(a.stdout)
+	if next.Prompt != "" {
+		fmt.Fprintf(a.stdout, "\n%s", next.Prompt)
+	}
+	return nil
+}
+
+func (a *app) deliberatePrompt() *cobra.Command {
+	return &cobra.Command{
+		Use:   "prompt ID",
+		Short: "Reprint the pending prompt",
+		Args:  exactArgs(1, "ID"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				s, err := st.Load(id)
+				if err != nil {
+					return err
+				}
+				prompt, err := s.PendingPrompt()
+				if err != nil {
+					return err
+				}
+				fmt.Fprint(a.stdout, prompt)
+				return nil
+			})
+		},
+	}
+}
+
+func (a *app) deliberateStatus() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status ID",
+		Short: "Show where a deliberation stands (--json: the state document)",
+		Args:  exactArgs(1, "ID"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				s, err := st.Load(id)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return a.delibJSON(s)
+				}
+				a.delibPrintStatus(id, s)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the state document")
+	return cmd
+}
+
+func (a *app) delibPrintStatus(id string, s *deliberation.State) {
+	w := a.stdout
+	status := string(s.Status)
+	if status == "" {
+		status = string(deliberation.StatusActive)
+	}
+	fmt.Fprintf(w, "deliberation %s: %s", id, status)
+	if s.ExitReason != "" {
+		fmt.Fprintf(w, " (%s)", s.ExitReason)
+	}
+	fmt.Fprintf(w, "\nquestion: %s\niteration: %d, phase: %s\n", s.QuestionExcerpt, s.Iteration, s.Phase)
+	if s.Next != nil {
+		fmt.Fprintf(w, "next: %s", s.Next.Action)
+		if s.Next.Awaiting != "" {
+			fmt.Fprintf(w, " (awaiting a %s)", s.Next.Awaiting)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "open challenges: %s\n", delibNone(s.Disputed))
+	fmt.Fprintf(w, "agreed %d, dismissed %d, unresolved %d, not evaluated %d\n",
+		len(s.Buckets.Agreed), len(s.Buckets.Dismissed), len(s.Buckets.Unresolved), len(s.NotEvaluated))
+}
+
+func delibNone(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
+}
+
+func (a *app) deliberateList() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the deliberations with their status and age",
+		Args:  noArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			st, err := a.deliberationStore()
+			if err != nil {
+				return err
+			}
+			entries, err := st.List()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if entries == nil {
+					entries = []deliberation.Entry{}
+				}
+				return a.delibJSON(entries)
+			}
+			for _, e := range entries {
+				a.delibPrintEntry(e)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	return cmd
+}
+
+func (a *app) delibPrintEntry(e deliberation.Entry) {
+	if e.Error != "" {
+		fmt.Fprintf(a.stdout, "%s\tunreadable\t%s\n", e.ID, e.Error)
+		return
+	}
+	status := string(e.Status)
+	if e.ExitReason != "" {
+		status += " (" + e.ExitReason + ")"
+	}
+	fmt.Fprintf(a.stdout, "%s\t%s\titeration %d\t%s old\t%s\n", e.ID, status, e.Iteration, e.Age, e.QuestionExcerpt)
+}
+
+func (a *app) deliberateSynthesize() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "synthesize ID",
+		Short: "Print the final buckets, once the state permits it",
+		Args:  exactArgs(1, "ID"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				s, err := st.Load(id)
+				if err != nil {
+					return a.delibProblems(asJSON, err)
+				}
+				y, err := deliberation.Synthesize(s)
+				if err != nil {
+					return a.delibProblems(asJSON, err)
+				}
+				if asJSON {
+					return a.delibJSON(y)
+				}
+				fmt.Fprint(a.stdout, y.Markdown())
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the synthesis as JSON")
+	return cmd
+}
+
+func (a *app) deliberateRecover() *cobra.Command {
+	return &cobra.Command{
+		Use:   "recover ID",
+		Short: "Print the Recovery prompt, built from the state file, for a fresh consultee session",
+		Args:  exactArgs(1, "ID"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				prompt, err := st.Recover(id)
+				if err != nil {
+					return err
+				}
+				fmt.Fprint(a.stdout, prompt)
+				return nil
+			})
+		},
+	}
+}
+
+func (a *app) deliberateAbandon() *cobra.Command {
+	return &cobra.Command{
+		Use:   "abandon ID",
+		Short: "End an active deliberation without a synthesis",
+		Args:  exactArgs(1, "ID"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				if _, err := st.Abandon(id); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "deliberation %s abandoned\n", id)
+				return nil
+			})
+		},
+	}
+}
+
+func (a *app) deliberatePrune() *cobra.Command {
+	var olderThan string
+	cmd := &cobra.Command{
+		Use:   "prune --older-than DURATION",
+		Short: "Remove deliberations last updated more than DURATION ago (e.g. 72h, 30d)",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("older-than") {
+				return usagef("%s needs --older-than DURATION", cmd.CommandPath())
+			}
+			d, err := delibParseAge(olderThan)
+			if err != nil {
+				return usagef("--older-than: %s", err)
+			}
+			st, err := a.deliberationStore()
+			if err != nil {
+				return err
+			}
+			removed, err := st.Prune(d)
+			for _, id := range removed {
+				fmt.Fprintf(a.stdout, "removed %s\n", id)
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&olderThan, "older-than", "", "age: a Go duration (72h) or days (30d)")
+	return cmd
+}
+
+// delibParseAge is time.ParseDuration plus a days suffix (30d).
+func delibParseAge(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%q is not a number of days", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration (72h, 30d)", s)
+	}
+	return d, nil
+}
+
+func (a *app) deliberateSchema() *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the JSON Schema of the evaluation document",
+		Args:  noArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			_, err := a.stdout.Write(deliberation.EvaluationSchema())
+			return err
+		},
+	}
+}
