@@ -38,10 +38,20 @@ func phrase(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte(' ')
-	forEachWord(s, false, func(w string) {
-		b.WriteString(w)
+	gap := true
+	for _, r := range s {
+		switch {
+		case isWordRune(r):
+			b.WriteRune(unicode.ToLower(r))
+			gap = false
+		case !gap:
+			b.WriteByte(' ')
+			gap = true
+		}
+	}
+	if !gap {
 		b.WriteByte(' ')
-	})
+	}
 	return b.String()
 }
 
@@ -80,10 +90,16 @@ func isKeyword(t string) bool {
 		}
 		prev = r
 	}
-	return t != "" && prev != '-' && !stopwords[strings.ToLower(t)]
+	// Every stopword has at most 4 letters.
+	return t != "" && prev != '-' && (len(t) > 4 || !stopwords[strings.ToLower(t)])
 }
 
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
 
 // matches reports whether a lowercase topic matches a keyword set: the topic
 // is one of the keywords, or it is hyphenated and each of its parts is a

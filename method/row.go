@@ -82,9 +82,14 @@ func parseRow(rec record, w *problem.List) (Method, bool) {
 
 // index fills the lowercase copies scoring works on.
 func (m *Method) index() {
-	m.keys = make([]string, len(m.Topics))
+	m.keys = m.Topics
 	for i, t := range m.Topics {
-		m.keys[i] = strings.ToLower(t)
+		if lower := strings.ToLower(t); lower != t {
+			if &m.keys[0] == &m.Topics[0] { // still shared: copy before writing
+				m.keys = append([]string(nil), m.Topics...)
+			}
+			m.keys[i] = lower
+		}
 	}
 	m.nameWords = phrase(m.Name)
 }
@@ -283,12 +288,12 @@ func appendNew(list []string, v string) []string {
 	return append(list, v)
 }
 
+// trimAll trims every field in place and returns them.
 func trimAll(fields []string) []string {
-	out := make([]string, len(fields))
 	for i, f := range fields {
-		out[i] = strings.TrimSpace(f)
+		fields[i] = strings.TrimSpace(f)
 	}
-	return out
+	return fields
 }
 
 // oneLine collapses runs of white space, line breaks included, to one space.
