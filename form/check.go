@@ -1,7 +1,6 @@
 package form
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,17 +11,17 @@ var needsOptions = []Type{SingleSelect, MultiSelect, Decision, Pushback}
 
 // checkType runs the rules that depend on the field's (valid) type.
 func (d *decoder) checkType(s *fieldState) {
-	if slices.Contains(needsOptions, s.Type) && len(s.Options) == 0 && !d.hasProblemAt(s.path+".options") {
-		d.add(s.path+".options", "type %s needs a list of 1 or more options", s.Type)
+	if slices.Contains(needsOptions, s.Type) && len(s.Options) == 0 && !d.hasProblemAt(s.path.key("options")) {
+		d.add(s.path.key("options"), "type %s needs a list of 1 or more options", s.Type)
 	}
 	d.checkMembership(s, "recommended", s.Recommended)
 	d.checkMembership(s, "user_position", s.UserPosition)
 	if s.Recommended != "" && s.Recommended == s.UserPosition {
-		d.add(s.path+".recommended", "is the user's own position %q (a pushback recommends an alternative)", s.Recommended)
+		d.add(s.path.key("recommended"), "is the user's own position %q (a pushback recommends an alternative)", s.Recommended)
 	}
 	for _, opt := range sortedKeys(s.OptionNotes) {
 		if !slices.Contains(s.Options, opt) {
-			d.add(s.path+".option_notes."+opt, "%q is not one of the options (%s)", opt, quoteList(s.Options, ", "))
+			d.add(s.path.key("option_notes").key(opt), "%q is not one of the options (%s)", opt, quoteList(s.Options, ", "))
 		}
 	}
 	if s.Minimum != nil && s.Maximum != nil && *s.Minimum > *s.Maximum {
@@ -34,7 +33,8 @@ func (d *decoder) checkType(s *fieldState) {
 	d.checkDefault(s)
 }
 
-func (d *decoder) hasProblemAt(path string) bool {
+func (d *decoder) hasProblemAt(l loc) bool {
+	path := l.String()
 	for _, p := range d.probs {
 		if p.Path == path || strings.HasPrefix(p.Path, path+"[") {
 			return true
@@ -45,14 +45,14 @@ func (d *decoder) hasProblemAt(path string) bool {
 
 func (d *decoder) checkMembership(s *fieldState, key, value string) {
 	if value != "" && len(s.Options) > 0 && !slices.Contains(s.Options, value) {
-		d.add(s.path+"."+key, "%q is not one of the options (%s)", value, quoteList(s.Options, ", "))
+		d.add(s.path.key(key), "%q is not one of the options (%s)", value, quoteList(s.Options, ", "))
 	}
 }
 
 // checkProgress enforces the progress construct's rules.
 func (d *decoder) checkProgress(s *fieldState) {
-	if !s.seen["progress_items"] {
-		d.add(s.path+".progress_items", "missing (a progress field reports a list of {label, status, detail?} items)")
+	if !s.has("progress_items") {
+		d.add(s.path.key("progress_items"), "missing (a progress field reports a list of {label, status, detail?} items)")
 	}
 	report := s.ProgressStyle == "report"
 	labels := make([]string, 0, len(s.ProgressItems))
@@ -64,20 +64,20 @@ func (d *decoder) checkProgress(s *fieldState) {
 		case it.Status == StatusBlocked:
 			blocked = append(blocked, it.Label)
 		case it.Status != StatusDone && it.Status != StatusInFlight && it.Status != "":
-			d.add(fmt.Sprintf("%s.progress_items[%d].status", s.path, i),
+			d.add(s.path.key("progress_items").at(i).key("status"),
 				"%q is not a task status (one of \"done\", \"in_flight\", \"blocked\"; or set progress_style \"report\" for free tags)", it.Status)
 		}
 	}
 	if report {
 		if extra := missingFrom(s.Options, labels); len(extra) > 0 {
-			d.add(s.path+".options", "in report style options must be item labels; not items: %s", quoteList(extra, ", "))
+			d.add(s.path.key("options"), "in report style options must be item labels; not items: %s", quoteList(extra, ", "))
 		}
-	} else if s.seen["progress_items"] {
+	} else if s.has("progress_items") {
 		d.checkBlocked(s, blocked)
 	}
 	if len(s.Options) == 0 {
 		if s.requiredSet && s.Required {
-			d.add(s.path+".required", "a progress field with no options is display-only and cannot be required (set \"required\": false)")
+			d.add(s.path.key("required"), "a progress field with no options is display-only and cannot be required (set \"required\": false)")
 		}
 		s.Required = false
 	}
@@ -96,7 +96,7 @@ func (d *decoder) checkBlocked(s *fieldState, blocked []string) {
 	if len(notBlocked) > 0 {
 		parts = append(parts, "options but not blocked items: "+quoteList(notBlocked, ", "))
 	}
-	d.add(s.path+".options", "must equal the labels of the blocked items (%s)", strings.Join(parts, "; "))
+	d.add(s.path.key("options"), "must equal the labels of the blocked items (%s)", strings.Join(parts, "; "))
 }
 
 // missingFrom lists the items of a that are not in b.
@@ -115,7 +115,7 @@ func (d *decoder) checkDefault(s *fieldState) {
 	if s.defaultNode == nil {
 		return
 	}
-	path := s.path + ".default"
+	path := s.path.key("default")
 	if s.DisplayOnly() {
 		d.add(path, "a display-only progress field takes no default")
 		return
@@ -133,8 +133,8 @@ func (d *decoder) checkDefault(s *fieldState) {
 
 // checkInference enforces that a guess names its value.
 func (d *decoder) checkInference(s *fieldState) {
-	if s.seen["inferred_from"] && s.defaultNode == nil {
-		d.add(s.path+".inferred_from", "needs a default (the inferred value itself)")
+	if s.has("inferred_from") && s.defaultNode == nil {
+		d.add(s.path.key("inferred_from"), "needs a default (the inferred value itself)")
 	}
 }
 

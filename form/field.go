@@ -3,7 +3,6 @@ package form
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -11,36 +10,56 @@ import (
 )
 
 // idPattern is what a field id may look like: it keys answers, HTML
-// attributes and JSON Schema properties, so it stays plain.
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$`)
+// attributes and JSON Schema properties, so it stays plain. validID checks
+// it without a regexp.
+const idPattern = `^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$`
+
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 64 || id[0] == '.' || id[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // fieldState is a field while it is being decoded.
 type fieldState struct {
 	Field
-	path        string
+	path        loc
 	typeOK      bool
-	seen        map[string]bool
+	typeIdx     int // index of Type in Types, when typeOK
+	seen        uint32   // bits of fieldKeys seen
+	unknown     []string // unknown keys seen, for duplicates
 	requiredSet bool
 	defaultNode *jsonnode.Node
 }
 
+func (s *fieldState) has(key string) bool { return s.seen&keyBit(key) != 0 }
+
 // field decodes and checks one field; ok is false when it is not an object.
-func (d *decoder) field(path string, n *jsonnode.Node) (Field, bool) {
+func (d *decoder) field(path loc, n *jsonnode.Node) (Field, bool) {
 	if n.Kind != jsonnode.Object {
 		d.add(path, "must be an object with id, text and type (got %s)", describe(n))
 		return Field{}, false
 	}
-	s := &fieldState{path: path, seen: map[string]bool{}}
+	s := &fieldState{path: path}
 	s.Required = true
-	if t := n.Get("type"); t != nil && t.Kind == jsonnode.String && slices.Contains(Types, Type(t.Text)) {
-		s.Type, s.typeOK = Type(t.Text), true
+	if t := n.Get("type"); t != nil && t.Kind == jsonnode.String {
+		if s.typeIdx = slices.Index(Types, Type(t.Text)); s.typeIdx >= 0 {
+			s.Type, s.typeOK = Type(t.Text), true
+		}
 	}
 	for i := range n.Members {
 		d.member(s, &n.Members[i])
 	}
 	for _, k := range []string{"id", "text", "type"} {
-		if !s.seen[k] {
-			d.add(path+"."+k, "missing (every field needs id, text and type)")
+		if !s.has(k) {
+			d.add(path.key(k), "missing (every field needs id, text and type)")
 		}
 	}
 	if s.typeOK {
@@ -52,25 +71,27 @@ func (d *decoder) field(path string, n *jsonnode.Node) (Field, bool) {
 
 // member decodes one key of a field.
 func (d *decoder) member(s *fieldState, m *jsonnode.Member) {
-	path := s.path + "." + m.Key
-	if s.seen[m.Key] {
+	path := s.path.key(m.Key)
+	bit := keyBit(m.Key)
+	if s.seen&bit != 0 || (bit == 0 && slices.Contains(s.unknown, m.Key)) {
 		d.add(path, "duplicate key (give each key once)")
 		return
 	}
-	s.seen[m.Key] = true
-	if !slices.Contains(fieldKeys, m.Key) {
+	s.seen |= bit
+	if bit == 0 {
+		s.unknown = append(s.unknown, m.Key)
 		d.unknownKey(path, m.Key, fieldKeys)
 		return
 	}
-	if s.typeOK && !s.Type.allows(m.Key) {
+	if s.typeOK && typeMasks[s.typeIdx]&bit == 0 {
 		d.add(path, "not a key of type %s (it belongs to %s)", s.Type, strings.Join(typesWith(m.Key), ", "))
 		return
 	}
-	d.decodeKey(s, path, &m.Value)
+	d.decodeKey(s, m.Key, path, &m.Value)
 }
 
-func (d *decoder) decodeKey(s *fieldState, path string, v *jsonnode.Node) {
-	switch path[len(s.path)+1:] {
+func (d *decoder) decodeKey(s *fieldState, key string, path loc, v *jsonnode.Node) {
+	switch key {
 	case "id":
 		d.id(s, path, v)
 	case "text":
@@ -115,16 +136,16 @@ func (d *decoder) decodeKey(s *fieldState, path string, v *jsonnode.Node) {
 	}
 }
 
-func (d *decoder) id(s *fieldState, path string, v *jsonnode.Node) {
+func (d *decoder) id(s *fieldState, path loc, v *jsonnode.Node) {
 	id, ok := d.nonEmpty(path, v)
-	if ok && !idPattern.MatchString(id) {
+	if ok && !validID(id) {
 		d.add(path, "%q is not a valid id (use 1-64 letters, digits, '_', '-' or '.', not starting with '-' or '.')", id)
 		return
 	}
 	s.ID = id
 }
 
-func (d *decoder) typ(path string, v *jsonnode.Node) {
+func (d *decoder) typ(path loc, v *jsonnode.Node) {
 	t, ok := d.str(path, v)
 	if !ok || slices.Contains(Types, Type(t)) {
 		return
@@ -140,7 +161,7 @@ func (d *decoder) typ(path string, v *jsonnode.Node) {
 	d.add(path, "unknown type %q (one of: %s)", t, strings.Join(names, ", "))
 }
 
-func (d *decoder) oneOf(path string, v *jsonnode.Node, allowed ...string) string {
+func (d *decoder) oneOf(path loc, v *jsonnode.Node, allowed ...string) string {
 	s, ok := d.str(path, v)
 	if !ok {
 		return ""
@@ -160,7 +181,7 @@ func quoteList(items []string, sep string) string {
 	return strings.Join(q, sep)
 }
 
-func (d *decoder) options(path string, v *jsonnode.Node) []string {
+func (d *decoder) options(path loc, v *jsonnode.Node) []string {
 	if v.Kind != jsonnode.Array {
 		d.add(path, "must be a list of strings (got %s)", describe(v))
 		return nil
@@ -168,7 +189,7 @@ func (d *decoder) options(path string, v *jsonnode.Node) []string {
 	out := make([]string, 0, len(v.Items))
 	seen := map[string]int{}
 	for i := range v.Items {
-		p := fmt.Sprintf("%s[%d]", path, i)
+		p := path.at(i)
 		o, ok := d.str(p, &v.Items[i])
 		switch {
 		case !ok:
@@ -189,7 +210,7 @@ func (d *decoder) options(path string, v *jsonnode.Node) []string {
 	return out
 }
 
-func (d *decoder) bound(path string, v *jsonnode.Node) *float64 {
+func (d *decoder) bound(path loc, v *jsonnode.Node) *float64 {
 	f, ok := d.number(path, v)
 	if !ok {
 		return nil
@@ -197,7 +218,7 @@ func (d *decoder) bound(path string, v *jsonnode.Node) *float64 {
 	return &f
 }
 
-func (d *decoder) maxLength(path string, v *jsonnode.Node) int {
+func (d *decoder) maxLength(path loc, v *jsonnode.Node) int {
 	f, ok := d.number(path, v)
 	if !ok {
 		return 0
@@ -209,7 +230,7 @@ func (d *decoder) maxLength(path string, v *jsonnode.Node) int {
 	return int(f)
 }
 
-func (d *decoder) optionNotes(path string, v *jsonnode.Node) map[string]string {
+func (d *decoder) optionNotes(path loc, v *jsonnode.Node) map[string]string {
 	if v.Kind != jsonnode.Object {
 		d.add(path, "must be an object mapping options to one-line notes (got %s)", describe(v))
 		return nil
@@ -217,7 +238,7 @@ func (d *decoder) optionNotes(path string, v *jsonnode.Node) map[string]string {
 	out := make(map[string]string, len(v.Members))
 	for i := range v.Members {
 		m := &v.Members[i]
-		p := path + "." + m.Key
+		p := path.key(m.Key)
 		if _, dup := out[m.Key]; dup {
 			d.add(p, "duplicate key (give each option one note)")
 			continue
@@ -229,7 +250,7 @@ func (d *decoder) optionNotes(path string, v *jsonnode.Node) map[string]string {
 	return out
 }
 
-func (d *decoder) progressItems(path string, v *jsonnode.Node) []ProgressItem {
+func (d *decoder) progressItems(path loc, v *jsonnode.Node) []ProgressItem {
 	if v.Kind != jsonnode.Array {
 		d.add(path, "must be a list of {label, status, detail?} objects (got %s)", describe(v))
 		return nil
@@ -237,13 +258,13 @@ func (d *decoder) progressItems(path string, v *jsonnode.Node) []ProgressItem {
 	out := make([]ProgressItem, 0, len(v.Items))
 	labels := map[string]int{}
 	for i := range v.Items {
-		p := fmt.Sprintf("%s[%d]", path, i)
+		p := path.at(i)
 		item, ok := d.progressItem(p, &v.Items[i])
 		if !ok {
 			continue
 		}
 		if j, dup := labels[item.Label]; dup && item.Label != "" {
-			d.add(p+".label", "duplicate label %q (same as %s[%d])", item.Label, path, j)
+			d.add(p.key("label"), "duplicate label %q (same as %s[%d])", item.Label, path, j)
 			continue
 		}
 		labels[item.Label] = i
@@ -252,7 +273,7 @@ func (d *decoder) progressItems(path string, v *jsonnode.Node) []ProgressItem {
 	return out
 }
 
-func (d *decoder) progressItem(path string, v *jsonnode.Node) (ProgressItem, bool) {
+func (d *decoder) progressItem(path loc, v *jsonnode.Node) (ProgressItem, bool) {
 	if v.Kind != jsonnode.Object {
 		d.add(path, "must be an object {label, status, detail?} (got %s)", describe(v))
 		return ProgressItem{}, false
@@ -261,7 +282,7 @@ func (d *decoder) progressItem(path string, v *jsonnode.Node) (ProgressItem, boo
 	seen := map[string]bool{}
 	for i := range v.Members {
 		m := &v.Members[i]
-		p := path + "." + m.Key
+		p := path.key(m.Key)
 		switch {
 		case seen[m.Key]:
 			d.add(p, "duplicate key (give each key once)")
@@ -278,7 +299,7 @@ func (d *decoder) progressItem(path string, v *jsonnode.Node) (ProgressItem, boo
 	}
 	for _, k := range []string{"label", "status"} {
 		if !seen[k] {
-			d.add(path+"."+k, "missing (a progress item needs a label and a status)")
+			d.add(path.key(k), "missing (a progress item needs a label and a status)")
 		}
 	}
 	return item, true

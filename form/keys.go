@@ -38,22 +38,38 @@ var fieldKeys = func() []string {
 // progressItemKeys are the keys of one progress item.
 var progressItemKeys = []string{"label", "status", "detail"}
 
-// allows reports whether key belongs to fields of type t.
-func (t Type) allows(key string) bool {
-	return slices.Contains(commonKeys, key) || slices.Contains(typeKeys[t], key)
-}
-
-// typesWith lists the types that have key, for "belongs to" hints.
-func typesWith(key string) []string {
-	var out []string
-	for _, t := range Types {
-		if slices.Contains(typeKeys[t], key) {
-			out = append(out, string(t))
-		}
+// keyBits gives each of fieldKeys a bit, for sets of keys.
+var keyBits = func() map[string]uint32 {
+	out := make(map[string]uint32, len(fieldKeys))
+	for i, k := range fieldKeys {
+		out[k] = 1 << i
 	}
 	return out
+}()
+
+// keyBit is key's bit, or 0 for an unknown key.
+func keyBit(key string) uint32 { return keyBits[key] }
+
+// typeMask is the set of keys type t allows.
+func typeMask(t Type) uint32 {
+	var m uint32
+	for _, k := range commonKeys {
+		m |= keyBit(k)
+	}
+	for _, k := range typeKeys[t] {
+		m |= keyBit(k)
+	}
+	return m
 }
 
+// typeMasks holds typeMask for each of Types, by index.
+var typeMasks = func() []uint32 {
+	out := make([]uint32, len(Types))
+	for i, t := range Types {
+		out[i] = typeMask(t)
+	}
+	return out
+}()
 // aliases are names people reach for that mean one of our keys.
 var aliases = map[string]string{
 	"label": "text", "question": "text", "prompt": "text", "questions": "fields",
@@ -98,4 +114,14 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+// typesWith lists the types that have key, for "belongs to" hints.
+func typesWith(key string) []string {
+	var out []string
+	for _, t := range Types {
+		if slices.Contains(typeKeys[t], key) {
+			out = append(out, string(t))
+		}
+	}
+	return out
 }

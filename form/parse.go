@@ -91,7 +91,7 @@ type decoder struct {
 	probs problem.List
 }
 
-func (d *decoder) add(path, format string, args ...any) { d.probs.Add(path, format, args...) }
+func (d *decoder) add(l loc, format string, args ...any) { d.probs.Add(l.String(), format, args...) }
 
 func (d *decoder) form(root *jsonnode.Node) *Form {
 	f := &Form{}
@@ -99,31 +99,31 @@ func (d *decoder) form(root *jsonnode.Node) *Form {
 	for i := range root.Members {
 		m := &root.Members[i]
 		if seen[m.Key] {
-			d.add(m.Key, "duplicate key (give each key once)")
+			d.add(formLoc(m.Key), "duplicate key (give each key once)")
 			continue
 		}
 		seen[m.Key] = true
 		switch m.Key {
 		case "title":
-			f.Title, _ = d.nonEmpty(m.Key, &m.Value)
+			f.Title, _ = d.nonEmpty(formLoc(m.Key), &m.Value)
 		case "description":
-			f.Description, _ = d.str(m.Key, &m.Value)
+			f.Description, _ = d.str(formLoc(m.Key), &m.Value)
 		case "fields":
 			f.Fields = d.fields(&m.Value)
 		default:
-			d.unknownKey(m.Key, m.Key, formKeys)
+			d.unknownKey(formLoc(m.Key), m.Key, formKeys)
 		}
 	}
 	if !seen["title"] {
-		d.add("title", "missing (a form needs a non-empty title)")
+		d.add(formLoc("title"), "missing (a form needs a non-empty title)")
 	}
 	if !seen["fields"] {
-		d.add("fields", "missing (a form needs a list of 1 or more fields)")
+		d.add(formLoc("fields"), "missing (a form needs a list of 1 or more fields)")
 	}
 	return f
 }
 
-func (d *decoder) unknownKey(path, key string, known []string) {
+func (d *decoder) unknownKey(path loc, key string, known []string) {
 	if s := suggest(key, known); s != "" {
 		d.add(path, "unknown key (did you mean '%s'?)", s)
 		return
@@ -133,43 +133,32 @@ func (d *decoder) unknownKey(path, key string, known []string) {
 
 func (d *decoder) fields(n *jsonnode.Node) []Field {
 	if n.Kind != jsonnode.Array || len(n.Items) == 0 {
-		d.add("fields", "must be a list of 1 or more fields (got %s)", describe(n))
+		d.add(formLoc("fields"), "must be a list of 1 or more fields (got %s)", describe(n))
 		return nil
 	}
 	out := make([]Field, 0, len(n.Items))
-	ids := map[string]int{}
-	texts := map[string]int{}
+	at := make([]int, 0, len(n.Items)) // index in fields of each decoded field
 	for i := range n.Items {
-		path := fmt.Sprintf("fields[%d]", i)
-		f, ok := d.field(path, &n.Items[i])
+		f, ok := d.field(fieldLoc(i), &n.Items[i])
 		if !ok {
 			continue
 		}
-		d.unique(path+".id", f.ID, "id", ids, i)
-		d.unique(path+".text", f.Text, "question text", texts, i)
+		for k := range out {
+			if f.ID != "" && out[k].ID == f.ID {
+				d.add(fieldLoc(i).key("id"), "duplicate id %q (same as fields[%d])", f.ID, at[k])
+			}
+			if f.Text != "" && out[k].Text == f.Text {
+				d.add(fieldLoc(i).key("text"), "duplicate question text %q (same as fields[%d]; AskUserQuestion answers come back keyed by question text)", f.Text, at[k])
+			}
+		}
 		out = append(out, f)
+		at = append(at, i)
 	}
 	return out
 }
 
-// unique reports a value seen before at another field index.
-func (d *decoder) unique(path, value, what string, seen map[string]int, i int) {
-	if value == "" {
-		return
-	}
-	if j, dup := seen[value]; dup {
-		hint := ""
-		if what == "question text" {
-			hint = "; AskUserQuestion answers come back keyed by question text"
-		}
-		d.add(path, "duplicate %s %q (same as fields[%d]%s)", what, value, j, hint)
-		return
-	}
-	seen[value] = i
-}
-
 // str decodes a string.
-func (d *decoder) str(path string, n *jsonnode.Node) (string, bool) {
+func (d *decoder) str(path loc, n *jsonnode.Node) (string, bool) {
 	if n.Kind != jsonnode.String {
 		d.add(path, "must be a string (got %s)", describe(n))
 		return "", false
@@ -178,7 +167,7 @@ func (d *decoder) str(path string, n *jsonnode.Node) (string, bool) {
 }
 
 // nonEmpty decodes a string that must have more than white space.
-func (d *decoder) nonEmpty(path string, n *jsonnode.Node) (string, bool) {
+func (d *decoder) nonEmpty(path loc, n *jsonnode.Node) (string, bool) {
 	s, ok := d.str(path, n)
 	if ok && strings.TrimSpace(s) == "" {
 		d.add(path, "must not be empty")
@@ -188,7 +177,7 @@ func (d *decoder) nonEmpty(path string, n *jsonnode.Node) (string, bool) {
 }
 
 // number decodes a finite number.
-func (d *decoder) number(path string, n *jsonnode.Node) (float64, bool) {
+func (d *decoder) number(path loc, n *jsonnode.Node) (float64, bool) {
 	if n.Kind != jsonnode.Number {
 		d.add(path, "must be a number (got %s)", describe(n))
 		return 0, false

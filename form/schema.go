@@ -50,7 +50,7 @@ func fieldProperties() obj {
 		types[i] = string(t)
 	}
 	return obj{
-		"id":             obj{"type": "string", "pattern": idPattern.String(), "description": "The key the answer comes back under."},
+		"id":             obj{"type": "string", "pattern": idPattern, "description": "The key the answer comes back under."},
 		"text":           nonEmptyString("The question."),
 		"type":           obj{"enum": types},
 		"options":        obj{"type": "array", "items": option, "uniqueItems": true, "description": "The choices (suggestions for text_input)."},

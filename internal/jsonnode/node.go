@@ -29,18 +29,18 @@ func (k Kind) String() string { return kindNames[k] }
 
 // Node is one decoded JSON value.
 type Node struct {
-	Kind Kind
 	// Text is the value of a String and the literal text of a Number.
 	Text string
-	// True is the value of a Bool.
-	True bool
 	// Items are the elements of an Array.
 	Items []Node
 	// Members are the members of an Object, in document order, duplicates
 	// included.
 	Members []Member
 	// Offset is the byte offset where the value starts in the input.
-	Offset int
+	Offset int32
+	Kind   Kind
+	// True is the value of a Bool.
+	True bool
 }
 
 // Member is one "key": value pair of an object.

@@ -1,7 +1,10 @@
 package jsonnode
 
 import (
+	"bytes"
 	"fmt"
+	"math"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -24,7 +27,12 @@ func (e *SyntaxError) Error() string {
 // Parse decodes exactly one JSON value (with optional surrounding white
 // space). The input must be valid UTF-8.
 func Parse(data []byte) (Node, error) {
-	p := parser{data: data}
+	if len(data) > math.MaxInt32 {
+		return Node{}, &SyntaxError{Line: 1, Column: 1, Msg: "input over 2 GiB"}
+	}
+	p := parser{data: data, text: string(data)}
+	p.presize()
+	defer p.release()
 	p.skipSpace()
 	n := p.value(0)
 	if p.err == nil {
@@ -40,9 +48,71 @@ func Parse(data []byte) (Node, error) {
 }
 
 type parser struct {
-	data []byte
-	pos  int
-	err  *SyntaxError
+	data  []byte
+	text  string // data as one string: strings without escapes are slices of it
+	pos   int
+	err   *SyntaxError
+	// Children are gathered on these stacks and copied, at the close of
+	// their container, into exactly sized slices carved from the slabs: one
+	// allocation for many containers instead of a growing slice each.
+	items      []Node
+	members    []Member
+	itemSlab   []Node
+	memberSlab []Member
+	scratch    *stacks
+}
+
+const slabSize = 64
+
+// scratch holds the child stacks between parses.
+var scratch = sync.Pool{New: func() any { return new(stacks) }}
+
+type stacks struct {
+	items   []Node
+	members []Member
+}
+
+// presize sizes the slabs from a count of the structural characters, an
+// upper bound of the values to come (strings may hold some too), and takes
+// the stacks from the pool.
+func (p *parser) presize() {
+	p.memberSlab = make([]Member, bytes.Count(p.data, []byte{':'}))
+	p.itemSlab = make([]Node, bytes.Count(p.data, []byte{','})+bytes.Count(p.data, []byte{'['}))
+	p.scratch = scratch.Get().(*stacks)
+	p.items, p.members = p.scratch.items[:0], p.scratch.members[:0]
+}
+
+func (p *parser) release() {
+	clear(p.items[:cap(p.items)])
+	clear(p.members[:cap(p.members)])
+	p.scratch.items, p.scratch.members = p.items[:0], p.members[:0]
+	scratch.Put(p.scratch)
+}
+
+func (p *parser) keepItems(base int) []Node {
+	n := len(p.items) - base
+	if n > len(p.itemSlab) {
+		p.itemSlab = make([]Node, max(n, slabSize))
+	}
+	out := p.itemSlab[:n:n]
+	p.itemSlab = p.itemSlab[n:]
+	copy(out, p.items[base:])
+	clear(p.items[base:])
+	p.items = p.items[:base]
+	return out
+}
+
+func (p *parser) keepMembers(base int) []Member {
+	n := len(p.members) - base
+	if n > len(p.memberSlab) {
+		p.memberSlab = make([]Member, max(n, slabSize/2))
+	}
+	out := p.memberSlab[:n:n]
+	p.memberSlab = p.memberSlab[n:]
+	copy(out, p.members[base:])
+	clear(p.members[base:])
+	p.members = p.members[:base]
+	return out
 }
 
 func (p *parser) fail(format string, args ...any) {
@@ -101,18 +171,18 @@ func (p *parser) value(depth int) Node {
 		return p.array(depth + 1)
 	case c == '"':
 		s := p.str()
-		return Node{Kind: String, Text: s, Offset: start}
+		return Node{Kind: String, Text: s, Offset: int32(start)}
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
 		p.literal("true")
-		return Node{Kind: Bool, True: true, Offset: start}
+		return Node{Kind: Bool, True: true, Offset: int32(start)}
 	case c == 'f':
 		p.literal("false")
-		return Node{Kind: Bool, Offset: start}
+		return Node{Kind: Bool, Offset: int32(start)}
 	case c == 'n':
 		p.literal("null")
-		return Node{Kind: Null, Offset: start}
+		return Node{Kind: Null, Offset: int32(start)}
 	}
 	p.fail("unexpected %s (expected a value)", p.describe())
 	return Node{}
@@ -127,7 +197,7 @@ func (p *parser) literal(word string) {
 }
 
 func (p *parser) object(depth int) Node {
-	n := Node{Kind: Object, Offset: p.pos}
+	n := Node{Kind: Object, Offset: int32(p.pos)}
 	if depth > MaxDepth {
 		p.fail("nesting deeper than %d levels", MaxDepth)
 		return n
@@ -138,6 +208,7 @@ func (p *parser) object(depth int) Node {
 		p.pos++
 		return n
 	}
+	base := len(p.members)
 	for p.err == nil {
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 			p.fail("unexpected %s (expected a string key)", p.describe())
@@ -150,16 +221,17 @@ func (p *parser) object(depth int) Node {
 		}
 		p.skipSpace()
 		v := p.value(depth)
-		n.Members = append(n.Members, Member{Key: key, Value: v})
+		p.members = append(p.members, Member{Key: key, Value: v})
 		if p.closeOrComma('}') {
 			break
 		}
 	}
+	n.Members = p.keepMembers(base)
 	return n
 }
 
 func (p *parser) array(depth int) Node {
-	n := Node{Kind: Array, Offset: p.pos}
+	n := Node{Kind: Array, Offset: int32(p.pos)}
 	if depth > MaxDepth {
 		p.fail("nesting deeper than %d levels", MaxDepth)
 		return n
@@ -170,12 +242,15 @@ func (p *parser) array(depth int) Node {
 		p.pos++
 		return n
 	}
+	base := len(p.items)
 	for p.err == nil {
-		n.Items = append(n.Items, p.value(depth))
+		v := p.value(depth)
+		p.items = append(p.items, v)
 		if p.closeOrComma(']') {
 			break
 		}
 	}
+	n.Items = p.keepItems(base)
 	return n
 }
 
@@ -241,7 +316,7 @@ func (p *parser) number() Node {
 			return Node{}
 		}
 	}
-	return Node{Kind: Number, Text: string(p.data[start:p.pos]), Offset: start}
+	return Node{Kind: Number, Text: p.text[start:p.pos], Offset: int32(start)}
 }
 
 func (p *parser) digits() bool {
@@ -260,7 +335,7 @@ func (p *parser) str() string {
 		c := p.data[p.pos]
 		switch {
 		case c == '"':
-			s := string(p.data[start:p.pos])
+			s := p.text[start:p.pos]
 			p.pos++
 			return s
 		case c == '\\':

@@ -54,7 +54,7 @@ func TestParseKeepsOrderDuplicatesAndOffsets(t *testing.T) {
 	if got := n.Members[1].Value.Items[2].Text; got != "xé😀" {
 		t.Errorf("string = %q", got)
 	}
-	if got := n.Members[2].Value; got.Kind != Number || got.Text != "-2.5e3" || got.Offset != strings.Index(in, "-2.5") {
+	if got := n.Members[2].Value; got.Kind != Number || got.Text != "-2.5e3" || int(got.Offset) != strings.Index(in, "-2.5") {
 		t.Errorf("number node = %+v", got)
 	}
 	if got := n.Get("b").Text; got != "1" {
