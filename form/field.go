@@ -32,7 +32,7 @@ type fieldState struct {
 	Field
 	path        loc
 	typeOK      bool
-	typeIdx     int // index of Type in Types, when typeOK
+	typeIdx     int      // index of Type in Types, when typeOK
 	seen        uint32   // bits of fieldKeys seen
 	unknown     []string // unknown keys seen, for duplicates
 	requiredSet bool

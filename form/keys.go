@@ -70,6 +70,7 @@ var typeMasks = func() []uint32 {
 	}
 	return out
 }()
+
 // aliases are names people reach for that mean one of our keys.
 var aliases = map[string]string{
 	"label": "text", "question": "text", "prompt": "text", "questions": "fields",
@@ -115,6 +116,7 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
 // typesWith lists the types that have key, for "belongs to" hints.
 func typesWith(key string) []string {
 	var out []string

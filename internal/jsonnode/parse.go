@@ -48,10 +48,10 @@ func Parse(data []byte) (Node, error) {
 }
 
 type parser struct {
-	data  []byte
-	text  string // data as one string: strings without escapes are slices of it
-	pos   int
-	err   *SyntaxError
+	data []byte
+	text string // data as one string: strings without escapes are slices of it
+	pos  int
+	err  *SyntaxError
 	// Children are gathered on these stacks and copied, at the close of
 	// their container, into exactly sized slices carved from the slabs: one
 	// allocation for many containers instead of a growing slice each.
