@@ -148,14 +148,17 @@ func (s *State) expect(awaiting string) error {
 		return problem.List{{Path: "next", Message: "no pending action; run recover to continue this state"}}
 	}
 	if s.Next.Awaiting != awaiting {
-		return problem.List{{Path: "next.awaiting", Message: fmt.Sprintf("the deliberation awaits %s, not %s", orNothing(s.Next.Awaiting), awaiting)}}
+		return problem.List{{Path: "next.awaiting", Message: fmt.Sprintf("the deliberation awaits %s, not %s", article(s.Next.Awaiting), article(awaiting))}}
 	}
 	return nil
 }
 
-func orNothing(s string) string {
-	if s == "" {
+func article(s string) string {
+	switch s {
+	case "":
 		return "nothing"
+	case AwaitEvaluation:
+		return "an evaluation"
 	}
 	return "a " + s
 }

@@ -127,7 +127,7 @@ func TestClassificationGates(t *testing.T) {
 
 func TestEvaluationChecksTheStep(t *testing.T) {
 	s := start(t, nil)
-	if _, err := evalJSON(s, `{}`); err == nil || !strings.Contains(err.Error(), "awaits a response, not evaluation") {
+	if _, err := evalJSON(s, `{}`); err == nil || !strings.Contains(err.Error(), "awaits a response, not an evaluation") {
 		t.Errorf("evaluate before respond: %v", err)
 	}
 	respond(t, s, "1. a")

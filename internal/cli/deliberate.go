@@ -289,7 +289,7 @@ func (a *app) delibPrintStatus(id string, s *deliberation.State) {
 	if s.Next != nil {
 		fmt.Fprintf(w, "next: %s", s.Next.Action)
 		if s.Next.Awaiting != "" {
-			fmt.Fprintf(w, " (awaiting a %s)", s.Next.Awaiting)
+			fmt.Fprintf(w, " (awaiting: %s)", s.Next.Awaiting)
 		}
 		fmt.Fprintln(w)
 	}
