@@ -135,12 +135,13 @@ func checkSteps(pattern string) error {
 
 // cutArrow cuts s around its first "->" or "→".
 func cutArrow(s string) (before, after string, found bool) {
-	a, b := strings.Index(s, "->"), strings.Index(s, "→")
-	switch {
-	case a >= 0 && (b < 0 || a < b):
-		return s[:a], s[a+2:], true
-	case b >= 0:
-		return s[:b], s[b+len("→"):], true
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '-' && strings.HasPrefix(s[i:], "->"):
+			return s[:i], s[i+2:], true
+		case s[i] == "→"[0] && strings.HasPrefix(s[i:], "→"):
+			return s[:i], s[i+len("→"):], true
+		}
 	}
 	return s, "", false
 }

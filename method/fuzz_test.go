@@ -57,3 +57,26 @@ func FuzzSelect(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSteps checks that a pattern Steps accepts has only non-empty, safe
+// steps, and that joining them back gives the same steps.
+func FuzzSteps(f *testing.F) {
+	for _, p := range []string{"a->b", "a → b", "a-->b", "->", "a–>b", "x→→y", "s/t + u ↔ v -> w"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		steps, err := Steps(p)
+		if err != nil {
+			return
+		}
+		for _, s := range steps {
+			if s == "" || strings.IndexFunc(s, unsafeInStep) >= 0 || strings.Contains(s, "->") || strings.Contains(s, "→") {
+				t.Fatalf("Steps(%q) = %q", p, steps)
+			}
+		}
+		again, err := Steps(strings.Join(steps, " -> "))
+		if err != nil || len(again) != len(steps) {
+			t.Fatalf("rejoined %q: %q, %v", steps, again, err)
+		}
+	})
+}

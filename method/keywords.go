@@ -41,6 +41,12 @@ func phrase(s string) string {
 	gap := true
 	for _, r := range s {
 		switch {
+		case r >= 'A' && r <= 'Z':
+			b.WriteByte(byte(r) + 'a' - 'A')
+			gap = false
+		case r < utf8.RuneSelf && isWordRune(r):
+			b.WriteByte(byte(r))
+			gap = false
 		case isWordRune(r):
 			b.WriteRune(unicode.ToLower(r))
 			gap = false
