@@ -68,3 +68,13 @@ func BenchmarkRenderAsk(b *testing.B) {
 		RenderAsk(f)
 	}
 }
+
+// BenchmarkDecodeTree is the JSON tree decoding part of Parse alone.
+func BenchmarkDecodeTree(b *testing.B) {
+	data := benchForm(b)
+	for b.Loop() {
+		if _, probs := parseDocument(data, "form", false); probs != nil {
+			b.Fatal(probs)
+		}
+	}
+}
