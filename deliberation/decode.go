@@ -106,7 +106,29 @@ func (s *State) Validate() error {
 	s.validateChallenges(&p)
 	s.validateBuckets(&p)
 	s.validatePlacement(&p)
+	s.validateNext(&p)
 	return p.Err()
+}
+
+func (s *State) validateNext(p *problem.List) {
+	if s.Next == nil {
+		return
+	}
+	switch s.Next.Action {
+	case ActionAsk, ActionCritique, ActionReminder, ActionRetry, ActionClarify, ActionCoverage,
+		ActionStress, ActionArbitrate, ActionSynthesize, ActionExit:
+	default:
+		p.Add("next.action", "is %q, not an action of the protocol", s.Next.Action)
+	}
+	switch s.Next.Awaiting {
+	case "", AwaitResponse:
+	case AwaitEvaluation:
+		if len(s.Responses) == 0 {
+			p.Add("next.awaiting", "awaits an evaluation but no response is recorded")
+		}
+	default:
+		p.Add("next.awaiting", "is %q, want response, evaluation or nothing", s.Next.Awaiting)
+	}
 }
 
 func (s *State) validateChallenges(p *problem.List) {

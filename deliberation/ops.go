@@ -55,6 +55,15 @@ func (st *Store) Recover(id string) (string, error) {
 			return nil, problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is %s (%s); nothing to recover", s.Status, s.ExitReason)}}
 		}
 		prompt = s.Recovery()
+		if s.Next == nil { // a state file of the original skill
+			s.Next = &Next{Action: ActionCritique, Iteration: s.Iteration}
+		}
+		if s.Next.Awaiting == "" {
+			s.Next.Awaiting = AwaitResponse
+		}
+		if s.Next.Awaiting == AwaitResponse {
+			s.Next.Prompt = prompt
+		}
 		return []Record{{Kind: "recovery", Iteration: s.Iteration, Text: prompt}}, nil
 	})
 	return prompt, err

@@ -1,0 +1,86 @@
+package deliberation
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// FuzzDecodeState: any bytes either decode to a valid state that
+// re-encodes and decodes again, or are refused with problems; never a
+// panic.
+func FuzzDecodeState(f *testing.F) {
+	seed, _ := os.ReadFile("testdata/seed-state.json")
+	f.Add(seed)
+	f.Add([]byte(`{"version":1}`))
+	f.Add([]byte(`{`))
+	s, _ := New("q", nil, t0)
+	fresh, _ := json.Marshal(s)
+	f.Add(fresh)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := DecodeState(data)
+		if err != nil {
+			return
+		}
+		again, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := DecodeState(again); err != nil {
+			t.Fatalf("a decoded state does not decode again: %v", err)
+		}
+		_ = s.Recovery()
+		_, _ = Synthesize(s)
+	})
+}
+
+// FuzzEvaluate: any evaluation document, applied to a deliberation with
+// open challenges and a pending clarification, is applied or refused;
+// the state stays valid either way.
+func FuzzEvaluate(f *testing.F) {
+	f.Add([]byte(`{"iteration":2,"response":"valid","challenges":[{"id":"C1","outcome":"partial","conceded_part":"a","narrowed":"b"}]}`))
+	f.Add([]byte(`{"iteration":2,"response":"valid","points":[{"text":"x","triage":"in-scope","clarifies":"P3","classification":"AGREE","claim_type":"value"}]}`))
+	f.Add([]byte(`{"iteration":2,"response":"format_failure"}`))
+	f.Add([]byte(`{"iteration":2,"response":"valid","facts":[{"tag":"user","text":"x","supersedes":"F1"}]}`))
+	base := fuzzBase(f)
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		s := base.clone()
+		ev, err := DecodeEvaluation(doc)
+		if err != nil {
+			return
+		}
+		_, _ = s.Evaluate(ev, t0)
+		if err := s.Validate(); err != nil {
+			t.Fatalf("state invalid after evaluating %s: %v", doc, err)
+		}
+	})
+}
+
+func fuzzBase(f *testing.F) *State {
+	s, err := New("q?", &StartOptions{Facts: []string{"f"}}, t0)
+	if err != nil {
+		f.Fatal(err)
+	}
+	steps := []struct{ response, eval string }{
+		{"1. a", `{"iteration":1,"response":"valid","points":[
+			{"text":"a","triage":"in-scope","classification":"SKEPTICAL","flaw":"fa"},
+			{"text":"b","triage":"in-scope","classification":"REJECT","flaw":"fb","claim_type":"value","evidence":"e","why_terminal":"w"},
+			{"text":"c","triage":"in-scope","classification":"ILL-FORMED","clarify":"c?"}]}`},
+	}
+	for _, st := range steps {
+		if err := s.Respond(st.response, t0); err != nil {
+			f.Fatal(err)
+		}
+		ev, err := DecodeEvaluation([]byte(st.eval))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if _, err := s.Evaluate(ev, t0); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if err := s.Respond("Re C1: x. Re C2: y.", t0); err != nil {
+		f.Fatal(err)
+	}
+	return s
+}
