@@ -1,0 +1,12 @@
+// Package mcpserver exposes elicit over the Model Context Protocol, on the
+// official Go SDK: every form and method capability as a tool whose name,
+// inputs and outputs match what the seed documents tell agents to call, and
+// native elicitation (elicitation_ask) through the multi-round-trip input
+// requests of protocol 2026-07-28, which the SDK turns into
+// elicitation/create for older clients.
+//
+// The tools are thin adapters over the form and method packages, so the CLI
+// and the MCP server can never disagree. Arguments are decoded strictly:
+// every problem is listed in one tool error, and arguments over 1 MiB are
+// refused.
+package mcpserver

@@ -1,0 +1,77 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/elicit/elicit/method"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func (h *handlers) listMethods(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+	phase := a.str("phase", false)
+	tier := a.integer("tier")
+	if tier != 0 && tier != 1 && tier != 2 {
+		a.errorf("tier", "must be 1 or 2 (got %d)", tier)
+	}
+	reg := h.opts.Registry()
+	out := reg.Filter(phase, tier)
+	if out == nil {
+		out = []method.Method{}
+	}
+	return map[string]any{"methods": out, "warnings": nonNil(reg.WarningTexts())}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+var selectArgs = []string{"phase", "agent", "manual", "title", "text", "keywords", "top", "per_section"}
+
+func (h *handlers) selectMethods(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+	q := method.Query{
+		Phase: a.str("phase", true),
+		Agent: a.str("agent", false),
+		Title: a.str("title", false),
+		Text:  a.str("text", false),
+		Top:   a.integer("top"),
+	}
+	if b := a.boolean("manual"); b != nil {
+		q.Manual = *b
+	}
+	if b := a.boolean("per_section"); b != nil {
+		q.PerSection = *b
+	}
+	if a.has("keywords") {
+		q.Keywords = nonNil(a.strings("keywords"))
+	}
+	if len(a.probs) > 0 {
+		return nil
+	}
+	sel, err := h.opts.Registry().Select(q)
+	if err != nil {
+		a.addPrefixed("", err)
+		return nil
+	}
+	return sel
+}
+
+func (h *handlers) injectMethod(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+	ref := a.str("method", true)
+	if len(a.probs) > 0 {
+		return nil
+	}
+	m, ok := h.opts.Registry().Lookup(ref)
+	if !ok {
+		a.errorf("method", "no method named or numbered %q (see elicitation_list_methods)", ref)
+		return nil
+	}
+	block, err := method.Inject(m)
+	if err != nil {
+		a.addPrefixed("method", err)
+		return nil
+	}
+	return map[string]any{"method_name": m.Name, "num": m.Num, "block": block}
+}

@@ -1,0 +1,191 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// protocols are the versions every test runs over.
+var protocols = []string{"2026-07-28", "2025-11-25", "2025-06-18"}
+
+// connect starts the server and a client on in-memory transports.
+func connect(t *testing.T, version string, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	s := New(&Options{Version: "test", Project: t.TempDir()})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, copts)
+	opts := &mcp.ClientSessionOptions{}
+	if version != protocols[0] {
+		opts.ProtocolVersion = version
+	}
+	cs, err := c.Connect(ctx, ct, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if got := cs.InitializeResult().ProtocolVersion; got != version {
+		t.Fatalf("negotiated %s, want %s", got, version)
+	}
+	return cs
+}
+
+// call calls a tool and decodes its structured result.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[string]any, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var out map[string]any
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: structured content %s: %v", name, raw, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(text), &fromText); err != nil || !cmp.Equal(out, fromText) {
+		t.Errorf("%s: text content differs from structured content: %s", name, text)
+	}
+	return out, res.IsError
+}
+
+func readForm(t *testing.T, name string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "form", "testdata", "forms", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f map[string]any
+	json.Unmarshal(data, &f)
+	return f
+}
+
+func TestToolsGolden(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	var tools []*mcp.Tool
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools = append(tools, tool)
+	}
+	got, _ := json.MarshalIndent(tools, "", "  ")
+	path := filepath.Join("testdata", "tools.json")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(path, append(got, '\n'), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)+"\n"); diff != "" {
+		t.Errorf("tools differ (-want +got):\n%s", diff)
+	}
+	if s := string(got); strings.Contains(s, `"null"`) {
+		t.Error("input schemas must not use null type unions")
+	}
+	if srv := cs.InitializeResult().ServerInfo; srv.Name != "elicit" || srv.Version != "test" {
+		t.Errorf("server info %+v", srv)
+	}
+}
+
+func TestTools(t *testing.T) {
+	scope := readForm(t, "scope")
+	tests := []struct {
+		name    string
+		tool    string
+		args    any
+		isError bool
+		want    map[string]any // keys that must have these values
+	}{
+		{"render", "elicitation_render_form", map[string]any{"form": scope}, false,
+			map[string]any{"success": true, "title": "Scope this work", "surface": "widget"}},
+		{"render template", "elicitation_render_form", map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}}, false,
+			map[string]any{"success": true, "title": "Session contract: x"}},
+		{"render both", "elicitation_render_form", map[string]any{"form": scope, "template": "session-contract"}, true,
+			map[string]any{"success": false, "problems": []any{"pass exactly one of 'form' (a form definition) or 'template' (a template name, with 'slots'), not both"}}},
+		{"render neither", "elicitation_render_form", map[string]any{}, true,
+			map[string]any{"problems": []any{"pass exactly one of 'form' (a form definition) or 'template' (a template name, with 'slots')"}}},
+		{"render bad form", "elicitation_render_form", map[string]any{"form": map[string]any{"title": 3, "fields": []any{map[string]any{"id": "a", "text": "A?", "type": "boolean", "required": "false"}}}, "extra": 1}, true,
+			map[string]any{"problems": []any{"extra: unknown argument (arguments: form, template, slots)", `form.fields[0].required: must be true or false (got string "false")`, "form.title: must be a string (got number 3)"}}},
+		{"collect", "elicitation_collect_response", map[string]any{"form": scope, "answers": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}}, false,
+			map[string]any{"success": true, "template_id": "", "responses": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}}},
+		{"collect tool output", "elicitation_collect_response", map[string]any{"form": scope, "answers": map[string]any{"questions": []any{}, "answers": map[string]any{"What are you trying to accomplish?": "Refactor", "Which areas matter here?": "tests, security"}}}, false,
+			map[string]any{"success": true, "responses": map[string]any{"goal": "Refactor", "focus": []any{"security", "tests"}}}},
+		{"collect problems", "elicitation_collect_response", map[string]any{"form": scope, "answers": map[string]any{"goal": "Nope"}}, true,
+			map[string]any{"success": false, "problems": []any{`answers.goal: "Nope" is not one of the options ("Fix a bug", "Add a feature", "Refactor", "Investigate")`, `answers.focus: required, but not answered (a list of one or more of "correctness", "security", "performance", "tests")`}}},
+		{"collect template id", "elicitation_collect_response", map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}, "answers": map[string]any{"mode": "Review and tidy", "outcome": "o", "done_when": "d"}}, false,
+			map[string]any{"success": true, "template_id": "session-contract"}},
+		{"collect missing answers", "elicitation_collect_response", map[string]any{"form": scope}, true,
+			map[string]any{"problems": []any{"answers: missing (an object is required)"}}},
+		{"surface", "elicitation_select_surface", map[string]any{"form": scope, "widget_capable": false}, false,
+			map[string]any{"surface": "ask", "reason": "the client cannot render widgets"}},
+		{"surface keyboard", "elicitation_select_surface", map[string]any{"form": scope, "keyboard_mode": true}, false,
+			map[string]any{"surface": "ask", "reason": "keyboard mode is on"}},
+		{"summary", "elicitation_form_summary", map[string]any{"form": scope, "response": map[string]any{"success": true, "responses": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}, "response_id": "resp-1"}}, false,
+			map[string]any{"success": true, "summary": "**Scope this work** — answered (resp-1)\n- What are you trying to accomplish?: **Refactor**\n- Which areas matter here?: **tests**\n"}},
+		{"select methods", "elicitation_select_methods", map[string]any{"phase": "forge:3", "title": "Architecture Design", "text": "security threat model architecture tradeoffs", "top": 2}, false,
+			map[string]any{"status": "OK", "keywords": []any{"architecture", "design", "security", "threat", "model", "tradeoffs"}}},
+		{"select methods no phase", "elicitation_select_methods", map[string]any{"top": -1}, true,
+			map[string]any{"problems": []any{"phase: missing (a string is required)", "top: must be a whole number, 0 or more (got -1)"}}},
+		{"inject", "elicitation_inject_method", map[string]any{"method": "1"}, false, nil},
+		{"inject unknown", "elicitation_inject_method", map[string]any{"method": "no such"}, true,
+			map[string]any{"problems": []any{`method: no method named or numbered "no such" (see elicitation_list_methods)`}}},
+		{"list methods bad tier", "elicitation_list_methods", map[string]any{"tier": 3}, true,
+			map[string]any{"problems": []any{"tier: must be 1 or 2 (got 3)"}}},
+	}
+	for _, v := range protocols {
+		cs := connect(t, v, nil)
+		for _, tt := range tests {
+			t.Run(v+"/"+tt.name, func(t *testing.T) {
+				got, isErr := call(t, cs, tt.tool, tt.args)
+				if isErr != tt.isError {
+					t.Errorf("isError = %v, want %v: %v", isErr, tt.isError, got)
+				}
+				for k, want := range tt.want {
+					if diff := cmp.Diff(want, got[k]); diff != "" {
+						t.Errorf("%s (-want +got):\n%s", k, diff)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestListTools(t *testing.T) {
+	cs := connect(t, protocols[1], nil)
+	got, _ := call(t, cs, "elicitation_list_templates", map[string]any{})
+	if tl := got["templates"].([]any); len(tl) != 1 || tl[0].(map[string]any)["name"] != "session-contract" {
+		t.Errorf("templates = %v", got)
+	}
+	got, _ = call(t, cs, "elicitation_list_methods", map[string]any{"tier": 2})
+	if n := len(got["methods"].([]any)); n != 8 {
+		t.Errorf("%d tier-2 methods, want 8", n)
+	}
+}
+
+func TestArgumentsOverLimit(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	big := strings.Repeat("x", MaxArguments)
+	got, isErr := call(t, cs, "elicitation_render_form", map[string]any{"form": map[string]any{"title": big}})
+	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "over the 1 MiB limit") {
+		t.Errorf("got %v", got)
+	}
+}
