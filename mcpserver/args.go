@@ -175,4 +175,6 @@ func (a *args) addPrefixed(prefix string, err error) {
 }
 
 // errorf adds a problem.
-func (a *args) errorf(path, format string, v ...any) { a.probs.Add(path, "%s", fmt.Sprintf(format, v...)) }
+func (a *args) errorf(path, format string, v ...any) {
+	a.probs.Add(path, "%s", fmt.Sprintf(format, v...))
+}

@@ -9,7 +9,9 @@ import (
 
 var formArgs = []string{"form", "template", "slots"}
 
-func withFormArgs(extra ...string) []string { return append(append([]string(nil), formArgs...), extra...) }
+func withFormArgs(extra ...string) []string {
+	return append(append([]string(nil), formArgs...), extra...)
+}
 
 // renderResult is the CLI's render result plus the surface the router picks.
 type renderResult struct {
