@@ -43,9 +43,9 @@ func (s *State) applyChallenge(ce ChallengeEval) {
 	case OutcomeAccepted:
 		s.accept(ce)
 	case OutcomeRejected:
-		if c.Kind == KindReject {
+		if c.Kind == KindReject || c.Kind == KindUngrounded {
 			s.closeChallenge(ce.ID)
-			s.dismissText(c.PointID, c.Point, TagRejected, orDefault(ce.Reason, c.Objection))
+			s.dismissText(c.PointID, c.Point, terminalTag(c.Kind), orDefault(ce.Reason, c.Objection))
 			return
 		}
 		c.Status, c.AwaitingConfirmation = ChallengeDefended, false
@@ -182,6 +182,12 @@ func (s *State) applyDrops(handled map[string]bool) {
 func (s *State) drop(id string) {
 	c := s.Challenges[id]
 	c.AwaitingID = false
+	if c.Kind == KindUngrounded {
+		s.closeChallenge(id)
+		c.Status = ChallengeUndefended
+		s.dismissText(c.PointID, c.Point, TagUngrounded, fmt.Sprintf("not reframed with observable referents (iter %d)", s.Iteration))
+		return
+	}
 	if c.Kind == KindReject || c.ReminderSent {
 		s.closeChallenge(id)
 		c.Status = ChallengeUndefended
@@ -189,6 +195,15 @@ func (s *State) drop(id string) {
 		return
 	}
 	c.Status, c.ReminderSent = ChallengeDropped, true
+}
+
+// terminalTag is the Dismissed tag of a one-round challenge whose defense
+// failed.
+func terminalTag(kind string) string {
+	if kind == KindUngrounded {
+		return TagUngrounded
+	}
+	return TagRejected
 }
 
 // closeChallenge takes a challenge off the disputed list.

@@ -145,8 +145,10 @@ func (s *State) validateChallenges(p *problem.List) {
 		if !c.Status.valid() {
 			p.Add(path+".status", "is %q, want open, defended, dropped, undefended or conceded", c.Status)
 		}
-		if c.Kind != "" && c.Kind != KindSkeptical && c.Kind != KindReject {
-			p.Add(path+".kind", "is %q, want SKEPTICAL or REJECT", c.Kind)
+		switch c.Kind {
+		case "", KindSkeptical, KindReject, KindUngrounded:
+		default:
+			p.Add(path+".kind", "is %q, want SKEPTICAL, REJECT or UNGROUNDED", c.Kind)
 		}
 	}
 	seen := map[string]bool{}

@@ -101,6 +101,10 @@ type PointEval struct {
 	ReliesOn []string `json:"relies_on,omitempty"`
 	// Blocked is the Blocked definition of a BLOCKED point.
 	Blocked *Blocked `json:"blocked,omitempty"`
+	// Ungrounded marks a SKEPTICAL value claim made without an observable
+	// referent (preamble rule 10): it is challenged once with "Reframe with
+	// observable referents or withdraw"; still ungrounded → UNGROUNDED.
+	Ungrounded bool `json:"ungrounded,omitempty"`
 	// Dependency marks a claim about dependencies, platform behaviour or
 	// operational assumptions (the Dependency Gate).
 	Dependency *Dependency `json:"dependency,omitempty"`

@@ -37,6 +37,13 @@ func TestGoldenPrompts(t *testing.T) {
 	s := start(t, &StartOptions{Facts: []string{"writes are idempotent per request key", "no new infrastructure"}})
 	golden(t, "first_call.txt", s.Next.Prompt)
 
+	scoped := start(t, &StartOptions{
+		Interpretations: []string{"retry inside the importer", "retry in the job scheduler."},
+		Paths:           []string{"/srv/importer/client.py", "/srv/importer/retry.py"},
+	})
+	golden(t, "first_call_scoped.txt", scoped.Next.Prompt)
+	golden(t, "recovery_paths.txt", scoped.Recovery())
+
 	q := start(t, &StartOptions{Quick: true})
 	golden(t, "first_call_quick.txt", q.Next.Prompt)
 

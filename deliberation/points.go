@@ -150,12 +150,20 @@ func blockedCrux(b *Blocked) string {
 	return fmt.Sprintf("missing %s; threshold %s; %s", b.Measurement, b.Threshold, b.VerdictDelta)
 }
 
+// ungroundedObjection is the one challenge of a value claim without an
+// observable referent.
+const ungroundedObjection = "Reframe with observable referents or withdraw."
+
 // challenge issues C# on a SKEPTICAL or REJECT point.
 func (s *State) challenge(pointID string, p PointEval) {
 	id := nextID("C", sortedKeys(s.Challenges))
+	kind := p.Classification
+	if p.Ungrounded {
+		kind, p.Flaw = KindUngrounded, ungroundedObjection
+	}
 	s.Challenges[id] = &Challenge{
 		Point: p.Text, Objection: p.Flaw, RaisedIter: s.Iteration, Status: ChallengeOpen,
-		PointID: pointID, Kind: p.Classification, UpgradeIf: p.UpgradeIf,
+		PointID: pointID, Kind: kind, UpgradeIf: p.UpgradeIf,
 	}
 	s.Disputed = append(s.Disputed, id)
 	line := fmt.Sprintf("%s because %s", p.Text, p.Flaw)

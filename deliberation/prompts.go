@@ -81,12 +81,29 @@ Mapping:
 - Do not mix these terms.
 `
 
-const firstRequest = `Answer the question in numbered points, one idea per line. For each proposed change, state what breaks in actual use without it. Critique the framing and name any missing big issue, even if it reframes the question. No scope blockers.
-`
+const firstRequest = `Answer the question in numbered points, one idea per line. For each proposed change, state what breaks in actual use without it. Critique the framing and name any missing big issue, even if it reframes the question.`
+
+// request is the First Call's request with its scope line.
+func (s *State) request() string {
+	scope := "No scope blockers."
+	if len(s.Interpretations) == 2 {
+		scope = fmt.Sprintf("Interpretation A: %s. Interpretation B: %s. Defaulting to A unless you argue otherwise.",
+			strings.TrimSuffix(s.Interpretations[0], "."), strings.TrimSuffix(s.Interpretations[1], "."))
+	}
+	return firstRequest + " " + scope + "\n"
+}
+
+// pathsBlock lists the files to read, by absolute path.
+func (s *State) pathsBlock(title string) string {
+	if len(s.Paths) == 0 {
+		return ""
+	}
+	return title + "\n- " + strings.Join(s.Paths, "\n- ") + "\n"
+}
 
 // firstCall is the First Call prompt (iteration 1).
 func (s *State) firstCall() string {
-	return s.firstCallHeader("") + "\n" + firstRequest + "\n" + labelling
+	return s.firstCallHeader("") + "\n" + s.request() + "\n" + labelling
 }
 
 func (s *State) firstCallHeader(suffix string) string {
@@ -98,8 +115,13 @@ func (s *State) firstCallHeader(suffix string) string {
 	if l := s.ledgerBlock(); l != "" {
 		out += "\n" + l
 	}
+	if f := s.pathsBlock(filesTitle); f != "" {
+		out += "\n" + f
+	}
 	return out
 }
+
+const filesTitle = "Files (absolute paths; use nl -ba or rg -n for line numbers):"
 
 // challengeLine renders an open challenge (quick mode: by content).
 func (s *State) challengeLine(id string) string {
@@ -233,7 +255,7 @@ func (s *State) retryCall() string {
 		note = qualityNote
 	}
 	if s.Iteration == 1 {
-		return s.firstCallHeader(suffix) + note + "\n\n" + firstRequest + "\n" + labelling
+		return s.firstCallHeader(suffix) + note + "\n\n" + s.request() + "\n" + labelling
 	}
 	return s.subsequent(suffix, note)
 }
@@ -313,6 +335,9 @@ func (s *State) Recovery() string {
 	if flow := s.flow(); flow != "" {
 		b.WriteString("\nArgumentative flow:\n" + flow)
 	}
+	if f := s.pathsBlock("File paths (re-stated):"); f != "" {
+		b.WriteString("\n" + f)
+	}
 	fmt.Fprintf(&b, "\nContinue from iteration %d. %s\nRecovered from session failure at iter %d.\n", s.Iteration, s.recoveryRequest(), s.Iteration)
 	return b.String()
 }
@@ -350,7 +375,7 @@ func (s *State) recoveryRequest() string {
 	case ActionClarify:
 		return "Clarify the points marked unevaluable."
 	case ActionAsk:
-		return strings.TrimSpace(firstRequest)
+		return strings.TrimSpace(s.request())
 	}
 	return "Revise or defend. Reference challenge IDs when defending (e.g., \"Re C1: ...\")."
 }

@@ -59,6 +59,7 @@ const (
 	ClassBlocked    = "BLOCKED"
 	KindSkeptical   = ClassSkeptical
 	KindReject      = ClassReject
+	KindUngrounded  = "UNGROUNDED" // a value claim without an observable referent: challenged once
 	failureNone     = "none"
 	failureFormat   = "format"
 	failureQuality  = "quality"
@@ -87,6 +88,7 @@ const (
 	TagOutOfScope     = "OUT-OF-SCOPE"
 	TagPartialConcede = "PARTIAL-CONCEDE"
 	TagStall          = "DIALECTICAL-STALL"
+	TagUngrounded     = "UNGROUNDED"
 )
 
 // Next is the action the orchestrator takes next, with its prompt.

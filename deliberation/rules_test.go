@@ -767,3 +767,40 @@ func TestFinishedAcceptsNothing(t *testing.T) {
 		t.Error("abandon after finish accepted")
 	}
 }
+
+func TestUngroundedValueClaim(t *testing.T) {
+	ungrounded := `{"text":"the new client is cleaner","triage":"in-scope","classification":"SKEPTICAL","claim_type":"value","ungrounded":true}`
+	tests := []struct {
+		name, response, eval, tag string
+	}{
+		{"not reframed", "1. other", `{}`, TagUngrounded},
+		{"still ungrounded", "Re C1: it just is", challengeEval(`{"id":"C1","outcome":"rejected","reason":"no metric named"}`), TagUngrounded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := start(t, nil)
+			next := step(t, s, "1. cleaner", points(ungrounded))
+			if !strings.Contains(next.Prompt, "- C1: the new client is cleaner — Reframe with observable referents or withdraw. (iter 1)") {
+				t.Fatalf("prompt:\n%s", next.Prompt)
+			}
+			step(t, s, tt.response, tt.eval)
+			if d := s.Buckets.Dismissed; len(d) != 1 || d[0].Tag != tt.tag {
+				t.Errorf("dismissed %+v", d)
+			}
+		})
+	}
+	t.Run("reframed", func(t *testing.T) {
+		s := start(t, nil)
+		step(t, s, "1. cleaner", points(ungrounded))
+		step(t, s, "Re C1: 40% fewer lines (wc -l)", challengeEval(`{"id":"C1","outcome":"accepted","evidence_type":"n/a"}`))
+		if len(s.Buckets.Agreed) != 1 {
+			t.Errorf("agreed %+v", s.Buckets.Agreed)
+		}
+	})
+	t.Run("only for value claims", func(t *testing.T) {
+		s := start(t, nil)
+		respond(t, s, "1. x")
+		_, err := evalJSON(s, points(`{"text":"x","triage":"in-scope","classification":"AGREE","claim_type":"empirical","evidence_type":"textual","ungrounded":true}`))
+		assertProblems(t, err, []string{"points[0].ungrounded: applies only with SKEPTICAL (the one reframing challenge)"})
+	})
+}

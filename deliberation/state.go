@@ -3,6 +3,7 @@ package deliberation
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -117,6 +118,10 @@ type State struct {
 	Transcript string `json:"transcript,omitempty"`
 	// ExitReason says why a finished deliberation stopped.
 	ExitReason string `json:"exit_reason,omitempty"`
+	// Interpretations are the two readings of a critical ambiguity (the
+	// first is the default); Paths the absolute paths the consultee reads.
+	Interpretations []string `json:"interpretations,omitempty"`
+	Paths           []string `json:"paths,omitempty"`
 	// Answer is the direct answer of an early exit (trivial).
 	Answer string `json:"answer,omitempty"`
 	// Points registers every point by ID (P1, P2, ...); each is in exactly
@@ -295,6 +300,11 @@ type StartOptions struct {
 	Facts []string
 	// SSM is the Solution Space Mapping, kept for drift detection.
 	SSM SSM
+	// Interpretations, when given, are exactly two readings of a critical
+	// ambiguity; the first is the default ("No scope blockers." otherwise).
+	Interpretations []string
+	// Paths are absolute paths of files the consultee should read.
+	Paths []string
 }
 
 // New starts a deliberation on question at time now and sets Next to the
@@ -325,6 +335,8 @@ func New(question string, opts *StartOptions, now time.Time) (*State, error) {
 		Mode:            ModeFull,
 		Question:        question,
 		Points:          map[string]*Point{},
+		Interpretations: o.Interpretations,
+		Paths:           o.Paths,
 	}
 	if o.Quick {
 		s.Mode = ModeQuick
@@ -414,6 +426,14 @@ func checkInvocation(question string, o StartOptions) error {
 	for i, f := range o.Facts {
 		if strings.TrimSpace(f) == "" {
 			p.Add(fmt.Sprintf("facts[%d]", i), "is empty")
+		}
+	}
+	if n := len(o.Interpretations); n != 0 && n != 2 {
+		p.Add("interpretations", "%d given, want exactly 2 (A, the default, and B) or none", n)
+	}
+	for i, path := range o.Paths {
+		if !filepath.IsAbs(path) {
+			p.Add(fmt.Sprintf("paths[%d]", i), "%q is not absolute (the consultee may run elsewhere)", path)
 		}
 	}
 	if o.Quick && len(o.Facts) > 0 {

@@ -68,6 +68,8 @@ func TestNewInvocationCheck(t *testing.T) {
 	}{
 		{"empty question", "  ", nil, []string{"question: is empty: skill not invoked: no substantive question"}},
 		{"empty fact", "q", &StartOptions{Facts: []string{""}}, []string{"facts[0]: is empty"}},
+		{"one interpretation", "q", &StartOptions{Interpretations: []string{"a"}}, []string{"interpretations: 1 given, want exactly 2 (A, the default, and B) or none"}},
+		{"relative path", "q", &StartOptions{Paths: []string{"src/x.go"}}, []string{`paths[0]: "src/x.go" is not absolute (the consultee may run elsewhere)`}},
 		{"quick with facts", "q", &StartOptions{Quick: true, Facts: []string{"x"}}, []string{"facts: quick mode keeps no ledger (it is for questions without constraints or non-goals; use full mode)"}},
 	}
 	for _, tt := range tests {

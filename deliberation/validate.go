@@ -191,6 +191,12 @@ func (s *State) validateClassification(path string, pt PointEval, p *problem.Lis
 	case ClassAgree:
 		s.validateAgree(path, pt, p)
 	case ClassSkeptical:
+		if pt.Ungrounded {
+			if pt.ClaimType != "value" {
+				p.Add(path+".ungrounded", "applies to a value claim (claim_type value), not %q", pt.ClaimType)
+			}
+			break
+		}
 		requireFlaw(path, pt.Classification, pt.Flaw, p)
 	case ClassReject:
 		requireFlaw(path, pt.Classification, pt.Flaw, p)
@@ -214,6 +220,9 @@ func (s *State) validateClassification(path string, pt PointEval, p *problem.Lis
 		p.Add(path+".classification", "is required for an evaluated point (AGREE, SKEPTICAL, REJECT, ILL-FORMED or BLOCKED)")
 	default:
 		p.Add(path+".classification", "is %q, want AGREE, SKEPTICAL, REJECT, ILL-FORMED or BLOCKED", pt.Classification)
+	}
+	if pt.Ungrounded && pt.Classification != ClassSkeptical {
+		p.Add(path+".ungrounded", "applies only with SKEPTICAL (the one reframing challenge)")
 	}
 	validateDependency(path+".dependency", pt.Dependency, p)
 }

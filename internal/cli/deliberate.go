@@ -107,8 +107,8 @@ func (a *app) delibProblems(asJSON bool, err error) error {
 
 func (a *app) deliberateStart() *cobra.Command {
 	var question string
-	var facts []string
-	var quick, asJSON bool
+	var opts deliberation.StartOptions
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "start --question Q",
 		Short: "Start a deliberation and print the First Call prompt",
@@ -121,7 +121,7 @@ func (a *app) deliberateStart() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			id, s, err := st.Start(question, &deliberation.StartOptions{Quick: quick, Facts: facts})
+			id, s, err := st.Start(question, &opts)
 			if err != nil {
 				return a.delibProblems(asJSON, err)
 			}
@@ -137,8 +137,14 @@ func (a *app) deliberateStart() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&question, "question", "", "the user's question (verbatim)")
-	cmd.Flags().StringArrayVar(&facts, "fact", nil, "a user-provided constraint for the ledger (repeatable)")
-	cmd.Flags().BoolVar(&quick, "quick", false, "quick mode: at most 2 iterations, no phases, ledger or challenge IDs")
+	f := cmd.Flags()
+	f.StringArrayVar(&opts.Facts, "fact", nil, "a user-provided constraint for the ledger (repeatable)")
+	f.StringArrayVar(&opts.Interpretations, "interpretation", nil, "a reading of a critical ambiguity: give two (A, the default, then B)")
+	f.StringArrayVar(&opts.Paths, "path", nil, "an absolute path the consultee should read (repeatable)")
+	f.StringVar(&opts.SSM.Shape, "shape", "", "Solution Space Mapping: characteristics valid responses must have")
+	f.StringVar(&opts.SSM.Tangents, "tangents", "", "Solution Space Mapping: likely unproductive directions")
+	f.StringVar(&opts.SSM.DriftSignals, "drift-signals", "", "Solution Space Mapping: signs the deliberation left productive territory")
+	f.BoolVar(&opts.Quick, "quick", false, "quick mode: at most 2 iterations, no phases, ledger or challenge IDs")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print {id, state_file, prompt} as JSON")
 	return cmd
 }
