@@ -14,9 +14,12 @@ lint:
 unit:
 	$(GO) test -race -count=1 ./...
 
-# End-to-end suites with real outside parts (MCP clients, browsers, codex)
-# hook in here as they land.
-e2e:
+# End-to-end suites with real outside parts: the MCP server driven by the
+# official TypeScript SDK and the MCP Inspector CLI (installed from the
+# committed lockfile with npm ci).
+e2e: build
+	cd e2e/node && npm ci --no-audit --no-fund --loglevel=error
+	cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
 
 bench:
 	@$(GO) test -run '^$$' -bench . -benchmem -count=1 ./... | $(GO) run ./internal/benchtable

@@ -1,0 +1,188 @@
+// The MCP server driven by the official TypeScript SDK over stdio and
+// Streamable HTTP, and linted by the MCP Inspector CLI.
+import { test, describe, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { bin, formsDir, newClient, connectStdio, startHTTP, connectHTTP, call } from "./lib.mjs";
+
+const run = promisify(execFile);
+const form = (name) => JSON.parse(readFileSync(path.join(formsDir, `${name}.json`), "utf8"));
+const scope = form("scope");
+const six = form("six");
+
+const toolNames = [
+  "elicitation_ask", "elicitation_collect_response", "elicitation_form_summary", "elicitation_inject_method",
+  "elicitation_list_methods", "elicitation_list_templates", "elicitation_render_form",
+  "elicitation_select_methods", "elicitation_select_surface",
+];
+
+// suite runs the same checks over any connected client factory.
+function suite(label, connect) {
+  describe(label, () => {
+    test("lists every tool with portable schemas", async () => {
+      const c = await connect(newClient("list"));
+      const { tools } = await c.listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(), toolNames);
+      for (const t of tools) {
+        assert.equal(t.inputSchema.type, "object", t.name);
+        assert.ok(!JSON.stringify(t.inputSchema).includes('"null"'), `${t.name} has a null union`);
+        assert.ok(t.description.length > 40, `${t.name} needs a description`);
+      }
+      assert.equal(c.getServerVersion().name, "elicit");
+      await c.close();
+    });
+
+    test("calls every tool", async () => {
+      const c = await connect(newClient("tools"));
+      let [r, isErr] = await call(c, "elicitation_render_form", { form: scope });
+      assert.equal(isErr, false);
+      assert.equal(r.success, true);
+      assert.equal(r.ask_user_question[0].questions.length, 2);
+      assert.equal(r.ask_user_question[0].metadata.source, "elicit-form");
+      assert.equal(r.surface, "widget");
+
+      [r, isErr] = await call(c, "elicitation_render_form", { form: { title: "T", fields: [] }, template: "x" });
+      assert.equal(isErr, true);
+      assert.equal(r.success, false);
+      assert.match(r.problems[0], /exactly one of 'form'/);
+
+      const toolOutput = { questions: [], answers: { "What are you trying to accomplish?": "Refactor (Recommended)", "Which areas matter here?": "tests, security" } };
+      [r, isErr] = await call(c, "elicitation_collect_response", { form: scope, answers: toolOutput });
+      assert.equal(isErr, false);
+      assert.deepEqual(r.responses, { goal: "Refactor", focus: ["security", "tests"] });
+      const response = r;
+
+      [r, isErr] = await call(c, "elicitation_collect_response", { form: scope, answers: { goal: "Nope", extra: 1 } });
+      assert.equal(isErr, true);
+      assert.equal(r.problems.length, 3);
+
+      [r] = await call(c, "elicitation_form_summary", { form: scope, response });
+      assert.match(r.summary, /^\*\*Scope this work\*\* — answered \(resp-/);
+
+      [r] = await call(c, "elicitation_select_surface", { form: scope, widget_capable: false });
+      assert.deepEqual(r, { surface: "ask", reason: "the client cannot render widgets" });
+
+      [r] = await call(c, "elicitation_list_templates", {});
+      assert.equal(r.templates[0].name, "session-contract");
+
+      [r] = await call(c, "elicitation_list_methods", { phase: "forge:3" });
+      assert.ok(r.methods.length > 0);
+
+      [r] = await call(c, "elicitation_select_methods", { phase: "forge:3", title: "Architecture Design", text: "security threat model tradeoffs" });
+      assert.equal(r.status, "OK");
+      assert.ok(r.methods[0].score > 0);
+
+      [r] = await call(c, "elicitation_inject_method", { method: r.methods[0].method_name });
+      assert.match(r.block, /^### Structured Reasoning: /);
+      await c.close();
+    });
+
+    for (const [action, content] of [["accept", { track: "nightly", platforms: ["linux"], budget: 3, ship_date: "2026-12-24", notify: true }], ["decline"], ["cancel"]]) {
+      test(`elicitation_ask answered with ${action}`, async () => {
+        const c = await connect(newClient(`ask-${action}`, () => (content ? { action, content } : { action })));
+        const [r, isErr] = await call(c, "elicitation_ask", { form: six });
+        assert.equal(isErr, false);
+        assert.equal(r.action, action);
+        assert.equal(r.success, action === "accept");
+        assert.equal(c.elicitations.length, 1);
+        const schema = c.elicitations[0].requestedSchema;
+        assert.equal(schema.properties.ship_date.format, "date");
+        assert.equal(schema.properties.budget.maximum, 40);
+        if (action === "accept") assert.deepEqual(r.responses, { track: "nightly", platforms: ["linux"], budget: 3, ship_date: "2026-12-24", notify: "Yes" });
+        await c.close();
+      });
+    }
+
+    test("elicitation_ask re-validates accepted content", async () => {
+      const c = await connect(newClient("ask-bad", () => ({ action: "accept", content: { track: "beta", platforms: ["linux", "linux"], budget: 3, ship_date: "2026-02-30" } })));
+      const [r] = await call(c, "elicitation_ask", { form: six });
+      assert.equal(r.success, false);
+      assert.equal(r.action, "accept");
+      assert.deepEqual(r.problems, ['answers.platforms: "linux" chosen more than once', 'answers.ship_date: "2026-02-30" is not a real calendar date']);
+      await c.close();
+    });
+
+    test("elicitation_ask without the capability falls back to AskUserQuestion", async () => {
+      const c = await connect(newClient("no-elicitation"));
+      const [r] = await call(c, "elicitation_ask", { form: scope });
+      assert.equal(r.action, "unsupported");
+      assert.equal(r.success, false);
+      assert.equal(r.ask_user_question[0].questions[0].header, "Goal");
+      await c.close();
+    });
+  });
+}
+
+suite("stdio", (c) => connectStdio(c));
+
+describe("streamable HTTP", () => {
+  let server;
+  const connect = async (c) => {
+    server ??= await startHTTP();
+    return connectHTTP(c, server.url);
+  };
+  after(() => server?.stop());
+  suite("one client at a time", connect);
+
+  test("50 concurrent clients get their own answers", async () => {
+    server ??= await startHTTP();
+    const clients = await Promise.all(Array.from({ length: 50 }, (_, i) => connectHTTP(newClient(`c${i}`), server.url)));
+    const goals = scope.fields[0].options;
+    const results = await Promise.all(clients.map(async (c, i) => {
+      const answers = { goal: goals[i % goals.length], focus: [scope.fields[1].options[i % 4]] };
+      const [r, isErr] = await call(c, "elicitation_collect_response", { form: scope, answers, template_id: `client-${i}` });
+      return { i, r, isErr, answers };
+    }));
+    for (const { i, r, isErr, answers } of results) {
+      assert.equal(isErr, false, `client ${i}`);
+      assert.deepEqual(r.responses, answers, `client ${i} got someone else's answer`);
+      assert.equal(r.template_id, `client-${i}`);
+    }
+    await Promise.all(clients.map((c) => c.close()));
+  });
+});
+
+describe("streamable HTTP with a token", () => {
+  test("a non-loopback address needs a token", async () => {
+    await assert.rejects(run(bin, ["serve", "--http", "0.0.0.0:0"]), (err) => err.code === 2 && /--token/.test(err.stderr));
+  });
+  test("every request must carry the bearer token", async () => {
+    const server = await startHTTP(["--token", "s3cret"]);
+    try {
+      const res = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+      assert.equal(res.status, 401);
+      await assert.rejects(connectHTTP(newClient("wrong"), server.url, "wrong"));
+      const c = await connectHTTP(newClient("right"), server.url, "s3cret");
+      const [r] = await call(c, "elicitation_list_templates", {});
+      assert.equal(r.templates.length, 1);
+      await c.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("MCP Inspector CLI", () => {
+  const inspector = path.join(path.dirname(new URL(import.meta.url).pathname), "node_modules", ".bin", "mcp-inspector");
+  const env = { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), "inspector-home-")), npm_config_update_notifier: "false" };
+  const inspect = (...args) => run(inspector, ["--cli", bin, "serve", ...args], { env, maxBuffer: 16 << 20 });
+
+  test("tools/list passes --strict", async () => {
+    const { stdout } = await inspect("--method", "tools/list", "--strict");
+    assert.equal(JSON.parse(stdout).tools.length, toolNames.length);
+  });
+  test("tools/call renders a form", async () => {
+    const { stdout } = await inspect("--method", "tools/call", "--tool-name", "elicitation_render_form", "--tool-args-json", JSON.stringify({ form: scope }));
+    const out = JSON.parse(stdout);
+    assert.equal((out.structuredContent ?? out.result?.structuredContent).success, true);
+  });
+  test("elicitation_ask without elicitation returns the fallback", async () => {
+    const { stdout } = await inspect("--method", "tools/call", "--tool-name", "elicitation_ask", "--tool-args-json", JSON.stringify({ template: "session-contract", slots: { project: "x" } }));
+    const out = JSON.parse(stdout);
+    assert.equal((out.structuredContent ?? out.result?.structuredContent).action, "unsupported");
+  });
+});
