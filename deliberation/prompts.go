@@ -246,18 +246,21 @@ const (
 	qualityNote = "Your previous response did not address the disputed points. Address each open challenge by ID."
 )
 
-// retryCall resends iteration N after a format failure: "Iteration N/8
-// (RETRY #R)".
-func (s *State) retryCall() string {
+// retryCall resends the prompt of the retried action after a format
+// failure: "Iteration N/8 (RETRY #R)" with what was wrong.
+func (s *State) retryCall(retried, prompt string) string {
 	suffix := fmt.Sprintf("(RETRY #%d)", s.Counters.Retries)
 	note := formatNote
 	if s.LastFailureType == failureQuality {
 		note = qualityNote
 	}
-	if s.Iteration == 1 {
+	switch retried {
+	case ActionAsk:
 		return s.firstCallHeader(suffix) + note + "\n\n" + s.request() + "\n" + labelling
+	case ActionCritique, ActionReminder:
+		return s.subsequent(suffix, note)
 	}
-	return s.subsequent(suffix, note)
+	return fmt.Sprintf("Iteration %d/%d %s. %s\n\n%s", s.Iteration, s.limit(), suffix, note, prompt)
 }
 
 // clarificationCall asks the ILL-FORMED clarifications (N unchanged).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 )
@@ -194,4 +195,52 @@ func checkState(t *testing.T, where string, s *State) {
 			t.Fatalf("%s: synthesize refused after %s: %v", where, s.ExitReason, err)
 		}
 	}
+}
+
+// TestPropertyThroughTheStore runs random operations through the store's
+// operations and checks the file on disk after each: valid JSON in the
+// seed's schema, strictly decodable, every point in one place, and
+// untouched by refused operations.
+func TestPropertyThroughTheStore(t *testing.T) {
+	st, _ := newTestStore(t)
+	for seed := range uint64(15) {
+		g := gen{rand.New(rand.NewPCG(seed, 7))}
+		id, _, err := st.Start("q?", &StartOptions{Quick: g.chance(0.2)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 30 {
+			before, _ := os.ReadFile(st.StatePath(id))
+			s, err := st.Load(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opErr := g.storeOperate(st, id, s)
+			after, _ := os.ReadFile(st.StatePath(id))
+			if opErr != nil && !bytes.Equal(before, after) {
+				t.Fatalf("seed %d step %d: refused operation changed the file: %v", seed, i, opErr)
+			}
+			d, err := DecodeState(after)
+			if err != nil {
+				t.Fatalf("seed %d step %d: file does not decode: %v", seed, i, err)
+			}
+			checkState(t, fmt.Sprintf("store seed %d step %d", seed, i), d)
+		}
+	}
+}
+
+func (g gen) storeOperate(st *Store, id string, s *State) error {
+	switch {
+	case g.chance(0.01):
+		_, err := st.Abandon(id)
+		return err
+	case g.chance(0.05):
+		_, err := st.Recover(id)
+		return err
+	case s.Next != nil && s.Next.Awaiting == AwaitResponse && g.chance(0.9):
+		_, err := st.Respond(id, g.response(s))
+		return err
+	}
+	_, err := st.Evaluate(id, g.evaluation(s))
+	return err
 }

@@ -101,6 +101,18 @@ type Next struct {
 	Prompt    string `json:"prompt,omitempty"`
 	// Reason is the exit reason, or the message to show the user.
 	Reason string `json:"reason,omitempty"`
+	// For is the action a retry repeats (its answer is judged as that
+	// action's answer).
+	For string `json:"for,omitempty"`
+}
+
+// pending is the action whose answer is awaited: the retried one for a
+// retry.
+func (s *State) pending() string {
+	if s.Next.Action == ActionRetry && s.Next.For != "" {
+		return s.Next.For
+	}
+	return s.Next.Action
 }
 
 func (s *State) setNext(action, prompt string) {
@@ -136,7 +148,7 @@ func (s *State) Respond(text string, now time.Time) error {
 	if s.Quick() {
 		refs = nil // quick mode tracks challenges by content, not ID
 	}
-	s.Responses = append(s.Responses, Response{Iteration: s.Iteration, Action: s.Next.Action, Text: text, Refs: refs})
+	s.Responses = append(s.Responses, Response{Iteration: s.Iteration, Action: s.pending(), Text: text, Refs: refs})
 	s.Next.Awaiting = AwaitEvaluation
 	s.touch(now)
 	return nil
@@ -230,7 +242,7 @@ func (s *State) apply(ev *Evaluation) {
 	if ev.RequestArbitration && s.Checks.Arbitration == "" {
 		s.Checks.Arbitration = "requested"
 	}
-	switch s.Next.Action {
+	switch s.pending() {
 	case ActionCoverage:
 		s.applyCoverage(ev)
 	case ActionStress:
@@ -264,14 +276,16 @@ func (s *State) formatFailure(kind string) {
 	}
 	s.LastFailureType = failure
 	s.Counters.Retries++
-	s.setNext(ActionRetry, s.retryCall())
+	retried, prompt := s.pending(), s.Next.Prompt
+	s.setNext(ActionRetry, s.retryCall(retried, prompt))
+	s.Next.For = retried
 }
 
 // applyExchange handles an ordinary response: defenses first, then drops,
 // then the new points.
 func (s *State) applyExchange(ev *Evaluation) {
 	pendingBefore := slices.Clone(s.Pending)
-	wasClarification := s.Next.Action == ActionClarify
+	wasClarification := s.pending() == ActionClarify
 	handled := map[string]bool{}
 	for _, ce := range ev.Challenges {
 		handled[ce.ID] = true

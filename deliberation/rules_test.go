@@ -804,3 +804,38 @@ func TestUngroundedValueClaim(t *testing.T) {
 		assertProblems(t, err, []string{"points[0].ungrounded: applies only with SKEPTICAL (the one reframing challenge)"})
 	})
 }
+
+func TestRetryKeepsTheRetriedAction(t *testing.T) {
+	s := twoAgreed(t, "")
+	next := step(t, s, "garbage", `{"response":"format_failure"}`)
+	if next.Action != ActionRetry || next.For != ActionCoverage || !strings.Contains(next.Prompt, "Iteration 2/8 (RETRY #1).") ||
+		!strings.Contains(next.Prompt, "What's missing from this analysis?") {
+		t.Fatalf("retry of the coverage check: %+v", next)
+	}
+	respond(t, s, "nothing new")
+	_, err := evalJSON(s, `{}`)
+	assertProblems(t, err, []string{"coverage: is required: the response answers the coverage_check prompt"})
+	if _, err := evalJSON(s, `{"coverage":{}}`); err != nil {
+		t.Fatal(err)
+	}
+	if s.ExitReason != ExitConverged {
+		t.Errorf("exit %q", s.ExitReason)
+	}
+}
+
+func TestRoundContents(t *testing.T) {
+	t.Run("a clarification reply only clarifies", func(t *testing.T) {
+		s := start(t, nil)
+		step(t, s, "1. it depends", points(`{"text":"it depends","triage":"in-scope","classification":"ILL-FORMED","clarify":"on what?"}`))
+		respond(t, s, "on load; also a new idea")
+		_, err := evalJSON(s, points(agree("a new idea")))
+		assertProblems(t, err, []string{"points[0].clarifies: is required: a clarification reply only sharpens the pending points (P1)"})
+	})
+	t.Run("a stress-test answer carries only its judgment", func(t *testing.T) {
+		s := twoAgreed(t, `,"require_stress_test":true`)
+		step(t, s, "nothing", `{"coverage":{}}`)
+		respond(t, s, "objection")
+		_, err := evalJSON(s, `{"stress_test":{"objection":"o","classification":"fatal"},"points":[`+agree("x")+`]}`)
+		assertProblems(t, err, []string{"points: the answer to the stress_test prompt carries only its judgment, no points or challenges"})
+	})
+}

@@ -29,6 +29,7 @@ func (s *State) validateEvaluation(ev *Evaluation) error {
 	if ev.Trivial != "" && s.Iteration > 2 {
 		p.Add("trivial", "an early exit (trivial) is only possible by iteration 2 (this is %d)", s.Iteration)
 	}
+	s.validateRound(ev, &p)
 	s.validateFacts(ev.Facts, &p)
 	s.incoming = s.incomingFacts(ev.Facts)
 	defer func() { s.incoming = nil }()
@@ -41,6 +42,24 @@ func (s *State) validateEvaluation(ev *Evaluation) error {
 		}
 	}
 	return p.Err()
+}
+
+// validateRound: what an answer may carry depends on the prompt it
+// answers. A clarification carries only clarifications; a stress test or
+// an arbitration only its judgment.
+func (s *State) validateRound(ev *Evaluation, p *problem.List) {
+	switch s.pending() {
+	case ActionClarify:
+		for i, pt := range ev.Points {
+			if pt.Clarifies == "" {
+				p.Add(fmt.Sprintf("points[%d].clarifies", i), "is required: a clarification reply only sharpens the pending points (%s)", strings.Join(s.Pending, ", "))
+			}
+		}
+	case ActionStress, ActionArbitrate:
+		if len(ev.Points)+len(ev.Challenges) > 0 {
+			p.Add("points", "the answer to the %s prompt carries only its judgment, no points or challenges", s.pending())
+		}
+	}
 }
 
 func (s *State) validateFacts(facts []FactEval, p *problem.List) {

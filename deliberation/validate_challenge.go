@@ -129,7 +129,7 @@ func (s *State) validateDeadlock(path string, c *Challenge, ce ChallengeEval, p 
 // requireDeadlocks: a challenge still disputed after deadlockRounds rounds
 // must be classified.
 func (s *State) requireDeadlocks(handled map[string]bool, p *problem.List) {
-	if s.Quick() || s.Next.Action == ActionClarify {
+	if s.Quick() || s.pending() == ActionClarify {
 		return
 	}
 	for _, id := range s.Disputed {
@@ -143,7 +143,7 @@ func (s *State) requireDeadlocks(handled map[string]bool, p *problem.List) {
 // validateChecks: the coverage, stress-test and arbitration judgments come
 // exactly with the answers to those prompts.
 func (s *State) validateChecks(ev *Evaluation, p *problem.List) {
-	action := s.Next.Action
+	action := s.pending()
 	checks := []struct {
 		name  string
 		given bool
