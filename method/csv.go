@@ -19,8 +19,13 @@ func splitRecords(s string) []record {
 	s = strings.TrimPrefix(s, "\ufeff")
 	var recs []record
 	line := 1
+	// One backing array for every record's fields.
+	buf := make([]string, 0, 11*(strings.Count(s, "\n")+1))
 	for len(s) > 0 {
-		rec, rest, lines := nextRecord(s)
+		rec, rest, lines := nextRecord(s, buf)
+		n := len(rec.fields)
+		buf = rec.fields[n:]          // the capacity left, for the next record
+		rec.fields = rec.fields[:n:n] // so that nothing appends into the next record's fields
 		rec.line = line
 		line += lines
 		s = rest
@@ -31,11 +36,12 @@ func splitRecords(s string) []record {
 	return recs
 }
 
-// nextRecord reads one record from the start of s and returns it, the text
-// after it, and how many line breaks it consumed.
-func nextRecord(s string) (rec record, rest string, lines int) {
+// nextRecord reads one record from the start of s, appending its fields to
+// buf, and returns it, the text after it, and how many line breaks it
+// consumed.
+func nextRecord(s string, buf []string) (rec record, rest string, lines int) {
 	i := 0
-	rec.fields = make([]string, 0, 11)
+	rec.fields = buf
 	for {
 		var f string
 		if q := quoteStart(s, i); q >= 0 {

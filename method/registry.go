@@ -1,6 +1,7 @@
 package method
 
 import (
+	"bytes"
 	_ "embed"
 	"fmt"
 	"os"
@@ -95,8 +96,9 @@ func Parse(data []byte) *Registry {
 	}
 	r.Methods = make([]Method, 0, len(recs))
 	seen := newIndex(len(recs))
+	lists := make([]string, 0, bytes.Count(data, []byte(","))+len(recs))
 	for _, rec := range recs {
-		m, ok := parseRow(rec, &r.Warnings)
+		m, ok := parseRow(rec, &r.Warnings, &lists)
 		if ok && seen.admit(m, rec.line, &r.Warnings) {
 			r.Methods = append(r.Methods, m)
 		}

@@ -34,6 +34,9 @@ type rowCheck struct {
 	name string // printable method_name, for messages
 	w    *problem.List
 	skip bool
+	// lists is a shared backing array for the row's phases, agents and
+	// topics, to save allocations.
+	lists *[]string
 }
 
 func (c *rowCheck) fail(format string, args ...any) {
@@ -45,7 +48,7 @@ func (c *rowCheck) warn(format string, args ...any) { c.w.Add(c.path, format, ar
 
 // parseRow turns a record into a method, reporting every problem of the row.
 // It returns false when the row must be skipped.
-func parseRow(rec record, w *problem.List) (Method, bool) {
+func parseRow(rec record, w *problem.List, lists *[]string) (Method, bool) {
 	path := rowPath(rec.line)
 	if rec.bad != "" {
 		w.Add(path, "Row %d has malformed quoting (%s), skipping row: %s", rec.line, rec.bad, first80(rec.raw))
@@ -56,7 +59,7 @@ func parseRow(rec record, w *problem.List) (Method, bool) {
 		return Method{}, false
 	}
 	f := trimAll(rec.fields)
-	c := &rowCheck{path: path, line: rec.line, name: printable(f[colName]), w: w}
+	c := &rowCheck{path: path, line: rec.line, name: printable(f[colName]), w: w, lists: lists}
 	c.required(f)
 	m := Method{
 		Num:           c.num(f[colNum]),
@@ -154,7 +157,7 @@ func (c *rowCheck) tier(v string) int {
 }
 
 func (c *rowCheck) phases(v string) []string {
-	all := splitList(v)
+	all := c.splitList(v)
 	out := all[:0]
 	for _, p := range all {
 		if !ValidPhase(p) {
@@ -170,7 +173,7 @@ func (c *rowCheck) phases(v string) []string {
 }
 
 func (c *rowCheck) agents(v string) []string {
-	all := splitList(v)
+	all := c.splitList(v)
 	out := all[:0]
 	for _, a := range all {
 		if !validAgent(a) {
@@ -187,7 +190,7 @@ func (c *rowCheck) agents(v string) []string {
 }
 
 func (c *rowCheck) topics(v string) []string {
-	all := splitList(v)
+	all := c.splitList(v)
 	out := all[:0]
 	for _, t := range all {
 		if !validTopic(t) {
@@ -265,18 +268,16 @@ func allDigits(s string) bool {
 }
 
 // splitList splits a comma-separated list, trimming items and dropping empty
-// ones.
-func splitList(v string) []string {
-	if v == "" {
-		return []string{}
-	}
-	out := make([]string, 0, strings.Count(v, ",")+1)
+// ones. The items are appended to c.lists and the result is capped there.
+func (c *rowCheck) splitList(v string) []string {
+	start := len(*c.lists)
 	for p := range strings.SplitSeq(v, ",") {
 		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
+			*c.lists = append(*c.lists, p)
 		}
 	}
-	return out
+	end := len(*c.lists)
+	return (*c.lists)[start:end:end]
 }
 
 func appendNew(list []string, v string) []string {
