@@ -19,8 +19,9 @@ func splitRecords(s string) []record {
 	s = strings.TrimPrefix(s, "\ufeff")
 	var recs []record
 	line := 1
-	// One backing array for every record's fields.
-	buf := make([]string, 0, 11*(strings.Count(s, "\n")+1))
+	// One backing array for the records' fields (grown by append past the
+	// cap, which bounds what a file of blank lines can reserve).
+	buf := make([]string, 0, min(11*(strings.Count(s, "\n")+1), 1<<16))
 	for len(s) > 0 {
 		rec, rest, lines := nextRecord(s, buf)
 		n := len(rec.fields)

@@ -96,7 +96,7 @@ func Parse(data []byte) *Registry {
 	}
 	r.Methods = make([]Method, 0, len(recs))
 	seen := newIndex(len(recs))
-	lists := make([]string, 0, bytes.Count(data, []byte(","))+len(recs))
+	lists := make([]string, 0, min(bytes.Count(data, []byte(","))+len(recs), 1<<16))
 	for _, rec := range recs {
 		m, ok := parseRow(rec, &r.Warnings, &lists)
 		if ok && seen.admit(m, rec.line, &r.Warnings) {
