@@ -1,7 +1,7 @@
 # elicit's build and test entry points. `make test` is what CI runs.
 GO ?= go
 
-.PHONY: test lint unit e2e bench build
+.PHONY: test lint unit e2e bench bench-go bench-mcp build
 
 test: lint unit e2e
 
@@ -21,8 +21,15 @@ e2e: build
 	cd e2e/node && npm ci --no-audit --no-fund --loglevel=error
 	cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
 
-bench:
-	@$(GO) test -run '^$$' -bench . -benchmem -count=1 ./... | $(GO) run ./internal/benchtable
+bench: bench-go bench-mcp
+
+bench-go:
+	@$(GO) test -run '^$$' -bench . -benchmem -count=1 ./... 2>/dev/null | $(GO) run ./internal/benchtable 2>/dev/null
+
+# 1,000 sequential elicitation_render_form calls from the TypeScript SDK.
+bench-mcp: build
+	@cd e2e/node && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node bench.mjs 1000
 
 build:
 	$(GO) build -o bin/elicit ./cmd/elicit
