@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -62,13 +61,6 @@ func (a *app) warn(r *method.Registry) {
 	}
 }
 
-func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 func (a *app) methodsList(rf *registryFlags) *cobra.Command {
 	var phase string
 	var tier int
@@ -88,7 +80,7 @@ func (a *app) methodsList(rf *registryFlags) *cobra.Command {
 			a.warn(r)
 			methods := r.Filter(phase, tier)
 			if asJSON {
-				return a.printJSON(methods)
+				return writeJSON(a.stdout, methods)
 			}
 			return a.printMethods(methods)
 		},
@@ -118,7 +110,7 @@ func (a *app) methodsValidate() *cobra.Command {
 			r := method.Load(args[0])
 			w := r.WarningTexts()
 			if asJSON {
-				if err := a.printJSON(map[string]any{"methods": len(r.Methods), "warnings": w}); err != nil {
+				if err := writeJSON(a.stdout, map[string]any{"methods": len(r.Methods), "warnings": w}); err != nil {
 					return err
 				}
 			} else {
@@ -195,7 +187,7 @@ func (a *app) methodsShow(rf *registryFlags) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return a.printJSON(ms[0])
+				return writeJSON(a.stdout, ms[0])
 			}
 			return a.printMethod(ms[0])
 		},
@@ -343,7 +335,7 @@ func (a *app) methodsSelect(rf *registryFlags) *cobra.Command {
 				return err
 			}
 			if f.json {
-				return a.printJSON(sel)
+				return writeJSON(a.stdout, sel)
 			}
 			a.printSelection(q, sel)
 			return nil
@@ -494,7 +486,7 @@ func (a *app) printChoice(asJSON bool, sel *method.Selection, chosen []method.Ca
 	if asJSON {
 		out := *sel
 		out.Methods = chosen
-		return a.printJSON(&out)
+		return writeJSON(a.stdout, &out)
 	}
 	for _, c := range chosen {
 		fmt.Fprintf(a.stdout, "%d\t%s\n", c.Method.Num, c.Method.Name)
