@@ -71,6 +71,10 @@ type PointEval struct {
 	// Decisive: the evidence directly matches or contradicts the exact
 	// predicate of a claim. When uncertain, leave false.
 	Decisive bool `json:"decisive,omitempty"`
+	// Flips names the point (P#) whose exact predicate this decisive
+	// evidence matches or contradicts: an Agreed point is Dismissed, any
+	// other is Agreed, at once.
+	Flips string `json:"flips,omitempty"`
 	// Revises names an earlier point (P#) this one revises.
 	Revises string `json:"revises,omitempty"`
 	// SameCoreClaim: the revision addresses the same core claim (adds

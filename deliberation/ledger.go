@@ -103,6 +103,57 @@ func (s *State) addFact(kind, ref, text, supersedes string) string {
 	return id
 }
 
+// overCapacity is the seed's exit when the user constraints alone exceed
+// the budget.
+const overCapacity = "Input exceeds processing capacity. Reduce constraints or split into multiple sessions."
+
+// userFactsSize is the size of the ledger entries facts would make
+// (F# [user]: text), estimated with two-digit IDs.
+func userFactsSize(facts []string) int {
+	n := 0
+	for _, f := range facts {
+		n += len("F00 [user]: ") + len(strings.TrimSpace(f))
+	}
+	return n
+}
+
+// promptLedger is the active truth set a prompt shows, within the budget:
+// every user entry and every entry an open dispute cites; the IDs left
+// out are returned too.
+func (s *State) promptLedger() (shown, omitted []string) {
+	active := s.ActiveLedger()
+	size := 0
+	for _, e := range active {
+		size += len(e)
+	}
+	if s.LedgerBudget <= 0 || size <= s.LedgerBudget {
+		return active, nil
+	}
+	cited := s.disputeText()
+	for _, e := range active {
+		f := parseFact(e)
+		if f.Kind() == tagUser || (f.ID != "" && regexp.MustCompile(`\b`+f.ID+`\b`).MatchString(cited)) {
+			shown = append(shown, e)
+		} else {
+			omitted = append(omitted, orDefault(f.ID, "?"))
+		}
+	}
+	return shown, omitted
+}
+
+// disputeText is the text of the open disputes and pending points.
+func (s *State) disputeText() string {
+	var b strings.Builder
+	for _, id := range s.Disputed {
+		c := s.Challenges[id]
+		b.WriteString(c.Point + " " + c.Objection + " " + c.Narrowed + "\n")
+	}
+	for _, id := range s.Pending {
+		b.WriteString(s.pointText(id) + "\n")
+	}
+	return b.String()
+}
+
 // addFacts appends validated facts from an evaluation.
 func (s *State) addFacts(facts []FactEval) {
 	for _, f := range facts {

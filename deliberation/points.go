@@ -83,7 +83,33 @@ func (s *State) applyPoint(p PointEval) {
 		s.Counters.Stalls++
 	default:
 		s.classify(id, p)
+		if p.Flips != "" {
+			s.flip(p.Flips, p)
+		}
 	}
+}
+
+// flip applies decisive evidence to the point whose predicate it matches
+// or contradicts: an Agreed point is Dismissed, any other is Agreed.
+func (s *State) flip(target string, ev PointEval) {
+	wasAgreed := strings.HasPrefix(s.placements()[target][0], "buckets.agreed")
+	text := s.placedText(target)
+	s.unplace(target)
+	if wasAgreed {
+		s.dismissText(target, text, TagRejected, "contradicted by decisive evidence: "+ev.Text)
+		return
+	}
+	s.agree(target, text, agreedEvidence(ev.EvidenceType), "confirmed by decisive evidence: "+ev.Text)
+}
+
+// placedText is a point's text as its bucket entry holds it.
+func (s *State) placedText(id string) string {
+	for _, a := range s.Buckets.Agreed {
+		if a.ID == id {
+			return a.Point
+		}
+	}
+	return s.pointText(id)
 }
 
 // placePoint returns the point's ID: the clarified or revised point (taken

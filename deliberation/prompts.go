@@ -65,11 +65,18 @@ func (s *State) ledgerBlock() string {
 	if s.Quick() {
 		return ""
 	}
-	active := s.ActiveLedger()
-	if len(active) == 0 {
+	active, omitted := s.promptLedger()
+	if len(active) == 0 && len(omitted) == 0 {
 		return "Ledger: none yet\n"
 	}
-	return "Ledger:\n- " + strings.Join(active, "\n- ") + "\n"
+	title := "Ledger:"
+	if len(omitted) > 0 {
+		title = fmt.Sprintf("Ledger (over budget; omitted: %s):", strings.Join(omitted, ", "))
+	}
+	if len(active) == 0 {
+		return title + "\n"
+	}
+	return title + "\n- " + strings.Join(active, "\n- ") + "\n"
 }
 
 const labelling = `For key claims, label per preamble rule 4: EVIDENCE | INFERENCE | GUESS. Brief justification per label.

@@ -839,3 +839,56 @@ func TestRoundContents(t *testing.T) {
 		assertProblems(t, err, []string{"points: the answer to the stress_test prompt carries only its judgment, no points or challenges"})
 	})
 }
+
+func TestLedgerBudget(t *testing.T) {
+	s := start(t, &StartOptions{Facts: []string{"no new infrastructure"}, LedgerBudget: 120})
+	step(t, s, "1. x", `{"facts":[
+		{"tag":"verified","ref":"client.py:88","text":"429 responses carry Retry-After"},
+		{"tag":"verified","ref":"metrics","text":"p99 latency is 80 ms at 40 rps"},
+		{"tag":"codex-unverified","text":"the vendor will raise limits next quarter"}],
+		"points":[`+skeptical("retry 5 times (see F3)", "F3 says nothing about retries")+`]}`)
+	want := "Ledger (over budget; omitted: F2, F4):\n- F1 [user]: no new infrastructure\n- F3 [verified: metrics]: p99 latency is 80 ms at 40 rps\n"
+	if !strings.Contains(s.Next.Prompt, want) {
+		t.Errorf("prompt ledger over budget, want\n%s\nin\n%s", want, s.Next.Prompt)
+	}
+	respond(t, s, "1. y")
+	_, err := evalJSON(s, `{"facts":[{"tag":"user","text":"`+strings.Repeat("x", 120)+`"}]}`)
+	assertProblems(t, err, []string{"facts: the user facts would need 165 characters, over the ledger budget of 120: " + overCapacity})
+
+	_, err = New("q", &StartOptions{Facts: []string{strings.Repeat("y", 100)}, LedgerBudget: 50}, t0)
+	assertProblems(t, err, []string{"facts: the user facts need 112 characters, over the ledger budget of 50: " + overCapacity})
+}
+
+func TestDecisiveEvidenceFlips(t *testing.T) {
+	trace := `{"text":"stack trace: parse() throws on empty input","triage":"in-scope","kind":"evidence","decisive":true,"classification":"AGREE","claim_type":"empirical","evidence_type":"execution","flips":"P1"}`
+	t.Run("an Agreed point is Dismissed", func(t *testing.T) {
+		s := start(t, nil)
+		step(t, s, "1. parse never throws", points(agree("parse never throws")))
+		s.Iteration, s.Phase = 6, Crystallization
+		step(t, s, "trace", points(trace))
+		if d := s.Buckets.Dismissed; len(d) != 1 || d[0].ID != "P1" || !strings.HasPrefix(d[0].Reason, "contradicted by decisive evidence") {
+			t.Errorf("dismissed %+v", d)
+		}
+		if bucketOf(s, "P2") != "buckets.agreed[0]" {
+			t.Errorf("the evidence itself at %s", bucketOf(s, "P2"))
+		}
+	})
+	t.Run("a disputed point is Agreed", func(t *testing.T) {
+		s := start(t, nil)
+		step(t, s, "1. parse throws on empty input", points(skeptical("parse throws on empty input", "no trace")))
+		step(t, s, "Re C1: trace", points(strings.Replace(trace, `"stack trace`, `"trace`, 1)))
+		if bucketOf(s, "P1") != "buckets.agreed[1]" || len(s.Disputed) != 0 {
+			t.Errorf("P1 at %s, disputed %v", bucketOf(s, "P1"), s.Disputed)
+		}
+	})
+	t.Run("only decisive evidence flips", func(t *testing.T) {
+		s := start(t, nil)
+		step(t, s, "1. x", points(agree("x")))
+		respond(t, s, "y")
+		_, err := evalJSON(s, points(`{"text":"bench 10ms","triage":"in-scope","kind":"evidence","classification":"AGREE","claim_type":"value","flips":"P9"}`))
+		assertProblems(t, err, []string{
+			"points[0].flips: only decisive evidence (kind evidence, decisive, classified AGREE) flips a point",
+			`points[0].flips: "P9" is not an agreed, dismissed, unresolved or disputed point`,
+		})
+	})
+}

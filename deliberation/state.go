@@ -122,6 +122,10 @@ type State struct {
 	// first is the default); Paths the absolute paths the consultee reads.
 	Interpretations []string `json:"interpretations,omitempty"`
 	Paths           []string `json:"paths,omitempty"`
+	// LedgerBudget caps the characters of ledger shown in a prompt (0: no
+	// cap); over it, prompts keep the user entries and those the open
+	// disputes cite, and list the IDs left out.
+	LedgerBudget int `json:"ledger_budget,omitempty"`
 	// Answer is the direct answer of an early exit (trivial).
 	Answer string `json:"answer,omitempty"`
 	// Points registers every point by ID (P1, P2, ...); each is in exactly
@@ -305,6 +309,9 @@ type StartOptions struct {
 	Interpretations []string
 	// Paths are absolute paths of files the consultee should read.
 	Paths []string
+	// LedgerBudget caps the characters of ledger per prompt (0: no cap).
+	// When the user facts alone exceed it, the deliberation does not start.
+	LedgerBudget int
 }
 
 // New starts a deliberation on question at time now and sets Next to the
@@ -337,6 +344,7 @@ func New(question string, opts *StartOptions, now time.Time) (*State, error) {
 		Points:          map[string]*Point{},
 		Interpretations: o.Interpretations,
 		Paths:           o.Paths,
+		LedgerBudget:    o.LedgerBudget,
 	}
 	if o.Quick {
 		s.Mode = ModeQuick
@@ -435,6 +443,12 @@ func checkInvocation(question string, o StartOptions) error {
 		if !filepath.IsAbs(path) {
 			p.Add(fmt.Sprintf("paths[%d]", i), "%q is not absolute (the consultee may run elsewhere)", path)
 		}
+	}
+	if o.LedgerBudget < 0 {
+		p.Add("ledger_budget", "is %d, want 0 (no cap) or more", o.LedgerBudget)
+	}
+	if n := userFactsSize(o.Facts); o.LedgerBudget > 0 && n > o.LedgerBudget {
+		p.Add("facts", "the user facts need %d characters, over the ledger budget of %d: %s", n, o.LedgerBudget, overCapacity)
 	}
 	if o.Quick && len(o.Facts) > 0 {
 		p.Add("facts", "quick mode keeps no ledger (it is for questions without constraints or non-goals; use full mode)")

@@ -85,6 +85,30 @@ func (s *State) validateFacts(facts []FactEval, p *problem.List) {
 			s.validateSupersede(path+".supersedes", f, p)
 		}
 	}
+	s.validateUserBudget(facts, p)
+}
+
+// validateUserBudget: the user entries must fit the ledger budget, or the
+// constraints are incomplete.
+func (s *State) validateUserBudget(facts []FactEval, p *problem.List) {
+	if s.LedgerBudget <= 0 {
+		return
+	}
+	var texts []string
+	for _, f := range s.Facts() {
+		if f.Kind() == tagUser && slices.Contains(s.ActiveLedger(), f.Raw) {
+			texts = append(texts, f.Text)
+		}
+	}
+	added := false
+	for _, f := range facts {
+		if f.Tag == tagUser {
+			texts, added = append(texts, f.Text), true
+		}
+	}
+	if n := userFactsSize(texts); added && n > s.LedgerBudget {
+		p.Add("facts", "the user facts would need %d characters, over the ledger budget of %d: %s", n, s.LedgerBudget, overCapacity)
+	}
 }
 
 func (s *State) validateSupersede(path string, f FactEval, p *problem.List) {
@@ -136,11 +160,26 @@ func (s *State) validateTarget(path string, pt PointEval, seen map[string]bool, 
 			p.Add(path+".revises", "%q is not a disputed, pending or unresolved point", pt.Revises)
 		}
 	}
-	for _, id := range []string{pt.Clarifies, pt.Revises} {
+	if pt.Flips != "" {
+		s.validateFlip(path, pt, p)
+	}
+	for _, id := range []string{pt.Clarifies, pt.Revises, pt.Flips} {
 		if id != "" && seen[id] {
 			p.Add(path, "%s is targeted twice", id)
 		}
 		seen[id] = true
+	}
+}
+
+// validateFlip: only decisive evidence, agreed on execution or textual
+// evidence, flips a point, and only a point with a verdict or a dispute.
+func (s *State) validateFlip(path string, pt PointEval, p *problem.List) {
+	if pt.Kind != "evidence" || !pt.Decisive || pt.Classification != ClassAgree {
+		p.Add(path+".flips", "only decisive evidence (kind evidence, decisive, classified AGREE) flips a point")
+	}
+	at := s.placements()[pt.Flips]
+	if len(at) != 1 || strings.HasPrefix(at[0], "not_evaluated") || strings.HasPrefix(at[0], "pending") {
+		p.Add(path+".flips", "%q is not an agreed, dismissed, unresolved or disputed point", pt.Flips)
 	}
 }
 

@@ -144,6 +144,7 @@ func (a *app) deliberateStart() *cobra.Command {
 	f.StringVar(&opts.SSM.Shape, "shape", "", "Solution Space Mapping: characteristics valid responses must have")
 	f.StringVar(&opts.SSM.Tangents, "tangents", "", "Solution Space Mapping: likely unproductive directions")
 	f.StringVar(&opts.SSM.DriftSignals, "drift-signals", "", "Solution Space Mapping: signs the deliberation left productive territory")
+	f.IntVar(&opts.LedgerBudget, "ledger-budget", 0, "cap on the ledger characters per prompt (0: none); over it, user entries and those open disputes cite are kept")
 	f.BoolVar(&opts.Quick, "quick", false, "quick mode: at most 2 iterations, no phases, ledger or challenge IDs")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print {id, state_file, prompt} as JSON")
 	return cmd
