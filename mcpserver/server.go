@@ -60,11 +60,18 @@ func New(opts *Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "elicit", Title: "elicit", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	h := &handlers{opts: o}
-	for _, t := range h.tools() {
-		s.AddTool(t.tool, t.handler)
+	for _, group := range toolGroups {
+		for _, t := range group(h) {
+			s.AddTool(t.tool, t.handler)
+		}
 	}
 	return s
 }
+
+// toolGroups holds one constructor per group of tools (forms and methods,
+// deliberation, ...); each group's file registers itself in an init
+// function.
+var toolGroups []func(*handlers) []toolDef
 
 // handlers holds what the tool handlers share.
 type handlers struct{ opts *Options }

@@ -30,7 +30,9 @@ func formSchema(extra obj, required ...string) obj {
 	return inputSchema(props, required...)
 }
 
-func (h *handlers) tools() []toolDef {
+func init() { toolGroups = append(toolGroups, (*handlers).formAndMethodTools) }
+
+func (h *handlers) formAndMethodTools() []toolDef {
 	return []toolDef{
 		{&mcp.Tool{Name: "elicitation_render_form", Title: "Render a form for AskUserQuestion",
 			Description: "Validate a form and get AskUserQuestion payloads: batches, one ready tool input per batch (ask_user_question), two-tier follow-ups, and the fields AskUserQuestion cannot ask (unsupported) with the surface that can. Batch 2-4 fields only when they are independent dimensions of one decision; infer first (default + inferred_from) and still show the guess. Also returns the surface select_form_surface would choose. Invalid forms come back as {success:false, problems} listing every problem.",
