@@ -1,0 +1,75 @@
+package mcpserver
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestListenAddr(t *testing.T) {
+	tests := []struct {
+		addr, token, want, err string
+	}{
+		{"8765", "", "127.0.0.1:8765", ""},
+		{":8765", "", "127.0.0.1:8765", ""},
+		{"localhost:1", "", "localhost:1", ""},
+		{"[::1]:2", "", "[::1]:2", ""},
+		{"127.0.0.2:3", "", "127.0.0.2:3", ""},
+		{"0.0.0.0:4", "", "", "--http 0.0.0.0:4 is not a loopback address: refusing to serve it without --token (or ELICIT_TOKEN)"},
+		{"192.0.2.1:5", "", "", "not a loopback address"},
+		{"0.0.0.0:4", "t", "0.0.0.0:4", ""},
+		{"a:b:c", "", "", "use PORT, HOST:PORT or [IPv6]:PORT"},
+	}
+	for _, tt := range tests {
+		got, err := ListenAddr(tt.addr, tt.token)
+		if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("ListenAddr(%q, %q) = %q, %v; want %q, %q", tt.addr, tt.token, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestHTTPHandlerGuards(t *testing.T) {
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	post := func(h http.Handler, host, auth string) int {
+		req := httptest.NewRequest("POST", "http://"+host+"/mcp", strings.NewReader(initialize))
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	guarded := HTTPHandler(New(nil), "s3cret")
+	for auth, want := range map[string]int{"": 401, "Bearer nope": 401, "s3cret": 401, "Bearer s3cret": 200} {
+		if code := post(guarded, "127.0.0.1:8765", auth); code != want {
+			t.Errorf("Authorization %q: %d, want %d", auth, code, want)
+		}
+	}
+}
+
+// TestDNSRebindingProtection serves on a real loopback listener: a request
+// whose Host header names another host is refused.
+func TestDNSRebindingProtection(t *testing.T) {
+	srv := httptest.NewServer(HTTPHandler(New(nil), ""))
+	defer srv.Close()
+	for host, want := range map[string]int{"": http.StatusOK, "evil.example": http.StatusForbidden} {
+		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`))
+		if host != "" {
+			req.Host = host
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %q: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}
