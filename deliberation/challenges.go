@@ -16,7 +16,40 @@ const (
 	OutcomeUpgraded   = "upgraded"   // REJECT defense accepted as far as SKEPTICAL
 	OutcomeEvaluating = "evaluating" // defended, still being evaluated
 	OutcomeMissingID  = "missing_id" // content addressed without the ID
+	// OutcomeAdjudicated judges each binding of a grouped challenge:
+	// sustained → Dismissed, withdrawn → Agreed.
+	OutcomeAdjudicated = "adjudicated"
 )
+
+// bound lists the points a challenge binds: the bindings of a grouped
+// challenge, or its one point.
+func (c *Challenge) bound() []string {
+	if len(c.Bindings) > 0 {
+		return c.Bindings
+	}
+	return []string{c.PointID}
+}
+
+// boundText is the text of a bound point (a challenge from the original
+// skill has only its own text).
+func (s *State) boundText(c *Challenge, id string) string {
+	if len(c.Bindings) > 0 {
+		return s.pointText(id)
+	}
+	return c.Point
+}
+
+func (s *State) dismissBound(c *Challenge, tag, reason string) {
+	for _, id := range c.bound() {
+		s.dismissText(id, s.boundText(c, id), tag, reason)
+	}
+}
+
+func (s *State) unresolveBound(c *Challenge, crux, status string) {
+	for _, id := range c.bound() {
+		s.unresolve(id, s.boundText(c, id), crux, status)
+	}
+}
 
 // Deadlock classifications.
 const (
@@ -45,7 +78,7 @@ func (s *State) applyChallenge(ce ChallengeEval) {
 	case OutcomeRejected:
 		if c.Kind == KindReject || c.Kind == KindUngrounded {
 			s.closeChallenge(ce.ID)
-			s.dismissText(c.PointID, c.Point, terminalTag(c.Kind), orDefault(ce.Reason, c.Objection))
+			s.dismissBound(c, terminalTag(c.Kind), orDefault(ce.Reason, c.Objection))
 			return
 		}
 		c.Status, c.AwaitingConfirmation = ChallengeDefended, false
@@ -54,11 +87,11 @@ func (s *State) applyChallenge(ce ChallengeEval) {
 		c.Status = ChallengeDefended
 	case OutcomeRefuted:
 		s.closeChallenge(ce.ID)
-		s.dismissText(c.PointID, c.Point, TagRejected, ce.Evidence)
+		s.dismissBound(c, TagRejected, ce.Evidence)
 	case OutcomeConceded:
 		s.closeChallenge(ce.ID)
 		c.Status = ChallengeConceded
-		s.dismissText(c.PointID, c.Point, TagConceded, s.withReason(fmt.Sprintf("explicitly (iter %d)", s.Iteration), ce.Reason))
+		s.dismissBound(c, TagConceded, s.withReason(fmt.Sprintf("explicitly (iter %d)", s.Iteration), ce.Reason))
 	case OutcomePartial:
 		s.partial(ce)
 	case OutcomeCorrected:
@@ -67,6 +100,8 @@ func (s *State) applyChallenge(ce ChallengeEval) {
 		c.Kind, c.Status = KindSkeptical, ChallengeDefended
 	case OutcomeMissingID:
 		s.missingID(ce.ID)
+	case OutcomeAdjudicated:
+		s.adjudicate(ce)
 	}
 	if stays(ce.Outcome) && ce.Deadlock != "" {
 		s.deadlock(ce)
@@ -80,23 +115,40 @@ func (s *State) withReason(tagReason, reason string) string {
 	return tagReason + "; " + reason
 }
 
-// accept moves a defended point to Agreed, through the Dependency Gate.
+// accept moves defended points to Agreed, through the Dependency Gate.
 func (s *State) accept(ce ChallengeEval) {
 	c := s.Challenges[ce.ID]
 	s.closeChallenge(ce.ID)
 	c.Status = ChallengeDefended
-	text := c.Point
-	if c.Narrowed != "" {
-		text = c.Narrowed
+	for _, id := range c.bound() {
+		text := s.boundText(c, id)
+		if c.Narrowed != "" {
+			text = c.Narrowed
+		}
+		p := s.Points[id]
+		if p != nil && p.Dependency && !verifiedConcession(ce.Concession) {
+			s.dismissText(id, text, TagRejected, "No concrete failure mode verified. Simpler version preferred.")
+			continue
+		}
+		if p != nil {
+			p.Text = text
+		}
+		s.agree(id, text, agreedEvidence(ce.EvidenceType), ce.Reason)
 	}
-	if p := s.Points[c.PointID]; p != nil && p.Dependency && !verifiedConcession(ce.Concession) {
-		s.dismissText(c.PointID, c.Point, TagRejected, "No concrete failure mode verified. Simpler version preferred.")
-		return
+}
+
+// adjudicate judges each binding of a grouped challenge separately.
+func (s *State) adjudicate(ce ChallengeEval) {
+	c := s.Challenges[ce.ID]
+	s.closeChallenge(ce.ID)
+	c.Status = ChallengeDefended
+	for _, b := range ce.Bindings {
+		if b.Outcome == BindingSustained {
+			s.dismissText(b.ID, s.pointText(b.ID), TagRejected, orDefault(b.Reason, c.Objection))
+			continue
+		}
+		s.agree(b.ID, s.pointText(b.ID), agreedEvidence(b.EvidenceType), b.Reason)
 	}
-	if p := s.Points[c.PointID]; p != nil {
-		p.Text = text
-	}
-	s.agree(c.PointID, text, agreedEvidence(ce.EvidenceType), ce.Reason)
 }
 
 // verifiedConcession: the granular operation and verifiable evidence are
@@ -123,7 +175,7 @@ func (s *State) corrected(ce ChallengeEval) {
 	c.Corrections++
 	if c.Corrections > 1 {
 		s.closeChallenge(ce.ID)
-		s.dismissText(c.PointID, c.Point, TagStall, "scope unstable")
+		s.dismissBound(c, TagStall, "scope unstable")
 		s.Counters.Stalls++
 		return
 	}
@@ -148,16 +200,16 @@ func (s *State) deadlock(ce ChallengeEval) {
 	switch ce.Deadlock {
 	case DeadlockMissingData:
 		s.closeChallenge(ce.ID)
-		s.unresolve(c.PointID, c.Point, blockedCrux(ce.Blocked), UnresolvedBlocked)
+		s.unresolveBound(c, blockedCrux(ce.Blocked), UnresolvedBlocked)
 		s.SurfacedQuestions = append(s.SurfacedQuestions, fmt.Sprintf("%s? (%s)", ce.Blocked.Measurement, ce.Blocked.VerdictDelta))
 	case DeadlockDefinitional:
 		c.DefinitionalRetry = true
 	case DeadlockCriteria:
 		s.closeChallenge(ce.ID)
-		s.unresolve(c.PointID, c.Point, ce.Crux, UnresolvedTradeoff)
+		s.unresolveBound(c, ce.Crux, UnresolvedTradeoff)
 	case DeadlockTermsUnclear:
 		s.closeChallenge(ce.ID)
-		s.dismissText(c.PointID, c.Point, TagStall, "terms unclear")
+		s.dismissBound(c, TagStall, "terms unclear")
 		s.Counters.Stalls++
 	}
 }
@@ -185,13 +237,13 @@ func (s *State) drop(id string) {
 	if c.Kind == KindUngrounded {
 		s.closeChallenge(id)
 		c.Status = ChallengeUndefended
-		s.dismissText(c.PointID, c.Point, TagUngrounded, fmt.Sprintf("not reframed with observable referents (iter %d)", s.Iteration))
+		s.dismissBound(c, TagUngrounded, fmt.Sprintf("not reframed with observable referents (iter %d)", s.Iteration))
 		return
 	}
 	if c.Kind == KindReject || c.ReminderSent {
 		s.closeChallenge(id)
 		c.Status = ChallengeUndefended
-		s.dismissText(c.PointID, c.Point, TagUndefended, fmt.Sprintf("not defended (iter %d)", s.Iteration))
+		s.dismissBound(c, TagUndefended, fmt.Sprintf("not defended (iter %d)", s.Iteration))
 		return
 	}
 	c.Status, c.ReminderSent = ChallengeDropped, true

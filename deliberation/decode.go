@@ -204,7 +204,9 @@ func (s *State) placements() map[string][]string {
 	}
 	for _, id := range s.Disputed {
 		if c := s.Challenges[id]; c != nil {
-			add(c.PointID, "disputed "+id)
+			for _, pid := range c.bound() {
+				add(pid, "disputed "+id)
+			}
 		}
 	}
 	for i, id := range s.Pending {

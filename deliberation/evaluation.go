@@ -82,6 +82,10 @@ type PointEval struct {
 	SameCoreClaim bool `json:"same_core_claim,omitempty"`
 	// Clarifies names the ILL-FORMED point (P#) this sharpens.
 	Clarifies string `json:"clarifies,omitempty"`
+	// Group joins SKEPTICAL points that share one flaw into one challenge
+	// with indexed bindings (C1 [P9, P10]); each binding is adjudicated
+	// separately after the defense.
+	Group string `json:"group,omitempty"`
 	// Theme and Blocking group points when there are more than 7.
 	Theme    string `json:"theme,omitempty"`
 	Blocking bool   `json:"blocking,omitempty"`
@@ -140,7 +144,7 @@ type ChallengeEval struct {
 	// ID is the challenge (C#).
 	ID string `json:"id"`
 	// Outcome is accepted, rejected, refuted, conceded, partial, corrected,
-	// upgraded, evaluating or missing_id.
+	// upgraded, evaluating, missing_id or adjudicated (grouped challenges).
 	Outcome string `json:"outcome"`
 	// EvidenceType backs an accepted point: execution, textual or n/a.
 	EvidenceType string `json:"evidence_type,omitempty"`
@@ -160,7 +164,26 @@ type ChallengeEval struct {
 	Crux     string `json:"crux,omitempty"`
 	// Blocked is required for a missing-data deadlock.
 	Blocked *Blocked `json:"blocked,omitempty"`
+	// Bindings judge each point of a grouped challenge (outcome
+	// adjudicated).
+	Bindings []BindingEval `json:"bindings,omitempty"`
 }
+
+// BindingEval judges one binding of a grouped challenge: sustained (the
+// flaw holds: Dismissed) or withdrawn (the challenge is withdrawn for this
+// point: Agreed, with its evidence type).
+type BindingEval struct {
+	ID           string `json:"id"`
+	Outcome      string `json:"outcome"`
+	EvidenceType string `json:"evidence_type,omitempty"`
+	Reason       string `json:"reason,omitempty"`
+}
+
+// Binding outcomes.
+const (
+	BindingSustained = "sustained"
+	BindingWithdrawn = "withdrawn"
+)
 
 // Concession is the Dependency Gate's concession: the granular operation
 // that fails in the simpler version and verifiable evidence.

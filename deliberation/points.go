@@ -180,26 +180,47 @@ func blockedCrux(b *Blocked) string {
 // observable referent.
 const ungroundedObjection = "Reframe with observable referents or withdraw."
 
-// challenge issues C# on a SKEPTICAL or REJECT point.
+// challenge issues C# on a SKEPTICAL or REJECT point; SKEPTICAL points
+// of one group share one challenge (C1 [P9, P10]).
 func (s *State) challenge(pointID string, p PointEval) {
+	if cid, ok := s.groups[p.Group]; ok && p.Group != "" {
+		c := s.Challenges[cid]
+		c.Bindings = append(c.Bindings, pointID)
+		c.Point += "; " + p.Text
+		s.round = append(s.round, verdict{ClassSkeptical, s.verdictLine(cid, p)})
+		return
+	}
 	id := nextID("C", sortedKeys(s.Challenges))
 	kind := p.Classification
 	if p.Ungrounded {
 		kind, p.Flaw = KindUngrounded, ungroundedObjection
 	}
-	s.Challenges[id] = &Challenge{
+	c := &Challenge{
 		Point: p.Text, Objection: p.Flaw, RaisedIter: s.Iteration, Status: ChallengeOpen,
 		PointID: pointID, Kind: kind, UpgradeIf: p.UpgradeIf,
 	}
+	if p.Group != "" {
+		c.Bindings = []string{pointID}
+		if s.groups == nil {
+			s.groups = map[string]string{}
+		}
+		s.groups[p.Group] = id
+	}
+	s.Challenges[id] = c
 	s.Disputed = append(s.Disputed, id)
+	s.round = append(s.round, verdict{p.Classification, s.verdictLine(id, p)})
+}
+
+// verdictLine is a challenge's line in the Evaluation section.
+func (s *State) verdictLine(id string, p PointEval) string {
 	line := fmt.Sprintf("%s because %s", p.Text, p.Flaw)
 	if p.Classification == ClassReject {
 		line = fmt.Sprintf("%s — %s (one defense round)", p.Text, p.Flaw)
 	}
-	if !s.Quick() {
-		line = id + ": " + line
+	if s.Quick() {
+		return line
 	}
-	s.round = append(s.round, verdict{p.Classification, line})
+	return id + ": " + line
 }
 
 func (s *State) pointText(id string) string {
@@ -243,10 +264,27 @@ func (s *State) unplace(id string) {
 	s.NotEvaluated = slices.DeleteFunc(s.NotEvaluated, func(n NotEvaluated) bool { return n.ID == id })
 	s.Pending = removeString(s.Pending, id)
 	for _, cid := range slices.Clone(s.Disputed) {
-		if s.Challenges[cid].PointID == id {
-			s.closeChallenge(cid)
+		if c := s.Challenges[cid]; slices.Contains(c.bound(), id) {
+			s.unbind(cid, id)
 		}
 	}
+}
+
+// unbind takes a point out of a challenge: a grouped challenge keeps its
+// other bindings, any other challenge closes.
+func (s *State) unbind(cid, id string) {
+	c := s.Challenges[cid]
+	if len(c.Bindings) < 2 {
+		s.closeChallenge(cid)
+		return
+	}
+	c.Bindings = removeString(slices.Clone(c.Bindings), id)
+	c.PointID = c.Bindings[0]
+	var texts []string
+	for _, b := range c.Bindings {
+		texts = append(texts, s.pointText(b))
+	}
+	c.Point = strings.Join(texts, "; ")
 }
 
 func orDefault(s, def string) string {

@@ -136,6 +136,9 @@ func (s *State) challengeLine(id string) string {
 	if s.Quick() {
 		return fmt.Sprintf("- %s — %s", c.Point, c.Objection)
 	}
+	if len(c.Bindings) > 0 {
+		id += " [" + strings.Join(c.Bindings, ", ") + "]"
+	}
 	return fmt.Sprintf("- %s: %s — %s (iter %d)", id, c.Point, c.Objection, c.RaisedIter)
 }
 

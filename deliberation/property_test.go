@@ -43,6 +43,10 @@ func (g gen) point(s *State) map[string]any {
 		"clarify":        g.pick("what?", ""),
 		"kind":           g.pick("", "argument", "evidence"),
 		"decisive":       g.chance(0.3),
+		"group":          g.pick("", "", "", "g"),
+	}
+	if g.chance(0.1) {
+		p["flips"] = g.pick("P1", "P2", "P3")
 	}
 	if g.chance(0.2) {
 		p["blocked"] = map[string]string{"measurement": "m", "threshold": g.pick("t", ""), "verdict_delta": "d"}
@@ -63,10 +67,15 @@ func (g gen) point(s *State) map[string]any {
 	return p
 }
 
-func (g gen) challenge(id string) map[string]any {
+func (g gen) challenge(s *State, id string) map[string]any {
+	var bindings []any
+	for _, b := range s.Challenges[id].Bindings {
+		bindings = append(bindings, map[string]string{"id": b, "outcome": g.pick("sustained", "withdrawn"), "evidence_type": g.pick("textual", "n/a")})
+	}
 	return map[string]any{
 		"id":            id,
-		"outcome":       g.pick("accepted", "rejected", "refuted", "conceded", "partial", "corrected", "upgraded", "evaluating", "missing_id", "bogus"),
+		"bindings":      bindings,
+		"outcome":       g.pick("accepted", "rejected", "refuted", "conceded", "partial", "corrected", "upgraded", "evaluating", "missing_id", "adjudicated", "bogus"),
 		"evidence_type": g.pick("execution", "n/a", ""),
 		"evidence":      g.pick("trace", ""),
 		"conceded_part": g.pick("part", ""),
@@ -92,7 +101,7 @@ func (g gen) evaluation(s *State) []byte {
 	var ces []any
 	for _, id := range s.Disputed {
 		if g.chance(0.6) {
-			ces = append(ces, g.challenge(id))
+			ces = append(ces, g.challenge(s, id))
 		}
 	}
 	if ces != nil && ev["response"] == "valid" {

@@ -407,7 +407,7 @@ func (s *State) finish(reason, message string) {
 	for _, id := range slices.Clone(s.Disputed) {
 		c := s.Challenges[id]
 		s.closeChallenge(id)
-		s.unresolve(c.PointID, c.Point, c.Objection, UnresolvedTradeoff)
+		s.unresolveBound(c, c.Objection, UnresolvedTradeoff)
 	}
 	for _, id := range s.Pending {
 		s.notEvaluated(id, s.pointText(id), "awaiting clarification when the deliberation ended")

@@ -892,3 +892,62 @@ func TestDecisiveEvidenceFlips(t *testing.T) {
 		})
 	})
 }
+
+func TestGroupedChallenge(t *testing.T) {
+	grouped := func(text string) string {
+		return `{"text":"` + text + `","triage":"in-scope","classification":"SKEPTICAL","flaw":"no failure rate measured","group":"g1"}`
+	}
+	reach := func(t *testing.T) *State {
+		s := start(t, nil)
+		next := step(t, s, "1. a 2. b 3. c", points(grouped("retry 5 times"), agree("honour Retry-After"), grouped("back off 2x")))
+		if !strings.Contains(next.Prompt, "- C1 [P1, P3]: retry 5 times; back off 2x — no failure rate measured (iter 1)") || len(s.Challenges) != 1 {
+			t.Fatalf("grouped challenge:\n%s", next.Prompt)
+		}
+		return s
+	}
+	t.Run("adjudicated binding by binding", func(t *testing.T) {
+		s := reach(t)
+		step(t, s, "Re C1: 5 is arbitrary, 2x is from the SLA", challengeEval(`{"id":"C1","outcome":"adjudicated","bindings":[
+			{"id":"P1","outcome":"sustained"},{"id":"P3","outcome":"withdrawn","evidence_type":"textual","reason":"sla.md:12"}]}`))
+		if bucketOf(s, "P1") != "buckets.dismissed[0]" || !strings.HasPrefix(bucketOf(s, "P3"), "buckets.agreed") || len(s.Disputed) != 0 {
+			t.Errorf("P1 %s P3 %s", bucketOf(s, "P1"), bucketOf(s, "P3"))
+		}
+	})
+	t.Run("dropped: every binding", func(t *testing.T) {
+		s := reach(t)
+		step(t, s, "other", `{}`)
+		step(t, s, "other", `{}`)
+		if d := s.Buckets.Dismissed; len(d) != 2 || d[0].Tag != TagUndefended || d[1].ID != "P3" {
+			t.Errorf("dismissed %+v", d)
+		}
+	})
+	t.Run("a revised binding leaves the group", func(t *testing.T) {
+		s := reach(t)
+		step(t, s, "Re C1: P1 revised", points(`{"text":"retry 3 times","triage":"in-scope","revises":"P1","classification":"AGREE","claim_type":"value"}`))
+		if c := s.Challenges["C1"]; !slices.Equal(c.Bindings, []string{"P3"}) || c.Point != "back off 2x" || !slices.Contains(s.Disputed, "C1") {
+			t.Errorf("C1 = %+v", c)
+		}
+	})
+	t.Run("judging mistakes", func(t *testing.T) {
+		s := reach(t)
+		respond(t, s, "Re C1")
+		_, err := evalJSON(s, challengeEval(`{"id":"C1","outcome":"adjudicated","bindings":[{"id":"P2","outcome":"sustained"},{"id":"P1","outcome":"withdrawn"}]}`))
+		assertProblems(t, err, []string{
+			`challenges[0].bindings[0].id: "P2" is not a binding of C1 (P1, P3)`,
+			`challenges[0].bindings[1].evidence_type: is "", want execution, textual or n/a`,
+			"challenges[0].bindings: P3 is not judged (every binding is adjudicated separately)",
+		})
+		_, err = evalJSON(s, challengeEval(`{"id":"C1","outcome":"partial","conceded_part":"a","narrowed":"b"}`))
+		assertProblems(t, err, []string{"challenges[0].outcome: C1 is grouped: adjudicate each binding instead of narrowing"})
+	})
+	t.Run("group mistakes", func(t *testing.T) {
+		s := start(t, nil)
+		respond(t, s, "1. a")
+		_, err := evalJSON(s, points(grouped("a"), `{"text":"b","triage":"in-scope","classification":"SKEPTICAL","flaw":"other","group":"g1"}`, `{"text":"c","triage":"in-scope","classification":"AGREE","claim_type":"value","group":"g2"}`))
+		assertProblems(t, err, []string{
+			`points[1].group: the points of group "g1" must share one flaw ("no failure rate measured", not "other")`,
+			"points[2].group: groups SKEPTICAL points only (one challenge, one flaw)",
+			`points[2].group: group "g2" has one point; a group binds two or more`,
+		})
+	})
+}

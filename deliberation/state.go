@@ -156,6 +156,8 @@ type State struct {
 	round []verdict
 	// incoming maps the IDs of facts being validated to their tags.
 	incoming map[string]string
+	// groups maps this exchange's challenge groups to their challenge.
+	groups map[string]string
 }
 
 // Challenge is an objection to a point that must be defended by ID or
@@ -171,6 +173,8 @@ type Challenge struct {
 
 	// PointID is the challenged point (P#).
 	PointID string `json:"point_id,omitempty"`
+	// Bindings are the points of a grouped challenge (C1 [P9, P10]).
+	Bindings []string `json:"bindings,omitempty"`
 	// Kind is SKEPTICAL (the default) or REJECT (one defense round).
 	Kind string `json:"kind,omitempty"`
 	// UpgradeIf says what evidence would upgrade the point.

@@ -125,6 +125,7 @@ func (s *State) validateSupersede(path string, f FactEval, p *problem.List) {
 
 func (s *State) validatePoints(points []PointEval, p *problem.List) {
 	s.validateThemes(points, p)
+	validateGroups(points, p)
 	seen := map[string]bool{}
 	for i, pt := range points {
 		path := fmt.Sprintf("points[%d]", i)
@@ -187,7 +188,31 @@ func (s *State) revisable(id string) bool {
 	if slices.Contains(s.Pending, id) || slices.ContainsFunc(s.Buckets.Unresolved, func(u Unresolved) bool { return u.ID == id }) {
 		return true
 	}
-	return slices.ContainsFunc(s.Disputed, func(c string) bool { return s.Challenges[c].PointID == id })
+	return slices.ContainsFunc(s.Disputed, func(c string) bool { return slices.Contains(s.Challenges[c].bound(), id) })
+}
+
+// validateGroups: a group joins two or more SKEPTICAL points with one flaw.
+func validateGroups(points []PointEval, p *problem.List) {
+	members, flaw := map[string]int{}, map[string]string{}
+	for i, pt := range points {
+		if pt.Group == "" {
+			continue
+		}
+		path := fmt.Sprintf("points[%d].group", i)
+		members[pt.Group]++
+		if pt.Classification != ClassSkeptical || pt.Ungrounded {
+			p.Add(path, "groups SKEPTICAL points only (one challenge, one flaw)")
+		}
+		if f, ok := flaw[pt.Group]; ok && f != pt.Flaw {
+			p.Add(path, "the points of group %q must share one flaw (%q, not %q)", pt.Group, f, pt.Flaw)
+		}
+		flaw[pt.Group] = pt.Flaw
+	}
+	for i, pt := range points {
+		if pt.Group != "" && members[pt.Group] == 1 {
+			p.Add(fmt.Sprintf("points[%d].group", i), "group %q has one point; a group binds two or more", pt.Group)
+		}
+	}
 }
 
 // validateThemes enforces the >7 points rule: themes (at most 5) on every

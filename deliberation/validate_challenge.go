@@ -47,11 +47,12 @@ func (s *State) validateOutcome(path string, c *Challenge, ce ChallengeEval, p *
 			p.Add(path+".outcome", "missing_id, but the response references %s", ce.ID)
 		}
 		return
-	case OutcomeAccepted, OutcomeRejected, OutcomeRefuted, OutcomeConceded, OutcomePartial, OutcomeCorrected, OutcomeUpgraded, OutcomeEvaluating:
+	case OutcomeAccepted, OutcomeRejected, OutcomeRefuted, OutcomeConceded, OutcomePartial, OutcomeCorrected, OutcomeUpgraded, OutcomeEvaluating, OutcomeAdjudicated:
 	default:
-		p.Add(path+".outcome", "is %q, want accepted, rejected, refuted, conceded, partial, corrected, upgraded, evaluating or missing_id", ce.Outcome)
+		p.Add(path+".outcome", "is %q, want accepted, rejected, refuted, conceded, partial, corrected, upgraded, evaluating, missing_id or adjudicated", ce.Outcome)
 		return
 	}
+	s.validateGrouped(path, c, ce, p)
 	if !ref && ce.Outcome != OutcomeRefuted {
 		p.Add(path+".outcome", "%s is not referenced in the response: use missing_id (or leave it out: it counts as dropped)", ce.ID)
 	}
@@ -83,6 +84,59 @@ func (s *State) validateOutcome(path string, c *Challenge, ce ChallengeEval, p *
 	}
 }
 
+// validateGrouped: a grouped challenge is judged as a whole or binding by
+// binding (adjudicated), never narrowed.
+func (s *State) validateGrouped(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
+	grouped := len(c.Bindings) > 0
+	switch {
+	case ce.Outcome == OutcomeAdjudicated && !grouped:
+		p.Add(path+".outcome", "adjudicated applies only to a grouped challenge")
+		return
+	case grouped && (ce.Outcome == OutcomePartial || ce.Outcome == OutcomeCorrected):
+		p.Add(path+".outcome", "%s is grouped: adjudicate each binding instead of narrowing", ce.ID)
+	case ce.Outcome != OutcomeAdjudicated && len(ce.Bindings) > 0:
+		p.Add(path+".bindings", "are given only with the outcome adjudicated")
+	}
+	if ce.Outcome != OutcomeAdjudicated {
+		return
+	}
+	seen := map[string]bool{}
+	for i, b := range ce.Bindings {
+		bp := fmt.Sprintf("%s.bindings[%d]", path, i)
+		switch {
+		case !slices.Contains(c.Bindings, b.ID):
+			p.Add(bp+".id", "%q is not a binding of %s (%s)", b.ID, ce.ID, strings.Join(c.Bindings, ", "))
+		case seen[b.ID]:
+			p.Add(bp+".id", "%s is judged twice", b.ID)
+		}
+		seen[b.ID] = true
+		s.validateBinding(bp, b, p)
+	}
+	for _, id := range c.Bindings {
+		if !seen[id] {
+			p.Add(path+".bindings", "%s is not judged (every binding is adjudicated separately)", id)
+		}
+	}
+}
+
+func (s *State) validateBinding(path string, b BindingEval, p *problem.List) {
+	switch b.Outcome {
+	case BindingSustained:
+	case BindingWithdrawn:
+		switch b.EvidenceType {
+		case "execution", "textual":
+		case "n/a":
+			if pt := s.Points[b.ID]; pt != nil && pt.ClaimType == "empirical" {
+				p.Add(path+".evidence_type", "the point is empirical: agreeing needs execution or textual evidence")
+			}
+		default:
+			p.Add(path+".evidence_type", "is %q, want execution, textual or n/a", b.EvidenceType)
+		}
+	default:
+		p.Add(path+".outcome", "is %q, want sustained or withdrawn", b.Outcome)
+	}
+}
+
 func (s *State) validateAccepted(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
 	switch ce.EvidenceType {
 	case "execution", "textual", "n/a":
@@ -90,8 +144,11 @@ func (s *State) validateAccepted(path string, c *Challenge, ce ChallengeEval, p 
 		p.Add(path+".evidence_type", "is %q, want execution, textual or n/a", ce.EvidenceType)
 		return
 	}
-	if pt := s.Points[c.PointID]; pt != nil && pt.ClaimType == "empirical" && ce.EvidenceType == "n/a" {
-		p.Add(path+".evidence_type", "the point is empirical: accepting it needs execution or textual evidence (otherwise a missing-data deadlock, Blocked)")
+	for _, id := range c.bound() {
+		if pt := s.Points[id]; pt != nil && pt.ClaimType == "empirical" && ce.EvidenceType == "n/a" {
+			p.Add(path+".evidence_type", "the point is empirical: accepting it needs execution or textual evidence (otherwise a missing-data deadlock, Blocked)")
+			break
+		}
 	}
 }
 
