@@ -22,7 +22,7 @@ func TestCrashChild(t *testing.T) {
 	dir, id, _ := strings.Cut(arg, "|")
 	st := NewStore(dir, nil)
 	for i := 0; ; i++ {
-		_, err := st.Update(id, func(s *State) ([]Record, error) {
+		_, err := st.Update(id, func(s *State, _ time.Time) ([]Record, error) {
 			s.SurfacedQuestions = append(s.SurfacedQuestions, strings.Repeat("x", i%500))
 			return []Record{{Kind: "note", Text: strings.Repeat("y", i%300)}}, nil
 		})

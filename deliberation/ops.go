@@ -3,6 +3,7 @@ package deliberation
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/elicit/elicit/problem"
 )
@@ -13,8 +14,8 @@ import (
 
 // Respond records the consultee's answer to deliberation id.
 func (st *Store) Respond(id, text string) (*State, error) {
-	return st.Update(id, func(s *State) ([]Record, error) {
-		if err := s.Respond(text, st.clock.Now()); err != nil {
+	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
+		if err := s.Respond(text, now); err != nil {
 			return nil, err
 		}
 		return []Record{{Kind: "response", Iteration: s.Iteration, Text: text}}, nil
@@ -28,9 +29,9 @@ func (st *Store) Evaluate(id string, doc []byte) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.Update(id, func(s *State) ([]Record, error) {
+	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
 		n := s.Iteration
-		next, err := s.Evaluate(ev, st.clock.Now())
+		next, err := s.Evaluate(ev, now)
 		if err != nil {
 			return nil, err
 		}
@@ -50,29 +51,41 @@ func (st *Store) Evaluate(id string, doc []byte) (*State, error) {
 // from its state file, and notes it in the transcript.
 func (st *Store) Recover(id string) (string, error) {
 	var prompt string
-	_, err := st.Update(id, func(s *State) ([]Record, error) {
-		if !s.Active() {
-			return nil, problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is %s (%s); nothing to recover", s.Status, s.ExitReason)}}
-		}
-		prompt = s.Recovery()
-		if s.Next == nil { // a state file of the original skill
-			s.Next = &Next{Action: ActionCritique, Iteration: s.Iteration}
-		}
-		if s.Next.Awaiting == "" {
-			s.Next.Awaiting = AwaitResponse
-		}
-		if s.Next.Awaiting == AwaitResponse {
-			s.Next.Prompt = prompt
+	_, err := st.Update(id, func(s *State, _ time.Time) ([]Record, error) {
+		var err error
+		if prompt, err = s.Recover(); err != nil {
+			return nil, err
 		}
 		return []Record{{Kind: "recovery", Iteration: s.Iteration, Text: prompt}}, nil
 	})
 	return prompt, err
 }
 
+// Recover returns the Recovery prompt for a fresh consultee session and
+// makes it the pending prompt when an answer is awaited. A state of the
+// original skill (no pending step) gets one: a critique awaiting the
+// answer.
+func (s *State) Recover() (string, error) {
+	if !s.Active() {
+		return "", problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is %s (%s); nothing to recover", s.Status, s.ExitReason)}}
+	}
+	prompt := s.Recovery()
+	if s.Next == nil {
+		s.Next = &Next{Action: ActionCritique, Iteration: s.Iteration}
+	}
+	if s.Next.Awaiting == "" {
+		s.Next.Awaiting = AwaitResponse
+	}
+	if s.Next.Awaiting == AwaitResponse {
+		s.Next.Prompt = prompt
+	}
+	return prompt, nil
+}
+
 // Abandon ends an active deliberation without a synthesis.
 func (st *Store) Abandon(id string) (*State, error) {
-	return st.Update(id, func(s *State) ([]Record, error) {
-		if err := s.Abandon(st.clock.Now()); err != nil {
+	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
+		if err := s.Abandon(now); err != nil {
 			return nil, err
 		}
 		return []Record{{Kind: "abandon", Iteration: s.Iteration}}, nil

@@ -235,7 +235,23 @@ func TestPropertyThroughTheStore(t *testing.T) {
 			}
 			checkState(t, fmt.Sprintf("store seed %d step %d", seed, i), d)
 		}
+		replayed, err := st.Rebuild(id)
+		if err != nil {
+			t.Fatalf("seed %d: replay: %v", seed, err)
+		}
+		want, _ := st.Load(id)
+		if a, b := mustJSON(replayed), mustJSON(want); a != b {
+			t.Fatalf("seed %d: the transcript replays to another state:\n%s\nwant\n%s", seed, a, b)
+		}
 	}
+}
+
+func mustJSON(v any) string {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
 
 func (g gen) storeOperate(st *Store, id string, s *State) error {

@@ -303,19 +303,26 @@ const excerptLen = 100
 type StartOptions struct {
 	// Quick selects quick mode: at most 2 iterations, no phases, ledger or
 	// challenge IDs.
-	Quick bool
+	Quick bool `json:"quick,omitempty"`
 	// Facts are user-provided ledger entries (F1 [user]: ...).
-	Facts []string
+	Facts []string `json:"facts,omitempty"`
 	// SSM is the Solution Space Mapping, kept for drift detection.
-	SSM SSM
+	SSM SSM `json:"ssm"`
 	// Interpretations, when given, are exactly two readings of a critical
 	// ambiguity; the first is the default ("No scope blockers." otherwise).
-	Interpretations []string
+	Interpretations []string `json:"interpretations,omitempty"`
 	// Paths are absolute paths of files the consultee should read.
-	Paths []string
+	Paths []string `json:"paths,omitempty"`
 	// LedgerBudget caps the characters of ledger per prompt (0: no cap).
 	// When the user facts alone exceed it, the deliberation does not start.
-	LedgerBudget int
+	LedgerBudget int `json:"ledger_budget,omitempty"`
+}
+
+func startOptions(opts *StartOptions) StartOptions {
+	if opts == nil {
+		return StartOptions{}
+	}
+	return *opts
 }
 
 // New starts a deliberation on question at time now and sets Next to the

@@ -124,7 +124,11 @@ func (st *Store) Start(question string, opts *StartOptions) (string, *State, err
 	if err := st.save(id, s); err != nil {
 		return "", nil, err
 	}
-	rec := Record{Kind: "start", Iteration: 1, Text: s.Next.Prompt}
+	start, err := json.Marshal(startData{Question: question, Options: startOptions(opts)})
+	if err != nil {
+		return "", nil, fmt.Errorf("deliberation store: %w", err)
+	}
+	rec := Record{Kind: "start", Iteration: 1, Text: s.Next.Prompt, Data: start}
 	return id, s, st.appendRecords(lock, now, []Record{rec})
 }
 
@@ -191,9 +195,9 @@ func prefixed(path string, probs problem.List) problem.List {
 }
 
 // Update runs fn on the state of id under the lock and saves the result
-// atomically, then appends fn's records to the transcript. When fn fails
-// nothing is written.
-func (st *Store) Update(id string, fn func(*State) ([]Record, error)) (*State, error) {
+// atomically, then appends fn's records to the transcript, stamped with
+// the same time fn was given. When fn fails nothing is written.
+func (st *Store) Update(id string, fn func(s *State, now time.Time) ([]Record, error)) (*State, error) {
 	lock, err := st.lock(id)
 	if err != nil {
 		return nil, err
@@ -203,22 +207,37 @@ func (st *Store) Update(id string, fn func(*State) ([]Record, error)) (*State, e
 	if err != nil {
 		return nil, err
 	}
-	recs, err := fn(s)
+	now := st.clock.Now()
+	recs, err := fn(s, now)
 	if err != nil {
 		return nil, err
 	}
 	if err := st.save(id, s); err != nil {
 		return nil, err
 	}
-	return s, st.appendRecords(lock, st.clock.Now(), recs)
+	return s, st.appendRecords(lock, now, recs)
 }
 
-// lock opens (creating if need be) and locks the transcript of id.
+// lock opens (creating if need be: a state file of the original skill has
+// none) and locks the transcript of an existing deliberation.
 func (st *Store) lock(id string) (*os.File, error) {
 	if _, err := os.Stat(st.StatePath(id)); errors.Is(err, fs.ErrNotExist) {
 		return nil, problem.List{{Path: "id", Message: fmt.Sprintf("no deliberation %s in %s", id, st.dir)}}
 	}
-	f, err := os.OpenFile(st.TranscriptPath(id), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	return st.openLocked(id, os.O_CREATE)
+}
+
+// lockTranscript locks the transcript of id, which must exist.
+func (st *Store) lockTranscript(id string) (*os.File, error) {
+	f, err := st.openLocked(id, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, problem.List{{Path: "id", Message: fmt.Sprintf("no transcript for %s in %s", id, st.dir)}}
+	}
+	return f, err
+}
+
+func (st *Store) openLocked(id string, create int) (*os.File, error) {
+	f, err := os.OpenFile(st.TranscriptPath(id), create|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("deliberation store: %w", err)
 	}

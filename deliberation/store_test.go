@@ -106,7 +106,7 @@ func TestStoreUpdateFailureWritesNothing(t *testing.T) {
 	st, _ := newTestStore(t)
 	id, _, _ := st.Start("q", nil)
 	before, _ := os.ReadFile(st.StatePath(id))
-	_, err := st.Update(id, func(s *State) ([]Record, error) {
+	_, err := st.Update(id, func(s *State, _ time.Time) ([]Record, error) {
 		s.Iteration = 5
 		return nil, os.ErrInvalid
 	})
@@ -128,7 +128,7 @@ func TestStoreConcurrentUpdatesLoseNothing(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := st.Update(id, func(s *State) ([]Record, error) {
+			_, err := st.Update(id, func(s *State, _ time.Time) ([]Record, error) {
 				s.SurfacedQuestions = append(s.SurfacedQuestions, "q"+string(rune('a'+i)))
 				return []Record{{Kind: "note"}}, nil
 			})
@@ -157,7 +157,7 @@ func TestStoreCorruptedFileUntouched(t *testing.T) {
 	if err := os.WriteFile(st.StatePath(id), bad, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := st.Update(id, func(s *State) ([]Record, error) { return nil, nil })
+	_, err := st.Update(id, func(s *State, _ time.Time) ([]Record, error) { return nil, nil })
 	if err == nil || !strings.Contains(err.Error(), st.StatePath(id)) || !strings.Contains(err.Error(), "invalid JSON") {
 		t.Errorf("error = %v, want the path and what is wrong", err)
 	}

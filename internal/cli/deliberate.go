@@ -384,12 +384,26 @@ func (a *app) deliberateSynthesize() *cobra.Command {
 }
 
 func (a *app) deliberateRecover() *cobra.Command {
-	return &cobra.Command{
+	var restore bool
+	cmd := &cobra.Command{
 		Use:   "recover ID",
 		Short: "Print the Recovery prompt, built from the state file, for a fresh consultee session",
-		Args:  exactArgs(1, "ID"),
+		Long: `Print the Recovery prompt, built from the state file, for a fresh consultee session. When the
+state file is missing or unreadable, the prompt is rebuilt from the transcript instead (nothing is
+written); --restore then rewrites the state file from the transcript, keeping the unreadable one.`,
+		Args: exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				if restore {
+					_, kept, err := st.Restore(id)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(a.stderr, "elicit: state of %s rebuilt from its transcript (unreadable file kept as %s)\n", id, delibNone(strings.Fields(kept)))
+				}
+				if _, loadErr := st.Load(id); loadErr != nil {
+					return a.delibRecoverFromTranscript(st, id, loadErr)
+				}
 				prompt, err := st.Recover(id)
 				if err != nil {
 					return err
@@ -399,6 +413,25 @@ func (a *app) deliberateRecover() *cobra.Command {
 			})
 		},
 	}
+	cmd.Flags().BoolVar(&restore, "restore", false, "rewrite an unreadable state file from the transcript first")
+	return cmd
+}
+
+// delibRecoverFromTranscript prints the Recovery prompt of a state rebuilt
+// from the transcript, writing nothing; without a usable transcript the
+// state file's own error stands.
+func (a *app) delibRecoverFromTranscript(st *deliberation.Store, id string, loadErr error) error {
+	s, err := st.Rebuild(id)
+	if err != nil {
+		return loadErr
+	}
+	prompt, err := s.Recover()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "elicit: %s\nelicit: this Recovery prompt is rebuilt from the transcript; 'elicit deliberate recover %s --restore' rewrites the state file\n", loadErr, id)
+	fmt.Fprint(a.stdout, prompt)
+	return nil
 }
 
 func (a *app) deliberateAbandon() *cobra.Command {
