@@ -18,6 +18,10 @@
 // applies the rules, and sets [State.Next]: the next action and its prompt.
 //
 // [Store] keeps one file per deliberation under a directory, written
-// atomically under a per-file lock, with a JSON-lines transcript beside it.
-// [Synthesize] renders the final buckets once the state permits it.
+// atomically under a per-file lock, with a JSON-lines transcript beside it;
+// its operations ([Store.Start], [Store.Respond], [Store.Evaluate],
+// [Store.Recover], [Store.Synthesize], [Store.Abandon]) are what the CLI
+// and the MCP tools call. The transcript records every accepted operation,
+// so [Replay] rebuilds a lost or corrupted state exactly. [Synthesize]
+// renders the final buckets once the state permits it.
 package deliberation

@@ -82,6 +82,24 @@ func (s *State) Recover() (string, error) {
 	return prompt, nil
 }
 
+// Synthesize returns the synthesis of id, when its state permits it, and
+// notes it in the transcript (the audit trail); the state is unchanged.
+func (st *Store) Synthesize(id string) (*Synthesis, error) {
+	var y *Synthesis
+	_, err := st.Update(id, func(s *State, _ time.Time) ([]Record, error) {
+		var err error
+		if y, err = Synthesize(s); err != nil {
+			return nil, err
+		}
+		data, err := json.Marshal(y)
+		if err != nil {
+			return nil, err
+		}
+		return []Record{{Kind: "synthesize", Iteration: s.Iteration, Data: data}}, nil
+	})
+	return y, err
+}
+
 // Abandon ends an active deliberation without a synthesis.
 func (st *Store) Abandon(id string) (*State, error) {
 	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {

@@ -363,11 +363,7 @@ func (a *app) deliberateSynthesize() *cobra.Command {
 		Args:  exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
-				s, err := st.Load(id)
-				if err != nil {
-					return a.delibProblems(asJSON, err)
-				}
-				y, err := deliberation.Synthesize(s)
+				y, err := st.Synthesize(id)
 				if err != nil {
 					return a.delibProblems(asJSON, err)
 				}
