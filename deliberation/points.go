@@ -82,6 +82,7 @@ func (s *State) applyPoint(p PointEval) {
 		s.dismiss(id, TagStall, "unevaluable after clarification")
 		s.Counters.Stalls++
 	default:
+		s.scopeChanged = s.scopeChanged || p.Clarifies == ""
 		s.classify(id, p)
 		if p.Flips != "" {
 			s.flip(p.Flips, p)

@@ -256,7 +256,7 @@ func (s *State) apply(ev *Evaluation) {
 	if s.checkExits() {
 		return
 	}
-	s.decide(len(ev.Points) > 0)
+	s.decide(s.scopeChanged)
 }
 
 // formatFailure handles an unusable response: N does not increment; a
@@ -325,7 +325,8 @@ func (s *State) checkExits() bool {
 	return true
 }
 
-// decide picks the next action after a valid exchange.
+// decide picks the next action after a valid exchange; newPoints says the
+// exchange brought points into deliberation (scope not stable).
 func (s *State) decide(newPoints bool) {
 	n, limit := s.Iteration, MaxIterations
 	if s.Quick() {

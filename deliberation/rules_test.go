@@ -951,3 +951,19 @@ func TestGroupedChallenge(t *testing.T) {
 		})
 	})
 }
+
+func TestScopeStability(t *testing.T) {
+	// At N>2 without disputes, an exchange that brought points into
+	// deliberation is followed by another iteration; late points routed to
+	// Not evaluated do not unsettle the scope.
+	s := start(t, nil)
+	s.Iteration, s.Phase = 3, Development
+	next := step(t, s, "1. trace", points(`{"text":"pytest -k retry: FAILED","triage":"in-scope","kind":"evidence","classification":"AGREE","claim_type":"empirical","evidence_type":"execution"}`))
+	if next.Action != ActionCritique || s.Iteration != 4 {
+		t.Fatalf("new evidence at N=3: action %s N=%d", next.Action, s.Iteration)
+	}
+	next = step(t, s, "1. a new idea", points(agree("a new idea")))
+	if next.Action != ActionSynthesize || s.NotEvaluated[0].Reason != "phase violation: raised in DEVELOPMENT" {
+		t.Errorf("late argument only: action %s", next.Action)
+	}
+}

@@ -158,6 +158,8 @@ type State struct {
 	incoming map[string]string
 	// groups maps this exchange's challenge groups to their challenge.
 	groups map[string]string
+	// scopeChanged: this exchange brought new points into deliberation.
+	scopeChanged bool
 }
 
 // Challenge is an objection to a point that must be defended by ID or
