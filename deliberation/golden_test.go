@@ -103,9 +103,11 @@ func TestGoldenSynthesis(t *testing.T) {
 			{"text":"honour Retry-After","triage":"in-scope","classification":"AGREE","claim_type":"empirical","evidence_type":"textual","reason":"client.py:88 | header parsed"},
 			`+skeptical("retry 5 times", "arbitrary cap")+`,
 			{"text":"switch to gRPC","triage":"out-of-scope","reason":"transport is fixed by F1"},
+			{"text":"ask whether the importer should exist at all","triage":"anchor-shift"},
 			{"text":"batch size matters","triage":"in-scope","classification":"BLOCKED","blocked":{"measurement":"p99 batch latency","threshold":"200 ms","verdict_delta":"<200 ms AGREE, >1 s REJECT"}}]}`)
 	step(t, s, "Re C1: the cap is arbitrary, I concede C1", challengeEval(`{"id":"C1","outcome":"conceded"}`))
 	step(t, s, "nothing new", `{"coverage":{}}`)
+	step(t, s, "P1 rests on one parser line", `{"arbitration":{"flagged":[{"id":"P1","reason":"one parser line; no test"}]}}`)
 	y, err := Synthesize(s)
 	if err != nil {
 		t.Fatal(err)

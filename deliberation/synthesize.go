@@ -222,8 +222,16 @@ func (y *Synthesis) unresolved(b *strings.Builder) {
 		return
 	}
 	b.WriteString("| # | Point | Status | Crux |\n|---|---|---|---|\n")
+	var reframings []string
 	for i, u := range y.Unresolved {
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(u.Point), u.Status, cell(u.Crux))
+		if u.Status == UnresolvedAnchorShift {
+			reframings = append(reframings, fmt.Sprintf("%s: %s", ids[i], u.Point))
+		}
+	}
+	if len(reframings) > 0 {
+		b.WriteString("\nSuggested reframings (the question stays as asked unless you choose one):\n\n")
+		list(b, reframings)
 	}
 }
 
