@@ -31,6 +31,7 @@ func TestSchemaMatchesTypes(t *testing.T) {
 		{"blocked", def("blocked"), Blocked{}},
 		{"dependency", prop(def("point"), "dependency"), Dependency{}},
 		{"challenge", def("challenge"), ChallengeEval{}},
+		{"binding", def("binding"), BindingEval{}},
 		{"concession", prop(def("challenge"), "concession"), Concession{}},
 		{"fact", def("fact"), FactEval{}},
 		{"coverage", def("coverage"), CoverageEval{}},
@@ -74,5 +75,50 @@ func TestSchemaEnumsMatchValidation(t *testing.T) {
 	json.Unmarshal(EvaluationSchema(), &schema)
 	if got := schema.Properties["response"].Enum; !slices.Equal(got, []string{ResponseValid, ResponseFormatFailure, ResponseQualityFailure}) {
 		t.Errorf("response enum = %v", got)
+	}
+}
+
+// TestSchemaEnumsAcceptedByValidation: every enum value the schema
+// publishes passes the engine's own enum checks.
+func TestSchemaEnumsAcceptedByValidation(t *testing.T) {
+	var schema map[string]any
+	json.Unmarshal(EvaluationSchema(), &schema)
+	defs := schema["$defs"].(map[string]any)
+	enum := func(def, prop string) []string {
+		p := defs[def].(map[string]any)["properties"].(map[string]any)[prop].(map[string]any)
+		var out []string
+		for _, v := range p["enum"].([]any) {
+			out = append(out, v.(string))
+		}
+		return out
+	}
+	cases := []struct {
+		def, prop, path string
+		doc             func(v string) string
+	}{
+		{"point", "classification", "points[0].classification", func(v string) string {
+			return `{"points":[{"text":"x","triage":"in-scope","classification":"` + v + `"}]}`
+		}},
+		{"point", "triage", "points[0].triage", func(v string) string { return `{"points":[{"text":"x","triage":"` + v + `"}]}` }},
+		{"point", "kind", "points[0].kind", func(v string) string {
+			return `{"points":[{"text":"x","triage":"in-scope","kind":"` + v + `"}]}`
+		}},
+		{"challenge", "outcome", "challenges[0].outcome", func(v string) string { return `{"challenges":[{"id":"C1","outcome":"` + v + `"}]}` }},
+		{"challenge", "deadlock", "challenges[0].deadlock", func(v string) string {
+			return `{"challenges":[{"id":"C1","outcome":"rejected","deadlock":"` + v + `"}]}`
+		}},
+		{"fact", "tag", "facts[0].tag", func(v string) string { return `{"facts":[{"tag":"` + v + `","text":"x"}]}` }},
+	}
+	for _, c := range cases {
+		for _, v := range enum(c.def, c.prop) {
+			s := start(t, nil)
+			step(t, s, "1. x", points(skeptical("x", "fx")))
+			s.Iteration = 5
+			respond(t, s, "Re C1")
+			_, err := evalJSON(s, c.doc(v))
+			if err != nil && strings.Contains(err.Error(), c.path+`: is "`+v+`", want`) {
+				t.Errorf("schema enum %s.%s value %q is refused by validation: %v", c.def, c.prop, v, err)
+			}
+		}
 	}
 }
