@@ -42,6 +42,8 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add([]byte(`{"iteration":2,"response":"valid","points":[{"text":"x","triage":"in-scope","clarifies":"P3","classification":"AGREE","claim_type":"value"}]}`))
 	f.Add([]byte(`{"iteration":2,"response":"format_failure"}`))
 	f.Add([]byte(`{"iteration":2,"response":"valid","facts":[{"tag":"user","text":"x","supersedes":"F1"}]}`))
+	f.Add([]byte(`{"iteration":2,"response":"valid","challenges":[{"id":"C1","outcome":"rejected"}],"points":[{"text":"a","triage":"in-scope","classification":"SKEPTICAL","flaw":"f","group":"g"},{"text":"b","triage":"in-scope","classification":"SKEPTICAL","flaw":"f","group":"g"}]}`))
+	f.Add([]byte(`{"iteration":2,"response":"valid","points":[{"text":"t","triage":"in-scope","kind":"evidence","decisive":true,"classification":"AGREE","claim_type":"empirical","evidence_type":"execution","flips":"P1"}]}`))
 	base := fuzzBase(f)
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		s := base.clone()
