@@ -967,3 +967,13 @@ func TestScopeStability(t *testing.T) {
 		t.Errorf("late argument only: action %s", next.Action)
 	}
 }
+
+func TestRejectHasOneDefenseRound(t *testing.T) {
+	s := start(t, nil)
+	step(t, s, "1. x", points(reject("x", "wrong")))
+	respond(t, s, "Re C1: it holds")
+	_, err := evalJSON(s, `{}`)
+	assertProblems(t, err, []string{"challenges: C1 is a REJECT challenge and the answer defends it: judge its one defense round"})
+	_, err = evalJSON(s, challengeEval(`{"id":"C1","outcome":"evaluating"}`))
+	assertProblems(t, err, []string{"challenges[0].outcome: C1 is a REJECT challenge with one defense round: judge it (accepted, upgraded, rejected, refuted or conceded)"})
+}

@@ -53,6 +53,12 @@ func (s *State) validateOutcome(path string, c *Challenge, ce ChallengeEval, p *
 		return
 	}
 	s.validateGrouped(path, c, ce, p)
+	if oneRound(c) {
+		switch ce.Outcome {
+		case OutcomeEvaluating, OutcomePartial, OutcomeCorrected:
+			p.Add(path+".outcome", "%s is a %s challenge with one defense round: judge it (accepted, upgraded, rejected, refuted or conceded)", ce.ID, c.Kind)
+		}
+	}
 	if !ref && ce.Outcome != OutcomeRefuted {
 		p.Add(path+".outcome", "%s is not referenced in the response: use missing_id (or leave it out: it counts as dropped)", ce.ID)
 	}
@@ -183,15 +189,23 @@ func (s *State) validateDeadlock(path string, c *Challenge, ce ChallengeEval, p 
 	}
 }
 
-// requireDeadlocks: a challenge still disputed after deadlockRounds rounds
-// must be classified.
+// oneRound: REJECT and UNGROUNDED challenges get one defense round.
+func oneRound(c *Challenge) bool { return c.Kind == KindReject || c.Kind == KindUngrounded }
+
+// requireDeadlocks: a referenced challenge must be judged when its one
+// defense round is this answer (REJECT, UNGROUNDED) or when it has been
+// disputed deadlockRounds rounds (with a deadlock classification).
 func (s *State) requireDeadlocks(handled map[string]bool, p *problem.List) {
 	if s.Quick() || s.pending() == ActionClarify {
 		return
 	}
 	for _, id := range s.Disputed {
 		c := s.Challenges[id]
-		if !handled[id] && s.referenced(id) && s.rounds(c) >= deadlockRounds {
+		switch {
+		case handled[id] || !s.referenced(id) || c.RaisedIter >= s.Iteration:
+		case oneRound(c):
+			p.Add("challenges", "%s is a %s challenge and the answer defends it: judge its one defense round", id, c.Kind)
+		case s.rounds(c) >= deadlockRounds:
 			p.Add("challenges", "%s has been open %d rounds: judge it with a deadlock classification", id, s.rounds(c))
 		}
 	}
