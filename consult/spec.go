@@ -1,0 +1,65 @@
+package consult
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Spec names like "codex" or "command:claude -p" choose a consultant on the
+// command line.
+
+// ParseName splits a consultant name: "codex" gives ("codex", nil);
+// "command:PROG ARGS..." gives ("command", [PROG ARGS...]), the arguments
+// split on spaces with single and double quotes grouping (no shell runs).
+func ParseName(name string) (kind string, argv []string, err error) {
+	name = strings.TrimSpace(name)
+	if name == "codex" {
+		return "codex", nil, nil
+	}
+	rest, ok := strings.CutPrefix(name, "command:")
+	if !ok {
+		return "", nil, fmt.Errorf("unknown consultant %q (want codex or command:PROGRAM [ARGS...])", name)
+	}
+	argv, err = splitWords(rest)
+	if err != nil {
+		return "", nil, fmt.Errorf("consultant %q: %w", name, err)
+	}
+	if len(argv) == 0 {
+		return "", nil, fmt.Errorf("consultant %q names no program (want command:PROGRAM [ARGS...])", name)
+	}
+	return "command", argv, nil
+}
+
+// splitWords splits s on unquoted spaces; quotes group and are removed.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unclosed %c quote", quote)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
