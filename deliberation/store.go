@@ -74,9 +74,6 @@ func NewStore(dir string, opts *StoreOptions) *Store {
 // Dir is the store's directory.
 func (st *Store) Dir() string { return st.dir }
 
-// Now is the store's clock.
-func (st *Store) Now() time.Time { return st.clock.Now() }
-
 // StatePath is the state file of deliberation id.
 func (st *Store) StatePath(id string) string {
 	return filepath.Join(st.dir, statePrefix+id+".json")
