@@ -5,13 +5,14 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/elicit/elicit/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestRenderAskGolden(t *testing.T) {
 	for name, data := range testForms(t) {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "ask/"+name+".json", indentJSON(t, RenderAsk(mustParse(t, data))))
+			golden.Check(t, "ask/"+name+".json", golden.JSON(t, RenderAsk(mustParse(t, data))))
 		})
 	}
 }

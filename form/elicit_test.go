@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/elicit/elicit/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestRenderElicitGolden(t *testing.T) {
 	for name, data := range testForms(t) {
 		t.Run(name, func(t *testing.T) {
-			golden(t, "elicit/"+name+".json", indentJSON(t, RenderElicit(mustParse(t, data))))
+			golden.Check(t, "elicit/"+name+".json", golden.JSON(t, RenderElicit(mustParse(t, data))))
 		})
 	}
 }

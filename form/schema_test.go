@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/elicit/elicit/internal/golden"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -20,7 +21,7 @@ func resolvedSchema(t *testing.T) *jsonschema.Resolved {
 	return rs
 }
 
-func TestSchemaGolden(t *testing.T) { golden(t, "form.schema.json", Schema()) }
+func TestSchemaGolden(t *testing.T) { golden.Check(t, "form.schema.json", Schema()) }
 
 // TestSchemaAgreesWithParser feeds every test form through the schema and the
 // parser: every form the parser accepts, the schema accepts, and the

@@ -3,17 +3,15 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/elicit/elicit/internal/golden"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // protocols are the versions every test runs over.
 var protocols = []string{"2026-07-28", "2025-11-25", "2025-06-18"}
@@ -85,19 +83,8 @@ func TestToolsGolden(t *testing.T) {
 		}
 		tools = append(tools, tool)
 	}
-	got, _ := json.MarshalIndent(tools, "", "  ")
-	path := filepath.Join("testdata", "tools.json")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		os.WriteFile(path, append(got, '\n'), 0o644)
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)+"\n"); diff != "" {
-		t.Errorf("tools differ (-want +got):\n%s", diff)
-	}
+	got := golden.JSON(t, tools)
+	golden.Check(t, "tools.json", got)
 	if s := string(got); strings.Contains(s, `"null"`) {
 		t.Error("input schemas must not use null type unions")
 	}

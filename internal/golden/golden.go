@@ -1,4 +1,6 @@
-package form
+// Package golden compares test output with files under testdata/golden and
+// rewrites them when tests run with -update. It is for tests only.
+package golden
 
 import (
 	"bytes"
@@ -11,10 +13,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-// golden compares got with testdata/golden/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
+// Updating reports whether the test run rewrites golden files.
+func Updating() bool { return *update }
+
+// Check compares got with testdata/golden/name, or writes it there with
+// -update.
+func Check(t testing.TB, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
 	if *update {
@@ -28,14 +34,16 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
+		t.Fatalf("%v (run the test with -update to create it)", err)
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("%s differs (-want +got):\n%s", path, diff)
 	}
 }
 
-func indentJSON(t *testing.T, v any) []byte {
+// JSON encodes v as indented JSON without HTML escaping, as golden files
+// store it.
+func JSON(t testing.TB, v any) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
