@@ -977,3 +977,22 @@ func TestRejectHasOneDefenseRound(t *testing.T) {
 	_, err = evalJSON(s, challengeEval(`{"id":"C1","outcome":"evaluating"}`))
 	assertProblems(t, err, []string{"challenges[0].outcome: C1 is a REJECT challenge with one defense round: judge it (accepted, upgraded, rejected, refuted or conceded)"})
 }
+
+func TestStressTestJudgmentProblems(t *testing.T) {
+	s := twoAgreed(t, `,"require_stress_test":true`)
+	step(t, s, "nothing", `{"coverage":{}}`)
+	respond(t, s, "objection")
+	_, err := evalJSON(s, `{"stress_test":{"objection":"","classification":"mitigable","impact":["P9"]}}`)
+	assertProblems(t, err, []string{
+		"stress_test.objection: is empty",
+		"stress_test.mitigation: is required for mitigable (the orchestrator confirms with mitigation text)",
+		`stress_test.impact[0]: "P9" is not an Agreed point`,
+	})
+	_, err = evalJSON(s, `{"stress_test":{"objection":"o","classification":"refuted"}}`)
+	assertProblems(t, err, []string{"stress_test.evidence: is required for refuted (the orchestrator cites evidence)"})
+	_, err = evalJSON(s, `{"stress_test":{"objection":"o","classification":"meh"},"coverage":{}}`)
+	assertProblems(t, err, []string{
+		"coverage: is only given with the answer to the coverage_check prompt (the pending action is stress_test)",
+		`stress_test.classification: is "meh", want fatal, unresolved, mitigable, refuted or inconclusive`,
+	})
+}
