@@ -2,6 +2,8 @@ package deliberation_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/elicit/elicit/deliberation"
@@ -46,4 +48,29 @@ func ExampleState_Evaluate_gates() {
 	// points[0].claim_type: is "", want empirical or value
 	// points[0].evidence: is required for REJECT (execution, textual or reasoning supporting the rejection)
 	// points[0].why_terminal: is required for REJECT (why SKEPTICAL is insufficient)
+}
+
+// fixed is a clock for examples.
+type fixed time.Time
+
+func (f fixed) Now() time.Time { return time.Time(f) }
+
+// A Store keeps each deliberation in its own file, written atomically
+// under a lock, with a transcript beside it.
+func ExampleStore() {
+	dir, _ := os.MkdirTemp("", "deliberations")
+	defer os.RemoveAll(dir)
+	st := deliberation.NewStore(dir, &deliberation.StoreOptions{Clock: fixed(time.Date(2026, 1, 31, 17, 15, 0, 0, time.UTC))})
+
+	id, _, _ := st.Start("Should the importer retry on HTTP 429?", nil)
+	fmt.Println(filepath.Base(st.StatePath(id)))
+	_, _ = st.Respond(id, "It is a yes: honour Retry-After.")
+	s, _ := st.Evaluate(id, []byte(`{"iteration": 1, "response": "valid", "trivial": "Yes: honour Retry-After."}`))
+	fmt.Println(s.Status, s.ExitReason)
+	y, _ := st.Synthesize(id)
+	fmt.Println(y.Answer)
+	// Output:
+	// codex-ask-state-20260131-171500.json
+	// finished early exit: trivial
+	// Yes: honour Retry-After.
 }
