@@ -1,0 +1,290 @@
+package crossmodel
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/method"
+	"github.com/elicit/elicit/problem"
+)
+
+// Notes of the seed's edge cases, reported in a Result.
+const (
+	NoteUnavailable = "Codex perspective unavailable"
+	NoteConsensus   = "Cross-model consensus — high confidence"
+	NoteFailedCheck = "Codex output failed verification"
+	NoteNoIgnore    = "Elicitation: .codexignore missing — skipping Codex cross-model (--full-auto requires .codexignore)"
+)
+
+// Options configures Prepare. A nil *Options means defaults.
+type Options struct {
+	// Project is the directory holding .codexignore and tmp/; default ".".
+	Project string
+	// Workflow and ID name the run's folder tmp/{workflow}/{id}; defaults
+	// "elicit" and the UTC time as 20060102-150405.
+	Workflow, ID string
+	// Settings are the codex section; default config.DefaultCodex().
+	Settings *config.Codex
+	// Available says whether the consultant can run (codex on PATH).
+	Available bool
+	// Rand is the nonce source; default crypto/rand.
+	Rand io.Reader
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// Request is what to route: a method and the section it is applied to.
+type Request struct {
+	Method  method.Method
+	Topic   string
+	Section string
+}
+
+// Gate says whether the cross-model step runs and, if not, why.
+type Gate struct {
+	Open   bool   `json:"open"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Plan is a prepared cross-model step.
+type Plan struct {
+	Method         string  `json:"method"`
+	Slug           string  `json:"slug"`
+	Role           string  `json:"codex_role"`
+	Gate           Gate    `json:"gate"`
+	Model          string  `json:"model"`
+	Reasoning      string  `json:"reasoning"`
+	TimeoutSeconds float64 `json:"timeout_seconds"`
+	Nonce          string  `json:"nonce,omitempty"`
+	Prompt         string  `json:"prompt,omitempty"`
+	PromptFile     string  `json:"prompt_file,omitempty"`
+	OutputFile     string  `json:"output_file,omitempty"`
+	// Truncated names the parts cut to their limits ("topic", "section").
+	Truncated []string `json:"truncated,omitempty"`
+}
+
+var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
+func (o *Options) withDefaults() Options {
+	out := Options{}
+	if o != nil {
+		out = *o
+	}
+	if out.Project == "" {
+		out.Project = "."
+	}
+	if out.Now == nil {
+		out.Now = time.Now
+	}
+	if out.Workflow == "" {
+		out.Workflow = "elicit"
+	}
+	if out.ID == "" {
+		out.ID = out.Now().UTC().Format("20060102-150405")
+	}
+	if out.Settings == nil {
+		d := config.DefaultCodex()
+		out.Settings = &d
+	}
+	if out.Rand == nil {
+		out.Rand = rand.Reader
+	}
+	return out
+}
+
+// Prepare checks the request, applies the gate and builds the prompt. The
+// prompt is built whenever the method has a codex_role, even with the gate
+// closed, so it can be inspected or run by hand; nothing is written.
+func Prepare(req Request, opts *Options) (*Plan, error) {
+	o := opts.withDefaults()
+	var probs problem.List
+	for _, f := range []struct{ name, v string }{{"workflow", o.Workflow}, {"id", o.ID}} {
+		if !safeName.MatchString(f.v) || strings.Contains(f.v, "..") {
+			probs.Add(f.name, "%q is not a simple name (letters, digits, '.', '_', '-'; no '..'; at most 100)", f.v)
+		}
+	}
+	if strings.TrimSpace(req.Topic) == "" {
+		probs.Add("topic", "empty (name what the section is about)")
+	}
+	if strings.TrimSpace(req.Section) == "" {
+		probs.Add("section", "empty (give the section text to analyze)")
+	}
+	if err := probs.Err(); err != nil {
+		return nil, err
+	}
+	m := req.Method
+	s := o.Settings
+	p := &Plan{Method: m.Name, Slug: m.Slug(), Role: m.CodexRole, Model: s.Model, Reasoning: s.Reasoning,
+		TimeoutSeconds: s.Elicitation.Timeout}
+	p.Gate = gate(m, s, o)
+	if m.CodexRole == "" {
+		return p, nil
+	}
+	dir := filepath.Join(o.Project, "tmp", o.Workflow, o.ID, "elicitation")
+	p.PromptFile = filepath.Join(dir, "codex-prompt-"+p.Slug+".txt")
+	p.OutputFile = filepath.Join(dir, "codex-"+p.Slug+".md")
+	return p, p.build(req, o.Rand)
+}
+
+func (p *Plan) build(req Request, rnd io.Reader) error {
+	topic, section := prepTopic(req.Topic), prepSection(req.Section)
+	if utf8.RuneCountInString(topic) > MaxTopic {
+		p.Truncated = append(p.Truncated, "topic")
+	}
+	if utf8.RuneCountInString(section) > MaxSection {
+		p.Truncated = append(p.Truncated, "section")
+	}
+	topic, section = cut(topic, MaxTopic), cut(section, MaxSection)
+	nonce, err := NewNonce(rnd, topic, section)
+	if err != nil {
+		return err
+	}
+	p.Nonce = nonce
+	p.Prompt, err = Build(p.Role, topic, section, nonce)
+	return err
+}
+
+// gate applies the seed's gate in order; the first closed condition wins.
+func gate(m method.Method, s *config.Codex, o Options) Gate {
+	switch {
+	case m.CodexRole == "":
+		return Gate{Reason: fmt.Sprintf("method %q has no codex_role: single-model only", m.Name)}
+	case s.Disabled:
+		return Gate{Reason: "codex.disabled is true in elicit.config.json"}
+	case !s.Elicitation.Enabled:
+		return Gate{Reason: "codex.elicitation.enabled is false in elicit.config.json"}
+	case !listed(m, s.Elicitation.Methods):
+		return Gate{Reason: fmt.Sprintf("method %q is not in codex.elicitation.methods", m.Name)}
+	case !o.Available:
+		return Gate{Reason: "the consultant is not available (codex not found on PATH): single-model only"}
+	case !exists(filepath.Join(o.Project, ".codexignore")):
+		return Gate{Reason: NoteNoIgnore}
+	}
+	return Gate{Open: true}
+}
+
+func listed(m method.Method, names []string) bool {
+	if len(names) == 0 {
+		return true
+	}
+	for _, n := range names {
+		if strings.EqualFold(n, m.Name) || n == m.Slug() {
+			return true
+		}
+	}
+	return false
+}
+
+func exists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// Result is the outcome of a cross-model run.
+type Result struct {
+	// Status is ok, skipped (gate closed), empty (no answer) or failed.
+	Status string `json:"status"`
+	Plan   *Plan  `json:"plan"`
+	// Output is the consultant's answer (ok only).
+	Output string `json:"output,omitempty"`
+	// Notes are the seed's edge-case notes for the single-model fallback.
+	Notes []string       `json:"notes,omitempty"`
+	Usage *consult.Usage `json:"usage,omitempty"`
+	// DurationMS is how long the consultant ran.
+	DurationMS int64 `json:"duration_ms,omitempty"`
+	// Failure describes a failed run.
+	Failure *Failure `json:"failure,omitempty"`
+}
+
+// Failure is a failed consultant call, classified.
+type Failure struct {
+	Kind       string `json:"kind"`
+	Message    string `json:"message"`
+	StderrTail string `json:"stderr_tail,omitempty"`
+}
+
+// Run executes a prepared plan with the consultant: the prompt file is
+// written, the consultant runs, the answer (or the unavailable note) is
+// written to the output file, and the prompt file is removed. A closed
+// gate skips the run and writes nothing.
+func Run(ctx context.Context, p *Plan, c consult.Consultant) (*Result, error) {
+	res := &Result{Plan: p}
+	if !p.Gate.Open {
+		res.Status, res.Notes = "skipped", []string{p.Gate.Reason, NoteUnavailable}
+		return res, nil
+	}
+	if err := writeFile(p.PromptFile, p.Prompt); err != nil {
+		return nil, err
+	}
+	defer os.Remove(p.PromptFile)
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.TimeoutSeconds*float64(time.Second)))
+	defer cancel()
+	rep, err := c.Start(ctx, consult.Request{Prompt: p.Prompt, Effort: p.Reasoning})
+	res.record(rep, err, ctx.Err() == context.DeadlineExceeded)
+	out := res.Output
+	if res.Status != "ok" {
+		out = NoteUnavailable + "\n"
+	}
+	if werr := writeFile(p.OutputFile, out); werr != nil {
+		return nil, werr
+	}
+	return res, nil
+}
+
+func (res *Result) record(rep *consult.Reply, err error, timedOut bool) {
+	var ce *consult.Error
+	switch {
+	case errors.As(err, &ce):
+		res.Status, res.Notes = "failed", []string{NoteUnavailable}
+		res.Failure = &Failure{Kind: string(ce.Kind), Message: ce.Message, StderrTail: ce.StderrTail}
+		if ce.Kind == consult.KindCanceled && timedOut {
+			res.Failure.Kind, res.Failure.Message = string(consult.KindTimeout), fmt.Sprintf("no answer within %g seconds (codex.elicitation.timeout)", res.Plan.TimeoutSeconds)
+		}
+	case err != nil:
+		res.Status, res.Notes = "failed", []string{NoteUnavailable}
+		res.Failure = &Failure{Kind: string(consult.KindExit), Message: err.Error()}
+	case strings.TrimSpace(rep.Text) == "":
+		res.Status, res.Notes = "empty", []string{NoteUnavailable}
+	default:
+		res.Status, res.Output = "ok", rep.Text
+	}
+	if rep != nil {
+		res.Usage, res.DurationMS = &rep.Usage, rep.Duration.Milliseconds()
+	}
+}
+
+// writeFile writes data atomically (temp file, rename), creating the
+// folder; a symlink at path is replaced, never followed.
+func writeFile(path, data string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cross-model: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("cross-model: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cross-model: write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cross-model: write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("cross-model: write %s: %w", path, err)
+	}
+	return nil
+}
