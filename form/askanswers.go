@@ -140,12 +140,12 @@ func (p *askPlan) namesGroups(answer string) bool {
 // unlabel maps an option label back to the option; anything else is free
 // "Other" text and comes back as written.
 func (p *askPlan) unlabel(s string) string {
-	if o, ok := p.labels[s]; ok {
-		return o
-	}
+	rec := recommendation(p.field)
 	t := strings.TrimSpace(s)
-	if o, ok := p.labels[t]; ok {
-		return o
+	for _, o := range p.options {
+		if l := p.label(o, rec); l == s || l == t {
+			return o
+		}
 	}
 	for _, suf := range []string{suffixRecommended, suffixUserPosition} {
 		t = strings.TrimSuffix(t, suf)

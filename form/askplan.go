@@ -19,30 +19,43 @@ type askPlan struct {
 	field       *Field
 	unsupported string
 	options     []string // in asking order
-	labels      map[string]string
 	question    AskQuestion
 	groups      []FollowupGroup
 }
 
 // planAsk decides how to ask f.
 func planAsk(f *Field) *askPlan {
-	p := &askPlan{field: f}
+	p := new(askPlan)
+	p.plan(f)
+	return p
+}
+
+// plan fills p with how to ask f.
+func (p *askPlan) plan(f *Field) {
+	*p = askPlan{field: f}
 	if p.unsupported = unsupportedReason(f); p.unsupported != "" {
-		return p
+		return
 	}
 	p.options = orderedOptions(f)
 	if p.unsupported = optionsProblem(f, p.options); p.unsupported != "" {
-		return p
+		return
 	}
 	opts := p.askOptions()
 	q := AskQuestion{Question: questionText(f), Header: header(f.ID), MultiSelect: f.Type == MultiSelect}
 	if len(opts) <= AskMaxOptions {
 		q.Options = opts
 		p.question = q
-		return p
+		return
 	}
 	p.twoTier(q, opts)
-	return p
+	return
+}
+
+// noControl says a rich type cannot be asked.
+var noControl = map[Type]string{
+	Number:   "AskUserQuestion has no number control",
+	Date:     "AskUserQuestion has no date control",
+	Textarea: "AskUserQuestion has no textarea control",
 }
 
 func unsupportedReason(f *Field) string {
@@ -50,7 +63,7 @@ func unsupportedReason(f *Field) string {
 	case f.DisplayOnly():
 		return "a display-only progress report has nothing to ask: narrate it, or show it on the widget"
 	case f.Type.richControl():
-		return fmt.Sprintf("AskUserQuestion has no %s control", f.Type)
+		return noControl[f.Type]
 	}
 	return ""
 }
@@ -111,24 +124,28 @@ func orderedOptions(f *Field) []string {
 	return out
 }
 
-// askOptions labels and describes the options and records the labels.
+// askOptions labels and describes the options.
 func (p *askPlan) askOptions() []AskOption {
-	f := p.field
-	rec := recommendation(f)
-	p.labels = make(map[string]string, len(p.options))
+	rec := recommendation(p.field)
 	out := make([]AskOption, len(p.options))
 	for i, o := range p.options {
-		label := o
-		if o == rec && f.Type != MultiSelect {
-			label += suffixRecommended
-		}
-		if o == f.UserPosition {
-			label += suffixUserPosition
-		}
-		p.labels[label] = o
-		out[i] = AskOption{Label: label, Description: optionDescription(f, o)}
+		out[i] = AskOption{Label: p.label(o, rec), Description: optionDescription(p.field, o)}
 	}
 	return out
+}
+
+// label is how AskUserQuestion shows option o: badged when it is the
+// recommendation (rec) of a single choice, and when it is the user's own
+// position.
+func (p *askPlan) label(o, rec string) string {
+	label := o
+	if o == rec && p.field.Type != MultiSelect {
+		label += suffixRecommended
+	}
+	if o == p.field.UserPosition {
+		label += suffixUserPosition
+	}
+	return label
 }
 
 func optionDescription(f *Field, o string) string {

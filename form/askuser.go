@@ -96,12 +96,15 @@ type Unsupported struct {
 // RenderAsk renders a form for AskUserQuestion. Fields the host cannot
 // express are listed in Unsupported, never dropped.
 func RenderAsk(f *Form) *AskRender {
+	n := (len(f.Fields) + AskMaxQuestions - 1) / AskMaxQuestions
 	r := &AskRender{Success: true, Title: f.Title, Description: f.Description,
-		Batches: [][]Payload{}, AskUserQuestion: []AskInput{}, Unsupported: []Unsupported{}}
-	var batch []Payload
-	var questions []AskQuestion
+		Batches: make([][]Payload, 0, n), AskUserQuestion: make([]AskInput, 0, n), Unsupported: []Unsupported{}}
+	batch := make([]Payload, 0, min(len(f.Fields), AskMaxQuestions))
+	questions := make([]AskQuestion, 0, cap(batch))
+	plans := make([]askPlan, len(f.Fields))
 	for i := range f.Fields {
-		p := planAsk(&f.Fields[i])
+		p := &plans[i]
+		p.plan(&f.Fields[i])
 		if p.unsupported != "" {
 			r.Unsupported = append(r.Unsupported, Unsupported{QuestionID: p.field.ID, Type: p.field.Type, Reason: p.unsupported, Surface: "widget"})
 			continue
@@ -113,7 +116,7 @@ func RenderAsk(f *Form) *AskRender {
 		}
 		if len(batch) == AskMaxQuestions {
 			r.addBatch(batch, questions)
-			batch, questions = nil, nil
+			batch, questions = make([]Payload, 0, AskMaxQuestions), make([]AskQuestion, 0, AskMaxQuestions)
 		}
 	}
 	if len(batch) > 0 {
