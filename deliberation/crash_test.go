@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,9 +20,11 @@ func TestCrashChild(t *testing.T) {
 	if arg == "" {
 		t.Skip("only runs as the child of TestCrashKillDuringWrites")
 	}
-	dir, id, _ := strings.Cut(arg, "|")
+	dir, rest, _ := strings.Cut(arg, "|")
+	id, limit, _ := strings.Cut(rest, "|")
+	n, _ := strconv.Atoi(limit)
 	st := NewStore(dir, nil)
-	for i := 0; ; i++ {
+	for i := 0; n == 0 || i < n; i++ {
 		_, err := st.Update(id, func(s *State, _ time.Time) ([]Record, error) {
 			s.SurfacedQuestions = append(s.SurfacedQuestions, strings.Repeat("x", i%500))
 			return []Record{{Kind: "note", Text: strings.Repeat("y", i%300)}}, nil
@@ -69,4 +72,39 @@ func TestCrashKillDuringWrites(t *testing.T) {
 		t.Fatal("the child never completed a write; the test proves nothing")
 	}
 	t.Logf("%d completed writes across 5 kills", last)
+}
+
+// TestTwoProcessesLoseNothing runs two writer processes against one
+// deliberation at once: the per-file lock keeps every update.
+func TestTwoProcessesLoseNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns child processes")
+	}
+	st := NewStore(filepath.Join(t.TempDir(), "d"), nil)
+	id, _, err := st.Start("two writers?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const each = 40
+	var cmds []*exec.Cmd
+	for range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), crashChildEnv+"="+st.Dir()+"|"+id+"|"+strconv.Itoa(each))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := st.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(s.SurfacedQuestions); got != 2*each {
+		t.Errorf("%d updates kept, want %d", got, 2*each)
+	}
 }
