@@ -254,6 +254,7 @@ func (s *State) subsequent(suffix, note string) string {
 const (
 	formatNote  = "Your previous response could not be used: give numbered points, mapped to the open challenges, with evidence labels on verification claims."
 	qualityNote = "Your previous response did not address the disputed points. Address each open challenge by ID."
+	formatNoteFirst = "Your previous response could not be used: give numbered points, one idea per line, with evidence labels on verification claims."
 )
 
 // retryCall resends the prompt of the retried action after a format
@@ -266,7 +267,10 @@ func (s *State) retryCall(retried, prompt string) string {
 	}
 	switch retried {
 	case ActionAsk:
-		return s.firstCallHeader(suffix) + note + "\n\n" + s.request() + "\n" + labelling
+		if s.LastFailureType == failureFormat {
+			note = formatNoteFirst
+		}
+		return s.firstCallHeader(suffix) + "\n" + note + "\n\n" + s.request() + "\n" + labelling
 	case ActionCritique, ActionReminder:
 		return s.subsequent(suffix, note)
 	}
