@@ -252,8 +252,8 @@ func (s *State) subsequent(suffix, note string) string {
 }
 
 const (
-	formatNote  = "Your previous response could not be used: give numbered points, mapped to the open challenges, with evidence labels on verification claims."
-	qualityNote = "Your previous response did not address the disputed points. Address each open challenge by ID."
+	formatNote      = "Your previous response could not be used: give numbered points, mapped to the open challenges, with evidence labels on verification claims."
+	qualityNote     = "Your previous response did not address the disputed points. Address each open challenge by ID."
 	formatNoteFirst = "Your previous response could not be used: give numbered points, one idea per line, with evidence labels on verification claims."
 )
 
