@@ -288,3 +288,11 @@ func writeFile(path, data string) error {
 	}
 	return nil
 }
+
+// WritePrompt writes the plan's prompt file, for a run by hand.
+func WritePrompt(p *Plan) error {
+	if p.Prompt == "" {
+		return fmt.Errorf("cross-model: method %q has no codex_role, so no prompt", p.Method)
+	}
+	return writeFile(p.PromptFile, p.Prompt)
+}

@@ -34,7 +34,8 @@ The registry is the embedded one unless --registry FILE or $ELICIT_METHODS names
 	cmd.PersistentFlags().StringVar(&rf.registry, "registry", "", "registry CSV `file` (default $ELICIT_METHODS, else the embedded registry)")
 	cmd.PersistentFlags().StringVar(&rf.extra, "extra", "", "CSV `file` of methods merged over the registry (same method_name replaces)")
 	cmd.AddCommand(a.methodsList(rf), a.methodsValidate(), a.methodsSelect(rf), a.methodsPick(rf),
-		a.methodsExpand(), a.methodsShow(rf), a.methodsInject(rf))
+		a.methodsExpand(), a.methodsShow(rf), a.methodsInject(rf),
+		a.methodsCrossmodel(rf))
 	return cmd
 }
 

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/crossmodel"
+	"github.com/elicit/elicit/problem"
+	"github.com/spf13/cobra"
+)
+
+// crossmodelFlags are the flags of `elicit methods crossmodel`.
+type crossmodelFlags struct {
+	method, topic, sectionFile string
+	workflow, id, consultant   string
+	run                        bool
+}
+
+func (a *app) methodsCrossmodel(rf *registryFlags) *cobra.Command {
+	f := &crossmodelFlags{}
+	cmd := &cobra.Command{
+		Use:   "crossmodel --method NAME --topic T --section-file F",
+		Short: "Build (and with --run, run) a method's cross-model prompt for a second model",
+		Long: `For a method with a codex_role (red_team, failure, critic), build the nonce-bounded prompt
+and write it to tmp/{workflow}/{id}/elicitation/codex-prompt-{slug}.txt (without --run), or run the
+consultant and write its answer to codex-{slug}.md, removing the prompt file (with --run).
+Settings come from the codex section of elicit.config.json. Prints JSON. A closed gate (codex
+unavailable or disabled, no .codexignore) is reported as status "skipped"; a failed run exits 1.`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error { return a.crossmodel(rf, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.method, "method", "", "the method's `name`, slug or number")
+	fl.StringVar(&f.topic, "topic", "", "the `topic` of the section (at most 200 characters are sent)")
+	fl.StringVar(&f.sectionFile, "section-file", "", "the section text `file`, - for standard input (at most 4000 characters are sent)")
+	fl.StringVar(&f.workflow, "workflow", "", "the workflow `name` in tmp/{workflow}/{id} (default elicit)")
+	fl.StringVar(&f.id, "id", "", "the run `id` in tmp/{workflow}/{id} (default the UTC time)")
+	fl.StringVar(&f.consultant, "consultant", "codex", "the consultant: codex or command:`PROGRAM` [ARGS...]")
+	fl.BoolVar(&f.run, "run", false, "run the consultant (default: only write the prompt)")
+	return cmd
+}
+
+func (a *app) crossmodel(rf *registryFlags, f *crossmodelFlags) error {
+	for _, req := range []struct{ name, v string }{{"--method", f.method}, {"--topic", f.topic}, {"--section-file", f.sectionFile}} {
+		if req.v == "" {
+			return usagef("methods crossmodel needs %s", req.name)
+		}
+	}
+	reg := a.registry(rf)
+	a.warn(reg)
+	m, ok := reg.Lookup(f.method)
+	if !ok {
+		return problem.List{{Path: "method", Message: fmt.Sprintf("no method named or numbered %q (see elicit methods list)", f.method)}}
+	}
+	section, err := a.readInput(f.sectionFile)
+	if err != nil {
+		return err
+	}
+	settings, err := config.CodexFor(a.project())
+	if err != nil {
+		return err
+	}
+	for _, w := range settings.Warnings {
+		fmt.Fprintln(a.stderr, "elicit: warning: "+w)
+	}
+	timeout := time.Duration(settings.Elicitation.Timeout * float64(time.Second))
+	c, available, err := a.consultant(consultantSpec{name: f.consultant, model: settings.Model, effort: settings.Reasoning, timeout: timeout, idleTimeout: timeout})
+	if err != nil {
+		return err
+	}
+	plan, err := crossmodel.Prepare(crossmodel.Request{Method: m, Topic: f.topic, Section: string(section)},
+		&crossmodel.Options{Project: a.project(), Workflow: f.workflow, ID: f.id, Settings: &settings.Codex, Available: available})
+	if err != nil {
+		return err
+	}
+	if !f.run {
+		return a.writePlan(plan)
+	}
+	res, err := crossmodel.Run(context.Background(), plan, c)
+	if err != nil {
+		return err
+	}
+	if err := writeJSON(a.stdout, res); err != nil {
+		return err
+	}
+	if res.Status == "failed" {
+		return errReported
+	}
+	return nil
+}
+
+// writePlan writes the prompt file (when the method has a role) and prints
+// the plan.
+func (a *app) writePlan(p *crossmodel.Plan) error {
+	if p.Prompt != "" {
+		if err := crossmodel.WritePrompt(p); err != nil {
+			return err
+		}
+	}
+	return writeJSON(a.stdout, p)
+}
