@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,35 +72,13 @@ func (a *app) delibWithStore(args []string, fn func(st *deliberation.Store, id s
 	return fn(st, id)
 }
 
-func (a *app) delibJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
 // delibProblems prints a problem.List as {"success":false,"problems":[...]}
 // on stdout when --json was asked for; other errors pass through.
 func (a *app) delibProblems(asJSON bool, err error) error {
-	var probs problem.List
-	if !asJSON || !errors.As(err, &probs) {
+	if !asJSON {
 		return err
 	}
-	type item struct {
-		Path    string `json:"path"`
-		Message string `json:"message"`
-	}
-	out := struct {
-		Success  bool   `json:"success"`
-		Problems []item `json:"problems"`
-	}{Problems: []item{}}
-	for _, p := range probs {
-		out.Problems = append(out.Problems, item{p.Path, p.Message})
-	}
-	if werr := a.delibJSON(out); werr != nil {
-		return werr
-	}
-	return errReported
+	return reportJSON(a.stdout, err)
 }
 
 func (a *app) deliberateStart() *cobra.Command {
@@ -126,7 +102,7 @@ func (a *app) deliberateStart() *cobra.Command {
 				return a.delibProblems(asJSON, err)
 			}
 			if asJSON {
-				return a.delibJSON(struct {
+				return writeJSON(a.stdout, struct {
 					ID        string `json:"id"`
 					StateFile string `json:"state_file"`
 					Prompt    string `json:"prompt"`
@@ -183,7 +159,7 @@ func (a *app) deliberateRespond() *cobra.Command {
 					return a.delibProblems(asJSON, err)
 				}
 				if asJSON {
-					return a.delibJSON(s.Next)
+					return writeJSON(a.stdout, s.Next)
 				}
 				fmt.Fprintf(a.stdout, "recorded the response to iteration %d (%s); next: elicit deliberate evaluate %s --file EVALUATION.json\n", s.Iteration, s.Next.Action, id)
 				return nil
@@ -223,7 +199,7 @@ func (a *app) deliberateEvaluate() *cobra.Command {
 
 func (a *app) delibPrintNext(next *deliberation.Next, asJSON bool) error {
 	if asJSON {
-		return a.delibJSON(next)
+		return writeJSON(a.stdout, next)
 	}
 	fmt.Fprintf(a.stdout, "next: %s (iteration %d)", next.Action, next.Iteration)
 	if next.Reason != "" {
@@ -271,7 +247,7 @@ func (a *app) deliberateStatus() *cobra.Command {
 					return err
 				}
 				if asJSON {
-					return a.delibJSON(s)
+					return writeJSON(a.stdout, s)
 				}
 				a.delibPrintStatus(id, s)
 				return nil
@@ -331,7 +307,7 @@ func (a *app) deliberateList() *cobra.Command {
 				if entries == nil {
 					entries = []deliberation.Entry{}
 				}
-				return a.delibJSON(entries)
+				return writeJSON(a.stdout, entries)
 			}
 			for _, e := range entries {
 				a.delibPrintEntry(e)
@@ -368,7 +344,7 @@ func (a *app) deliberateSynthesize() *cobra.Command {
 					return a.delibProblems(asJSON, err)
 				}
 				if asJSON {
-					return a.delibJSON(y)
+					return writeJSON(a.stdout, y)
 				}
 				fmt.Fprint(a.stdout, y.Markdown())
 				return nil
