@@ -21,8 +21,12 @@ type Options struct {
 	Registry func() *method.Registry
 	// Project is the directory holding elicit.config.json; default ".".
 	Project string
-	// Getenv reads the environment (keyboard-mode overrides); default none.
+	// Getenv reads the environment (keyboard-mode overrides, ELICIT_HOME);
+	// default none.
 	Getenv func(string) string
+	// DeliberationDir holds the deliberation state files; default
+	// $ELICIT_HOME/deliberations (or ~/.elicit/deliberations).
+	DeliberationDir string
 }
 
 func (o *Options) withDefaults() *Options {

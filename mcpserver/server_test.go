@@ -16,23 +16,28 @@ import (
 // protocols are the versions every test runs over.
 var protocols = []string{"2026-07-28", "2025-11-25", "2025-06-18"}
 
-// connect starts the server and a client on in-memory transports.
+// connect starts the server and a client on in-memory transports,
+// negotiating version.
 func connect(t *testing.T, version string, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return dial(t, New(&Options{Version: "test", Project: t.TempDir()}), version, copts)
+}
+
+// dial connects a client with copts to s on protocol version.
+func dial(t *testing.T, s *mcp.Server, version string, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
-	s := New(&Options{Version: "test", Project: t.TempDir()})
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, copts)
 	opts := &mcp.ClientSessionOptions{}
 	if version != protocols[0] {
 		opts.ProtocolVersion = version
 	}
-	cs, err := c.Connect(ctx, ct, opts)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, copts).Connect(ctx, ct, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

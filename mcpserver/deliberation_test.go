@@ -1,0 +1,103 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// TestDeliberationTools walks the CLI's converging scenario through the MCP
+// tools: the same answers and evaluations give the same outcome.
+func TestDeliberationTools(t *testing.T) {
+	ar, err := txtar.ParseFile("../internal/cli/testdata/script/deliberate_converge.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := func(name string) string {
+		for _, f := range ar.Files {
+			if f.Name == name {
+				return string(f.Data)
+			}
+		}
+		t.Fatalf("no %s in the scenario", name)
+		return ""
+	}
+	cs := connectWith(t, &Options{Version: "test", DeliberationDir: t.TempDir()})
+
+	got, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Should the importer retry on HTTP 429?", "facts": []any{"no new infrastructure"}})
+	if isErr || !strings.Contains(got["prompt"].(string), "F1 [user]: no new infrastructure") {
+		t.Fatalf("start: %v", got)
+	}
+	id := got["id"].(string)
+	if !strings.HasSuffix(got["state_file"].(string), "codex-ask-state-"+id+".json") {
+		t.Errorf("state_file = %v", got["state_file"])
+	}
+	wantActions := []string{"critique", "coverage_check", "synthesize"}
+	for i, action := range wantActions {
+		n := string(rune('1' + i))
+		if got, isErr = call(t, cs, "deliberation_respond", map[string]any{"id": id, "response": file("answer" + n + ".txt")}); isErr {
+			t.Fatalf("respond %s: %v", n, got)
+		}
+		var eval map[string]any
+		json.Unmarshal([]byte(file("eval"+n+".json")), &eval)
+		got, isErr = call(t, cs, "deliberation_evaluate", map[string]any{"id": id, "evaluation": eval})
+		if isErr || got["action"] != action {
+			t.Fatalf("evaluate %s: %v, want action %s", n, got, action)
+		}
+	}
+	got, _ = call(t, cs, "deliberation_synthesize", map[string]any{"id": id})
+	if got["exit_reason"] != "converged" || !strings.Contains(got["markdown"].(string), "AGREED") {
+		t.Errorf("synthesize: %v", got)
+	}
+	got, _ = call(t, cs, "deliberation_status", map[string]any{"id": id})
+	if got["status"] != "finished" || got["version"] != 1.0 {
+		t.Errorf("status: %v", got)
+	}
+	got, _ = call(t, cs, "deliberation_list", map[string]any{})
+	if l := got["deliberations"].([]any); len(l) != 1 || l[0].(map[string]any)["id"] != id {
+		t.Errorf("list: %v", got)
+	}
+	got, isErr = call(t, cs, "deliberation_recover", map[string]any{"id": id})
+	if !isErr || !strings.Contains(strings.Join(toStrings(got["problems"]), "\n"), "nothing to recover") {
+		t.Errorf("recover of a finished deliberation: %v", got)
+	}
+}
+
+func TestDeliberationToolErrors(t *testing.T) {
+	cs := connectWith(t, &Options{Version: "test", DeliberationDir: t.TempDir()})
+	tests := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"deliberation_start", map[string]any{"question": "  "}, "question: is empty"},
+		{"deliberation_start", map[string]any{}, "question: missing (a string is required)"},
+		{"deliberation_status", map[string]any{"id": "../../etc/passwd"}, "is not a deliberation ID"},
+		{"deliberation_status", map[string]any{"id": "20990101-000000"}, "no deliberation 20990101-000000"},
+		{"deliberation_evaluate", map[string]any{"id": "20990101-000000", "evaluation": "x"}, "evaluation: must be a JSON object"},
+		{"deliberation_respond", map[string]any{"id": 3}, "id: must be a string"},
+	}
+	for _, tt := range tests {
+		got, isErr := call(t, cs, tt.tool, tt.args)
+		if !isErr || !strings.Contains(strings.Join(toStrings(got["problems"]), "\n"), tt.want) {
+			t.Errorf("%s %v: %v, want a problem containing %q", tt.tool, tt.args, got, tt.want)
+		}
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
+
+// connectWith connects to a server with opts on the latest protocol.
+func connectWith(t *testing.T, opts *Options) *mcp.ClientSession {
+	t.Helper()
+	return dial(t, New(opts), protocols[0], nil)
+}
