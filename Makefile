@@ -15,11 +15,13 @@ unit:
 	$(GO) test -race -count=1 ./...
 
 # End-to-end suites with real outside parts: the MCP server driven by the
-# official TypeScript SDK and the MCP Inspector CLI (installed from the
-# committed lockfile with npm ci).
+# official TypeScript SDK and the MCP Inspector CLI, and the real codex CLI
+# against a stub model server (all installed from the committed lockfile with
+# npm ci).
 e2e: build
 	cd e2e/node && npm ci --no-audit --no-fund --loglevel=error
 	cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
+	ELICIT_E2E_CODEX=1 $(GO) test -count=1 -run E2E ./consult/... ./crossmodel/
 
 bench: bench-go bench-mcp
 
