@@ -15,8 +15,10 @@ const scope = form("scope");
 const six = form("six");
 
 const toolNames = [
-  "elicitation_ask", "elicitation_collect_response", "elicitation_form_summary", "elicitation_inject_method",
-  "elicitation_list_methods", "elicitation_list_templates", "elicitation_render_form",
+  "deliberation_evaluate", "deliberation_list", "deliberation_recover", "deliberation_respond",
+  "deliberation_start", "deliberation_status", "deliberation_synthesize",
+  "elicitation_ask", "elicitation_collect_response", "elicitation_cross_model", "elicitation_form_summary",
+  "elicitation_inject_method", "elicitation_list_methods", "elicitation_list_templates", "elicitation_render_form",
   "elicitation_select_methods", "elicitation_select_surface",
 ];
 
@@ -118,6 +120,26 @@ function suite(label, connect) {
 }
 
 suite("stdio", (c) => connectStdio(c));
+
+test("stdio: a deliberation is started, listed and answered through the tools", async () => {
+  const home = mkdtempSync(path.join(tmpdir(), "elicit-home-"));
+  const c = await connectStdio(newClient("deliberation"), { ELICIT_HOME: home });
+  let [r, isErr] = await call(c, "deliberation_start", { question: "Should the importer retry on HTTP 429?", facts: ["no new infrastructure"] });
+  assert.equal(isErr, false);
+  assert.match(r.prompt, /F1 \[user\]: no new infrastructure/);
+  assert.ok(r.state_file.startsWith(home));
+  const id = r.id;
+  [r] = await call(c, "deliberation_respond", { id, response: "1. Honour Retry-After. EVIDENCE.\n2. Retry 5 times. GUESS." });
+  assert.equal(r.awaiting, "evaluation");
+  [r, isErr] = await call(c, "deliberation_evaluate", { id, evaluation: { iteration: 2 } });
+  assert.equal(isErr, true);
+  assert.ok(r.problems.some((p) => p.startsWith("iteration: ")));
+  [r] = await call(c, "deliberation_list", {});
+  assert.deepEqual(r.deliberations.map((d) => d.id), [id]);
+  [r] = await call(c, "deliberation_status", { id });
+  assert.equal(r.status, "active");
+  await c.close();
+});
 
 describe("streamable HTTP", () => {
   let server;
