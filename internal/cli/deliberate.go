@@ -33,6 +33,7 @@ answer with respond, and submit your judgments with evaluate (see 'elicit delibe
 		a.deliberateStatus(), a.deliberateList(), a.deliberateSynthesize(), a.deliberateRecover(),
 		a.deliberatePrune(), a.deliberateSchema(), a.deliberateAbandon(),
 	)
+	a.deliberateConsultHooks(cmd)
 	return cmd
 }
 

@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/consult/relay"
+	"github.com/elicit/elicit/deliberation"
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+)
+
+// sendFlags are the flags of `deliberate send` and `deliberate start --send`.
+type sendFlags struct {
+	consultant, effort, model string
+	timeout, idle, maxTime    time.Duration
+	maxTokens                 int64
+}
+
+func (f *sendFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.consultant, "consultant", "codex", "the consultant: codex, or command:`PROGRAM` [ARGS...] (prompt on stdin, answer on stdout)")
+	fl.StringVar(&f.effort, "effort", consult.DefaultEffort, "reasoning effort: high, or xhigh for non-obvious consequences")
+	fl.StringVar(&f.model, "model", "", "the codex model (default: codex's configured model)")
+	fl.DurationVar(&f.timeout, "timeout", consult.DefaultTimeout, "wall-clock limit of one call (consultations take 5-20+ minutes)")
+	fl.DurationVar(&f.idle, "idle-timeout", consult.DefaultIdleTimeout, "end a codex call after this long without an event")
+	fl.Int64Var(&f.maxTokens, "max-tokens", 0, "token budget of the whole deliberation (0: none; the last one given stays)")
+	fl.DurationVar(&f.maxTime, "max-time", 0, "consultant-time budget of the whole deliberation (0: none; the last one given stays)")
+}
+
+func (f *sendFlags) check() error {
+	if f.effort != "high" && f.effort != "xhigh" {
+		return usagef("--effort must be high or xhigh (got %q)", f.effort)
+	}
+	if f.timeout <= 0 || f.idle <= 0 || f.maxTime < 0 || f.maxTokens < 0 {
+		return usagef("--timeout and --idle-timeout must be positive, --max-tokens and --max-time not negative")
+	}
+	return nil
+}
+
+// deliberateConsultHooks adds `send` to the deliberate group and --send to
+// its start command.
+func (a *app) deliberateConsultHooks(cmd *cobra.Command) {
+	cmd.AddCommand(a.deliberateSend())
+	for _, c := range cmd.Commands() {
+		if c.Name() == "start" {
+			a.addStartSend(c)
+		}
+	}
+}
+
+func (a *app) deliberateSend() *cobra.Command {
+	f := &sendFlags{}
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "send ID",
+		Short: "Send the pending prompt to the consultant and record its answer",
+		Long: `Send the pending prompt to the consultant (codex by default): a new session on the first
+iteration, a resume after it. When a resume fails (thread not found, expired, timeout, error),
+a fresh session gets the Recovery prompt built from the state file, noted in the state. The answer
+and the session id are recorded; evaluate the answer next. On a terminal, progress goes to stderr.`,
+		Args: exactArgs(1, "ID"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if err := f.check(); err != nil {
+				return err
+			}
+			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				return a.send(st, id, f, asJSON)
+			})
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+// addStartSend gives start a --send flag: start, then send the First Call.
+func (a *app) addStartSend(start *cobra.Command) {
+	f := &sendFlags{}
+	var send bool
+	start.Flags().BoolVar(&send, "send", false, "send the First Call to the consultant at once (see elicit deliberate send)")
+	f.register(start)
+	run := start.RunE
+	start.RunE = func(cmd *cobra.Command, args []string) error {
+		if !send {
+			return run(cmd, args)
+		}
+		if err := f.check(); err != nil {
+			return err
+		}
+		asJSON, _ := cmd.Flags().GetBool("json")
+		id, err := a.startQuietly(run, cmd, args, asJSON)
+		if err != nil || id == "" {
+			return err
+		}
+		st, err := a.deliberationStore()
+		if err != nil {
+			return err
+		}
+		return a.send(st, id, f, asJSON)
+	}
+}
+
+// startQuietly runs start in JSON mode into a buffer and returns the id;
+// a failure's output goes through unchanged.
+func (a *app) startQuietly(run func(*cobra.Command, []string) error, cmd *cobra.Command, args []string, asJSON bool) (string, error) {
+	if err := cmd.Flags().Set("json", "true"); err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	out := a.stdout
+	a.stdout = &buf
+	err := run(cmd, args)
+	a.stdout = out
+	var started struct{ ID string }
+	if err != nil || json.Unmarshal(buf.Bytes(), &started) != nil || started.ID == "" {
+		if asJSON || err == nil {
+			io.Copy(out, &buf)
+		}
+		return "", err
+	}
+	if !asJSON {
+		fmt.Fprintf(a.stdout, "deliberation %s started; sending the First Call\n", started.ID)
+	}
+	return started.ID, nil
+}
+
+func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool) error {
+	c, _, err := a.consultant(consultantSpec{name: f.consultant, model: f.model, effort: f.effort, timeout: f.timeout, idleTimeout: f.idle})
+	if err != nil {
+		return err
+	}
+	opts := &relay.Options{Effort: f.effort, Budget: relay.Budget{MaxTokens: f.maxTokens, MaxTime: f.maxTime}, Progress: a.progress()}
+	r, err := relay.Send(context.Background(), st, id, c, opts)
+	a.endProgress(opts.Progress)
+	if err != nil {
+		return a.sendFailure(err, asJSON)
+	}
+	if asJSON {
+		return writeJSON(a.stdout, r)
+	}
+	a.printSent(r)
+	return nil
+}
+
+func (a *app) printSent(r *relay.Result) {
+	how := "new session " + r.SessionID
+	switch {
+	case r.Recovery != "":
+		how = fmt.Sprintf("recovered: new session %s after %s", r.SessionID, r.Recovery)
+	case r.Resumed:
+		how = "resumed " + r.SessionID
+	}
+	fmt.Fprintf(a.stdout, "%s answered iteration %d (%s; %s, %d tokens; deliberation total %d tokens in %d calls)\n\n%s\n",
+		r.Consultant, r.Iteration, how, (time.Duration(r.DurationMS) * time.Millisecond).Round(time.Second), r.Usage.Total(), r.Totals.Tokens, r.Totals.Calls, r.Answer)
+	fmt.Fprintf(a.stdout, "\nnext: elicit deliberate evaluate %s --file EVALUATION.json\n", r.ID)
+}
+
+// sendFailure prints a consultant failure (as JSON with --json) and exits 1.
+func (a *app) sendFailure(err error, asJSON bool) error {
+	var ce *consult.Error
+	if !errors.As(err, &ce) {
+		return a.delibProblems(asJSON, err)
+	}
+	if asJSON {
+		if werr := writeJSON(a.stdout, map[string]any{"success": false, "failure": map[string]any{
+			"consultant": ce.Consultant, "kind": ce.Kind, "message": ce.Message, "exit_code": ce.ExitCode, "stderr_tail": ce.StderrTail}}); werr != nil {
+			return werr
+		}
+		return errReported
+	}
+	return err
+}
+
+// progress returns a progress printer when stderr is a terminal, else nil.
+func (a *app) progress() func(consult.Progress) {
+	f, ok := a.stderr.(*os.File)
+	if !ok || !isatty.IsTerminal(f.Fd()) {
+		return nil
+	}
+	return func(p consult.Progress) {
+		fmt.Fprintf(f, "\r\033[Kconsulting: %s, %d events (last %s)", p.Elapsed.Round(time.Second), p.Events, p.Last)
+	}
+}
+
+func (a *app) endProgress(p func(consult.Progress)) {
+	if p != nil {
+		fmt.Fprint(a.stderr, "\r\033[K")
+	}
+}
