@@ -123,3 +123,17 @@ func TestScripted(t *testing.T) {
 		t.Errorf("calls %+v", calls)
 	}
 }
+
+func TestNew(t *testing.T) {
+	c, err := New("command:my-agent -p 'a b'", &CodexOptions{Timeout: time.Second})
+	if err != nil || c.Name() != "command:my-agent" || Program(c) != "my-agent" || c.(*Command).o.Timeout != time.Second || !cmp.Equal(c.(*Command).o.Args, []string{"-p", "a b"}) {
+		t.Errorf("New(command) = %+v, %v", c, err)
+	}
+	c, err = New("codex", &CodexOptions{Path: "/opt/codex"})
+	if err != nil || c.Name() != "codex" || Program(c) != "/opt/codex" {
+		t.Errorf("New(codex) = %+v, %v", c, err)
+	}
+	if _, err := New("nope", nil); err == nil {
+		t.Error("an unknown name must fail")
+	}
+}

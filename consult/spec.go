@@ -63,3 +63,32 @@ func splitWords(s string) ([]string, error) {
 	}
 	return words, nil
 }
+
+// New builds the consultant a name chooses: "codex" gives a Codex with
+// opts; "command:PROG ARGS..." a Command with opts' timeout, environment,
+// folder, runner and clock.
+func New(name string, opts *CodexOptions) (Consultant, error) {
+	kind, argv, err := ParseName(name)
+	if err != nil {
+		return nil, err
+	}
+	o := CodexOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if kind == "codex" {
+		return NewCodex(&o), nil
+	}
+	return NewCommand(CommandOptions{Path: argv[0], Args: argv[1:], Timeout: o.Timeout, Env: o.Env, Dir: o.Dir, Runner: o.Runner, Clock: o.Clock}), nil
+}
+
+// Program is the program a consultant runs, for an availability check.
+func Program(c Consultant) string {
+	switch c := c.(type) {
+	case *Codex:
+		return c.o.Path
+	case *Command:
+		return c.o.Path
+	}
+	return ""
+}
