@@ -91,7 +91,11 @@ func (c *Codex) Resume(ctx context.Context, sessionID string, req Request) (*Rep
 	if sessionID == "" {
 		return nil, &Error{Kind: KindThreadNotFound, Consultant: c.Name(), Message: "no session id to resume", ExitCode: -1}
 	}
-	return c.run(ctx, sessionID, req)
+	rep, err := c.run(ctx, sessionID, req)
+	if rep != nil {
+		rep.UsageIsThreadTotal = true
+	}
+	return rep, err
 }
 
 // Args returns the codex arguments of one call: every flag before

@@ -69,6 +69,10 @@ type Reply struct {
 	// Notices are non-fatal error messages the consultant reported (codex
 	// "Reconnecting..." and the like).
 	Notices []string `json:"notices,omitempty"`
+	// UsageIsThreadTotal says Usage counts the whole session so far, not
+	// this call: codex 0.171.0 reports the thread's running total in the
+	// turn.completed of a resumed exec.
+	UsageIsThreadTotal bool `json:"usage_is_thread_total,omitempty"`
 }
 
 // Usage counts tokens, summed over every turn of one call.
@@ -85,6 +89,13 @@ func (u *Usage) Add(u2 Usage) {
 	u.CachedInputTokens += u2.CachedInputTokens
 	u.OutputTokens += u2.OutputTokens
 	u.ReasoningOutputTokens += u2.ReasoningOutputTokens
+}
+
+// Sub returns u minus u2, each count at least 0.
+func (u Usage) Sub(u2 Usage) Usage {
+	sub := func(a, b int64) int64 { return max(a-b, 0) }
+	return Usage{InputTokens: sub(u.InputTokens, u2.InputTokens), CachedInputTokens: sub(u.CachedInputTokens, u2.CachedInputTokens),
+		OutputTokens: sub(u.OutputTokens, u2.OutputTokens), ReasoningOutputTokens: sub(u.ReasoningOutputTokens, u2.ReasoningOutputTokens)}
 }
 
 // Total is input plus output tokens (cached input counts as input).

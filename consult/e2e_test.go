@@ -70,6 +70,10 @@ func TestE2EStartAndResume(t *testing.T) {
 	if rep2.Text != "second answer: C1 defended" || rep2.SessionID != rep.SessionID {
 		t.Fatalf("resume: %+v", rep2)
 	}
+	// codex 0.171.0 reports the thread's running total on a resume.
+	if !rep2.UsageIsThreadTotal || rep2.Usage.InputTokens != 250 || rep2.Usage.OutputTokens != 50 {
+		t.Errorf("resume usage %+v (thread total %v), want the thread's 250 in, 50 out", rep2.Usage, rep2.UsageIsThreadTotal)
+	}
 	reqs := stub.Requests()
 	last := reqs[len(reqs)-1]
 	if !last.Said("user", prompt) || !last.Said("assistant", "first answer: the cache has no eviction") || !last.Said("user", "SECOND: defend C1") {

@@ -83,7 +83,10 @@ type callData struct {
 	SessionID  string        `json:"session_id,omitempty"`
 	Resumed    bool          `json:"resumed"`
 	Recovery   string        `json:"recovery,omitempty"`
+	// Usage is this call's; Reported what the consultant said (codex: the
+	// thread's running total on a resume).
 	Usage      consult.Usage `json:"usage"`
+	Reported   consult.Usage `json:"reported_usage"`
 	DurationMS int64         `json:"duration_ms"`
 	Budget     Budget        `json:"budget"`
 	Kind       string        `json:"kind,omitempty"` // failures: the consult.Kind
@@ -109,7 +112,7 @@ func Send(ctx context.Context, st *deliberation.Store, id string, c consult.Cons
 	if err != nil {
 		return nil, err
 	}
-	totals, err := Spent(st, id)
+	totals, reported, err := spent(st, id)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +122,7 @@ func Send(ctx context.Context, st *deliberation.Store, id string, c consult.Cons
 		return nil, err
 	}
 	defer cancel()
-	sn := &sender{st: st, id: id, c: c, o: o, totals: totals}
+	sn := &sender{st: st, id: id, c: c, o: o, totals: totals, reported: reported}
 	return sn.send(ctx, s, prompt)
 }
 
@@ -171,13 +174,20 @@ func budgetContext(ctx context.Context, t Totals) (context.Context, context.Canc
 // Spent sums the consult records of id's transcript; the budget is the
 // last one recorded.
 func Spent(st *deliberation.Store, id string) (Totals, error) {
+	t, _, err := spent(st, id)
+	return t, err
+}
+
+// spent also returns the last usage each session reported.
+func spent(st *deliberation.Store, id string) (Totals, map[string]consult.Usage, error) {
 	var t Totals
+	reported := map[string]consult.Usage{}
 	f, err := os.Open(st.TranscriptPath(id))
 	if errors.Is(err, os.ErrNotExist) {
-		return t, nil
+		return t, reported, nil
 	}
 	if err != nil {
-		return t, fmt.Errorf("read transcript: %w", err)
+		return t, nil, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -195,6 +205,9 @@ func Spent(st *deliberation.Store, id string) (Totals, error) {
 		t.Tokens += d.Usage.Total()
 		t.DurationMS += d.DurationMS
 		t.Budget = d.Budget
+		if d.SessionID != "" && d.Kind == "" {
+			reported[d.SessionID] = d.Reported
+		}
 	}
-	return t, sc.Err()
+	return t, reported, sc.Err()
 }

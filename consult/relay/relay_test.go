@@ -84,6 +84,23 @@ func TestSendResumes(t *testing.T) {
 	}
 }
 
+func TestSendCountsThreadTotalsOnce(t *testing.T) {
+	second := reply("", answer2, 300, 30) // the thread's total: 100+200 in, 10+20 out
+	second.Reply.UsageIsThreadTotal = true
+	sc := &consult.Scripted{Replies: []consult.ScriptedReply{reply("t1", answer1, 100, 10), second}}
+	st, id := started(t, sc, nil)
+	r, err := Send(context.Background(), st, id, sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Usage != (consult.Usage{InputTokens: 200, OutputTokens: 20}) || r.Totals.Tokens != 330 {
+		t.Errorf("usage %+v, totals %+v", r.Usage, r.Totals)
+	}
+	if got, _ := Spent(st, id); got.Tokens != 330 {
+		t.Errorf("Spent = %+v", got)
+	}
+}
+
 func TestSendOnlyWhenAResponseIsAwaited(t *testing.T) {
 	sc := &consult.Scripted{Replies: []consult.ScriptedReply{reply("t1", answer1, 1, 1)}}
 	st := deliberation.NewStore(t.TempDir(), nil)

@@ -18,6 +18,8 @@ type sender struct {
 	c      consult.Consultant
 	o      Options
 	totals Totals
+	// reported is the last usage each session reported.
+	reported map[string]consult.Usage
 }
 
 func (sn *sender) request(prompt string) consult.Request {
@@ -88,7 +90,10 @@ func (sn *sender) logFailure(ce *consult.Error, resumed bool) {
 // awaits the prompt that was sent.
 func (sn *sender) record(prompt string, rep *consult.Reply, resumed bool, recovery string) (*Result, error) {
 	d := callData{Consultant: sn.c.Name(), SessionID: rep.SessionID, Resumed: resumed, Recovery: recovery,
-		Usage: rep.Usage, DurationMS: rep.Duration.Milliseconds(), Budget: sn.totals.Budget}
+		Usage: rep.Usage, Reported: rep.Usage, DurationMS: rep.Duration.Milliseconds(), Budget: sn.totals.Budget}
+	if rep.UsageIsThreadTotal {
+		d.Usage = rep.Usage.Sub(sn.reported[rep.SessionID])
+	}
 	s, err := sn.st.Update(sn.id, func(s *deliberation.State, now time.Time) ([]deliberation.Record, error) {
 		if got, _ := pending(s); got != prompt {
 			return nil, problem.List{{Path: "next", Message: "the deliberation changed while the consultant worked; its answer was not recorded (run send again)"}}
@@ -113,8 +118,8 @@ func (sn *sender) record(prompt string, rep *consult.Reply, resumed bool, recove
 	}
 	t := sn.totals
 	t.Calls++
-	t.Tokens += rep.Usage.Total()
+	t.Tokens += d.Usage.Total()
 	t.DurationMS += d.DurationMS
 	return &Result{ID: sn.id, Iteration: s.Iteration, Consultant: sn.c.Name(), SessionID: rep.SessionID, Resumed: resumed,
-		Recovery: recovery, Answer: rep.Text, Usage: rep.Usage, DurationMS: d.DurationMS, Notices: rep.Notices, Totals: t, Next: s.Next}, nil
+		Recovery: recovery, Answer: rep.Text, Usage: d.Usage, DurationMS: d.DurationMS, Notices: rep.Notices, Totals: t, Next: s.Next}, nil
 }
