@@ -79,10 +79,10 @@ const (
 
 // callData is the data of a consult record.
 type callData struct {
-	Consultant string        `json:"consultant"`
-	SessionID  string        `json:"session_id,omitempty"`
-	Resumed    bool          `json:"resumed"`
-	Recovery   string        `json:"recovery,omitempty"`
+	Consultant string `json:"consultant"`
+	SessionID  string `json:"session_id,omitempty"`
+	Resumed    bool   `json:"resumed"`
+	Recovery   string `json:"recovery,omitempty"`
 	// Usage is this call's; Reported what the consultant said (codex: the
 	// thread's running total on a resume).
 	Usage      consult.Usage `json:"usage"`
