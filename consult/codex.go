@@ -98,10 +98,13 @@ func (c *Codex) Resume(ctx context.Context, sessionID string, req Request) (*Rep
 	return rep, err
 }
 
+// TakesSchema implements SchemaTaker: codex has --output-schema.
+func (c *Codex) TakesSchema() bool { return true }
+
 // Args returns the codex arguments of one call: every flag before
 // "resume", the sandbox as a -c override on both calls, the prompt from
-// standard input ("-").
-func (c *Codex) Args(sessionID, effort string) []string {
+// standard input ("-"). schemaFile, if not empty, is --output-schema.
+func (c *Codex) Args(sessionID, effort, schemaFile string) []string {
 	if effort == "" {
 		effort = c.o.Effort
 	}
@@ -113,6 +116,9 @@ func (c *Codex) Args(sessionID, effort string) []string {
 	}
 	for _, kv := range c.o.Config {
 		args = append(args, "-c", kv)
+	}
+	if schemaFile != "" {
+		args = append(args, "--output-schema", schemaFile)
 	}
 	if sessionID != "" {
 		args = append(args, "resume", sessionID)
@@ -127,13 +133,41 @@ func tomlString(s string) string {
 }
 
 func (c *Codex) run(ctx context.Context, sessionID string, req Request) (*Reply, error) {
+	schemaFile, err := writeSchema(req.Schema)
+	if err != nil {
+		return nil, &Error{Kind: KindExit, Consultant: c.Name(), ExitCode: -1, Message: err.Error()}
+	}
+	if schemaFile != "" {
+		defer os.Remove(schemaFile)
+	}
 	r := newRun(c, req)
-	proc, err := c.o.Runner.Start(Spec{Path: c.o.Path, Args: c.Args(sessionID, req.Effort), Env: c.o.Env,
+	proc, err := c.o.Runner.Start(Spec{Path: c.o.Path, Args: c.Args(sessionID, req.Effort, schemaFile), Env: c.o.Env,
 		Dir: c.o.Dir, Stdin: r.stdin(), Stdout: r.stdoutWriter(), Stderr: &r.stderr})
 	if err != nil {
 		return nil, c.startError(err)
 	}
 	return r.wait(ctx, proc)
+}
+
+// writeSchema writes a response schema to a temporary file for
+// --output-schema; no schema, no file.
+func writeSchema(schema json.RawMessage) (string, error) {
+	if len(schema) == 0 {
+		return "", nil
+	}
+	f, err := os.CreateTemp("", "elicit-schema-*.json")
+	if err != nil {
+		return "", fmt.Errorf("write the response schema: %w", err)
+	}
+	_, err = f.Write(schema)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write the response schema: %w", err)
+	}
+	return f.Name(), nil
 }
 
 func (c *Codex) startError(err error) error {

@@ -131,11 +131,12 @@ func TestCodexArguments(t *testing.T) {
 		opts    CodexOptions
 		session string
 		effort  string
+		schema  string
 		want    []string
 	}{
 		{name: "start with defaults", want: []string{"exec", "--json", "--skip-git-repo-check", "-c", `sandbox_mode="read-only"`, "-c", `model_reasoning_effort="high"`, "-"}},
-		{name: "resume: every flag before resume", session: "abc", effort: "xhigh", opts: CodexOptions{Model: "gpt-5.3-codex", Config: []string{"x=1"}},
-			want: []string{"exec", "--json", "--skip-git-repo-check", "-c", `sandbox_mode="read-only"`, "-c", `model_reasoning_effort="xhigh"`, "-c", `model="gpt-5.3-codex"`, "-c", "x=1", "resume", "abc", "-"}},
+		{name: "resume: every flag before resume", session: "abc", effort: "xhigh", opts: CodexOptions{Model: "gpt-5.3-codex", Config: []string{"x=1"}}, schema: `{"type":"object"}`,
+			want: []string{"exec", "--json", "--skip-git-repo-check", "-c", `sandbox_mode="read-only"`, "-c", `model_reasoning_effort="xhigh"`, "-c", `model="gpt-5.3-codex"`, "-c", "x=1", "--output-schema", "SCHEMA", "resume", "abc", "-"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,15 +144,26 @@ func TestCodexArguments(t *testing.T) {
 			rec := filepath.Join(t.TempDir(), "call.json")
 			c := fake(t, tt.opts, "FAKE_CODEX=ok", "FAKE_CODEX_RECORD="+rec)
 			var err error
+			req := Request{Prompt: "p", Effort: tt.effort, Schema: []byte(tt.schema)}
 			if tt.session == "" {
-				_, err = c.Start(context.Background(), Request{Prompt: "p", Effort: tt.effort})
+				_, err = c.Start(context.Background(), req)
 			} else {
-				_, err = c.Resume(context.Background(), tt.session, Request{Prompt: "p", Effort: tt.effort})
+				_, err = c.Resume(context.Background(), tt.session, req)
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(tt.want, readCall(t, rec).Args); d != "" {
+			call := readCall(t, rec)
+			if i := slices.Index(call.Args, "--output-schema"); i >= 0 {
+				if call.Schema != tt.schema {
+					t.Errorf("the schema file held %q, want %q", call.Schema, tt.schema)
+				}
+				if _, err := os.Stat(call.Args[i+1]); !os.IsNotExist(err) {
+					t.Errorf("schema file left behind: %v", err)
+				}
+				call.Args[i+1] = "SCHEMA"
+			}
+			if d := cmp.Diff(tt.want, call.Args); d != "" {
 				t.Errorf("args (-want +got):\n%s", d)
 			}
 		})

@@ -18,6 +18,7 @@ package consult
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -43,6 +44,14 @@ type Request struct {
 	// Progress, if set, is called after every event the consultant emits
 	// (never concurrently), for a progress line on a terminal.
 	Progress func(Progress)
+	// Schema, if set, is a JSON Schema the answer must follow (codex
+	// --output-schema); only a consultant that is a SchemaTaker accepts it.
+	Schema json.RawMessage
+}
+
+// SchemaTaker is a consultant that can be held to a response schema.
+type SchemaTaker interface {
+	TakesSchema() bool
 }
 
 // Progress describes a consultation that is still running.

@@ -27,15 +27,23 @@ func TestMain(m *testing.M) {
 
 // fakeCall is what the fake codex records of one call.
 type fakeCall struct {
-	Args  []string `json:"args"`
-	Stdin string   `json:"stdin"`
-	Env   []string `json:"env"`
+	Args   []string `json:"args"`
+	Stdin  string   `json:"stdin"`
+	Env    []string `json:"env"`
+	Schema string   `json:"schema"` // the --output-schema file's content
 }
 
 func fakeCodex() int {
 	in, _ := io.ReadAll(os.Stdin)
 	if rec := os.Getenv("FAKE_CODEX_RECORD"); rec != "" {
-		data, _ := json.Marshal(fakeCall{Args: os.Args[1:], Stdin: string(in), Env: os.Environ()})
+		call := fakeCall{Args: os.Args[1:], Stdin: string(in), Env: os.Environ()}
+		for i, a := range call.Args {
+			if a == "--output-schema" && i+1 < len(call.Args) {
+				schema, _ := os.ReadFile(call.Args[i+1])
+				call.Schema = string(schema)
+			}
+		}
+		data, _ := json.Marshal(call)
 		os.WriteFile(rec, data, 0o644)
 	}
 	if pidfile := os.Getenv("FAKE_CODEX_CHILD"); pidfile != "" {

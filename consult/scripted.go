@@ -11,6 +11,8 @@ import (
 type Scripted struct {
 	// Replies are returned in order; an entry with Err set fails instead.
 	Replies []ScriptedReply
+	// Schemas makes it a SchemaTaker.
+	Schemas bool
 
 	mu    sync.Mutex
 	calls []Call
@@ -38,6 +40,9 @@ func (s *Scripted) Start(_ context.Context, req Request) (*Reply, error) { retur
 func (s *Scripted) Resume(_ context.Context, id string, req Request) (*Reply, error) {
 	return s.next(id, req)
 }
+
+// TakesSchema implements SchemaTaker.
+func (s *Scripted) TakesSchema() bool { return s.Schemas }
 
 // Calls returns the calls made so far.
 func (s *Scripted) Calls() []Call {

@@ -13,7 +13,7 @@ import (
 
 func init() { toolGroups = append(toolGroups, (*handlers).consultTools) }
 
-var sendArgs = []string{"id", "consultant", "effort", "model", "timeout_seconds", "idle_timeout_seconds", "max_tokens", "max_time_seconds"}
+var sendArgs = []string{"id", "consultant", "effort", "model", "timeout_seconds", "idle_timeout_seconds", "max_tokens", "max_time_seconds", "structured"}
 
 func (h *handlers) consultTools() []toolDef {
 	props := obj{
@@ -24,6 +24,7 @@ func (h *handlers) consultTools() []toolDef {
 		"idle_timeout_seconds": obj{"type": "integer", "minimum": 1, "description": "End a codex call after this long without an event (default 600)."},
 		"max_tokens":           obj{"type": "integer", "minimum": 1, "description": "Token budget of the whole deliberation (kept until changed)."},
 		"max_time_seconds":     obj{"type": "integer", "minimum": 1, "description": "Consultant-time budget of the whole deliberation (kept until changed)."},
+		"structured":           obj{"type": "boolean", "description": "Hold codex to a JSON answer schema (points labelled EVIDENCE/INFERENCE/GUESS, challenge IDs defended or conceded), recorded as protocol text, so format failures cannot happen."},
 	}
 	for k, v := range idArg {
 		props[k] = v
@@ -56,12 +57,13 @@ func (h *handlers) delibSend(ctx context.Context, _ *mcp.CallToolRequest, a *arg
 	o := &consult.CodexOptions{Model: a.str("model", false), Effort: effort,
 		Timeout: seconds(a.integer("timeout_seconds")), IdleTimeout: seconds(a.integer("idle_timeout_seconds"))}
 	budget := relay.Budget{MaxTokens: int64(a.integer("max_tokens")), MaxTime: seconds(a.integer("max_time_seconds"))}
+	structured := a.boolean("structured")
 	c, err := sendConsultant(h.opts.Getenv, name, o)
 	if err != nil {
 		a.errorf("consultant", "%v", err)
 	}
 	return h.withID(a, func(st *deliberation.Store, id string) any {
-		r, err := relay.Send(ctx, st, id, c, &relay.Options{Effort: effort, Budget: budget})
+		r, err := relay.Send(ctx, st, id, c, &relay.Options{Effort: effort, Budget: budget, Structured: structured != nil && *structured})
 		var ce *consult.Error
 		if errors.As(err, &ce) {
 			return map[string]any{"success": false, "failure": map[string]any{"consultant": ce.Consultant, "kind": ce.Kind,

@@ -57,6 +57,10 @@ func TestDeliberationSend(t *testing.T) {
 	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "awaits your evaluation") {
 		t.Errorf("second send: %v", got)
 	}
+	got, isErr = call(t, cs, "deliberation_send", map[string]any{"id": id, "structured": true, "consultant": "command:cat"})
+	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "consultant command:cat cannot be held to a response schema") {
+		t.Errorf("structured with a command: %v", got)
+	}
 }
 
 func TestDeliberationSendFailures(t *testing.T) {

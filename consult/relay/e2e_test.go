@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,5 +94,50 @@ func TestE2EDeliberation(t *testing.T) {
 	s, _ := st.Load(id)
 	if *s.SessionID != r3.SessionID || !strings.Contains(strings.Join(s.Warnings, "\n"), "Recovered from session failure at iter 2") {
 		t.Errorf("state: session %s, warnings %q", *s.SessionID, s.Warnings)
+	}
+}
+
+// TestE2EStructured holds the real codex to the answer schema: codex sends
+// it to the model as the response format, and the JSON answer is recorded
+// as protocol text.
+func TestE2EStructured(t *testing.T) {
+	path, required := codexstub.Locate()
+	if path == "" {
+		if required {
+			t.Fatal("ELICIT_E2E_CODEX=1 but the codex CLI is missing (run: cd e2e/node && npm ci)")
+		}
+		t.Skip(codexstub.SkipMessage)
+	}
+	answer := `{"points":[{"text":"Honour Retry-After","label":"EVIDENCE","support":"client.py:88 parses it"}],"challenges":[]}`
+	stub, err := codexstub.Start(func(codexstub.Request) codexstub.Reply { return codexstub.Reply{Text: answer} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stub.Close()
+	env, err := stub.Home(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := consult.NewCodex(&consult.CodexOptions{Path: path, Env: append(codexstub.CleanEnv(), env...), Dir: t.TempDir(), Timeout: 2 * time.Minute})
+	st := deliberation.NewStore(t.TempDir(), nil)
+	id, _, _ := st.Start("Should the importer retry on HTTP 429?", nil)
+	r, err := Send(context.Background(), st, id, c, &Options{Structured: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Answer != "1. Honour Retry-After EVIDENCE: client.py:88 parses it\n" {
+		t.Errorf("answer %q", r.Answer)
+	}
+	var body struct {
+		Text struct {
+			Format struct {
+				Type   string          `json:"type"`
+				Schema json.RawMessage `json:"schema"`
+			} `json:"format"`
+		} `json:"text"`
+	}
+	json.Unmarshal(stub.Requests()[0].Raw, &body)
+	if body.Text.Format.Type != "json_schema" || !strings.Contains(string(body.Text.Format.Schema), `"EVIDENCE"`) {
+		t.Errorf("codex did not send the schema as the response format: %s", stub.Requests()[0].Raw[:min(400, len(stub.Requests()[0].Raw))])
 	}
 }

@@ -39,6 +39,9 @@ type Options struct {
 	Budget Budget
 	// Progress is called while the consultant works.
 	Progress func(consult.Progress)
+	// Structured holds the consultant to AnswerSchema (codex
+	// --output-schema) and records the answer rendered as text.
+	Structured bool
 }
 
 // Result is what one Send did.
@@ -89,8 +92,10 @@ type callData struct {
 	Reported   consult.Usage `json:"reported_usage"`
 	DurationMS int64         `json:"duration_ms"`
 	Budget     Budget        `json:"budget"`
-	Kind       string        `json:"kind,omitempty"` // failures: the consult.Kind
-	Message    string        `json:"message,omitempty"`
+	// Structured is the consultant's JSON in the structured mode.
+	Structured json.RawMessage `json:"structured,omitempty"`
+	Kind       string          `json:"kind,omitempty"` // failures: the consult.Kind
+	Message    string          `json:"message,omitempty"`
 }
 
 // ErrBudget is wrapped by the problem a spent budget causes.
@@ -103,6 +108,11 @@ func Send(ctx context.Context, st *deliberation.Store, id string, c consult.Cons
 	o := Options{}
 	if opts != nil {
 		o = *opts
+	}
+	if o.Structured {
+		if t, ok := c.(consult.SchemaTaker); !ok || !t.TakesSchema() {
+			return nil, problem.List{{Path: "structured", Message: fmt.Sprintf("consultant %s cannot be held to a response schema (codex can)", c.Name())}}
+		}
 	}
 	s, err := st.Load(id)
 	if err != nil {

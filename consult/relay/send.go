@@ -2,8 +2,10 @@ package relay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/elicit/elicit/consult"
@@ -23,7 +25,11 @@ type sender struct {
 }
 
 func (sn *sender) request(prompt string) consult.Request {
-	return consult.Request{Prompt: prompt, Effort: sn.o.Effort, Progress: sn.o.Progress}
+	req := consult.Request{Prompt: prompt, Effort: sn.o.Effort, Progress: sn.o.Progress}
+	if sn.o.Structured {
+		req.Schema = AnswerSchema
+	}
+	return req
 }
 
 func (sn *sender) send(ctx context.Context, s *deliberation.State, prompt string) (*Result, error) {
@@ -94,11 +100,17 @@ func (sn *sender) record(prompt string, rep *consult.Reply, resumed bool, recove
 	if rep.UsageIsThreadTotal {
 		d.Usage = rep.Usage.Sub(sn.reported[rep.SessionID])
 	}
+	answer := rep.Text
+	if sn.o.Structured {
+		if text, ok := render(rep.Text); ok {
+			d.Structured, answer = json.RawMessage(strings.TrimSpace(rep.Text)), text
+		}
+	}
 	s, err := sn.st.Update(sn.id, func(s *deliberation.State, now time.Time) ([]deliberation.Record, error) {
 		if got, _ := pending(s); got != prompt {
 			return nil, problem.List{{Path: "next", Message: "the deliberation changed while the consultant worked; its answer was not recorded (run send again)"}}
 		}
-		if err := s.Respond(rep.Text, now); err != nil {
+		if err := s.Respond(answer, now); err != nil {
 			return nil, err
 		}
 		if rep.SessionID != "" {
@@ -109,7 +121,7 @@ func (sn *sender) record(prompt string, rep *consult.Reply, resumed bool, recove
 			s.Warnings = append(s.Warnings, fmt.Sprintf("Recovered from session failure at iter %d (%s).", s.Iteration, recovery))
 		}
 		return []deliberation.Record{
-			{Kind: "response", Iteration: s.Iteration, Text: rep.Text},
+			{Kind: "response", Iteration: s.Iteration, Text: answer},
 			{Kind: KindConsult, Iteration: s.Iteration, Data: mustJSON(d)},
 		}, nil
 	})
@@ -121,5 +133,5 @@ func (sn *sender) record(prompt string, rep *consult.Reply, resumed bool, recove
 	t.Tokens += d.Usage.Total()
 	t.DurationMS += d.DurationMS
 	return &Result{ID: sn.id, Iteration: s.Iteration, Consultant: sn.c.Name(), SessionID: rep.SessionID, Resumed: resumed,
-		Recovery: recovery, Answer: rep.Text, Usage: d.Usage, DurationMS: d.DurationMS, Notices: rep.Notices, Totals: t, Next: s.Next}, nil
+		Recovery: recovery, Answer: answer, Usage: d.Usage, DurationMS: d.DurationMS, Notices: rep.Notices, Totals: t, Next: s.Next}, nil
 }

@@ -22,6 +22,7 @@ type sendFlags struct {
 	consultant, effort, model string
 	timeout, idle, maxTime    time.Duration
 	maxTokens                 int64
+	structured                bool
 }
 
 func (f *sendFlags) register(cmd *cobra.Command) {
@@ -33,6 +34,7 @@ func (f *sendFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.idle, "idle-timeout", consult.DefaultIdleTimeout, "end a codex call after this long without an event")
 	fl.Int64Var(&f.maxTokens, "max-tokens", 0, "token budget of the whole deliberation (0: none; the last one given stays)")
 	fl.DurationVar(&f.maxTime, "max-time", 0, "consultant-time budget of the whole deliberation (0: none; the last one given stays)")
+	fl.BoolVar(&f.structured, "structured", false, "hold codex to a JSON answer schema (labelled points, defended or conceded challenge IDs), recorded as text")
 }
 
 func (f *sendFlags) check() error {
@@ -137,7 +139,8 @@ func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool)
 	if err != nil {
 		return err
 	}
-	opts := &relay.Options{Effort: f.effort, Budget: relay.Budget{MaxTokens: f.maxTokens, MaxTime: f.maxTime}, Progress: a.progress()}
+	opts := &relay.Options{Effort: f.effort, Budget: relay.Budget{MaxTokens: f.maxTokens, MaxTime: f.maxTime},
+		Progress: a.progress(), Structured: f.structured}
 	r, err := relay.Send(context.Background(), st, id, c, opts)
 	a.endProgress(opts.Progress)
 	if err != nil {
