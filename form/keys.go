@@ -38,17 +38,50 @@ var fieldKeys = func() []string {
 // progressItemKeys are the keys of one progress item.
 var progressItemKeys = []string{"label", "status", "detail"}
 
-// keyBits gives each of fieldKeys a bit, for sets of keys.
-var keyBits = func() map[string]uint32 {
-	out := make(map[string]uint32, len(fieldKeys))
-	for i, k := range fieldKeys {
-		out[k] = 1 << i
+// keyBit is key's bit in a set of fieldKeys (1 << its index there), or 0
+// for an unknown key. A switch, because it runs for every key of every field
+// and beats a map lookup; TestKeyBits keeps it equal to fieldKeys.
+func keyBit(key string) uint32 {
+	switch key {
+	case "id":
+		return 1 << 0
+	case "text":
+		return 1 << 1
+	case "type":
+		return 1 << 2
+	case "required":
+		return 1 << 3
+	case "default":
+		return 1 << 4
+	case "inferred_from":
+		return 1 << 5
+	case "help_text":
+		return 1 << 6
+	case "options":
+		return 1 << 7
+	case "list_style":
+		return 1 << 8
+	case "max_length":
+		return 1 << 9
+	case "minimum":
+		return 1 << 10
+	case "maximum":
+		return 1 << 11
+	case "recommended":
+		return 1 << 12
+	case "rationale":
+		return 1 << 13
+	case "option_notes":
+		return 1 << 14
+	case "user_position":
+		return 1 << 15
+	case "progress_items":
+		return 1 << 16
+	case "progress_style":
+		return 1 << 17
 	}
-	return out
-}()
-
-// keyBit is key's bit, or 0 for an unknown key.
-func keyBit(key string) uint32 { return keyBits[key] }
+	return 0
+}
 
 // typeMask is the set of keys type t allows.
 func typeMask(t Type) uint32 {

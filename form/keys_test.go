@@ -1,0 +1,24 @@
+package form
+
+import "testing"
+
+func TestKeyBits(t *testing.T) {
+	for i, k := range fieldKeys {
+		if got := keyBit(k); got != 1<<i {
+			t.Errorf("keyBit(%q) = %b, want 1<<%d", k, got, i)
+		}
+	}
+	for _, k := range []string{"", "label", "ID", "options "} {
+		if keyBit(k) != 0 {
+			t.Errorf("keyBit(%q) must be 0", k)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	for word, want := range map[string]string{"maximun": "maximum", "label": "text", "questions": "options", "opts": "", "requred": "required", "xyz": ""} {
+		if got := suggest(word, fieldKeys); got != want {
+			t.Errorf("suggest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
