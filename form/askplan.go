@@ -48,7 +48,6 @@ func (p *askPlan) plan(f *Field) {
 		return
 	}
 	p.twoTier(q, opts)
-	return
 }
 
 // noControl says a rich type cannot be asked.
