@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,11 +13,10 @@ import (
 
 	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/internal/golden"
 	"github.com/elicit/elicit/method"
 	"github.com/google/go-cmp/cmp"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fixedRand returns a nonce source that yields the given bytes in order.
 func fixedRand(b ...byte) *bytes.Reader { return bytes.NewReader(b) }
@@ -54,25 +52,8 @@ func TestPromptGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", tt.name+".golden"), p.Prompt)
+			golden.Check(t, tt.name+".golden", []byte(p.Prompt))
 		})
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s (-want +got):\n%s", path, d)
 	}
 }
 
