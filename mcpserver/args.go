@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/jsonnode"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -33,20 +34,20 @@ func parseArgs(data json.RawMessage, allowed []string) *args {
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return a
 	}
-	if err := json.Unmarshal(trimmed, &a.raw); err != nil || a.raw == nil {
+	root, err := jsonnode.Parse(trimmed)
+	if err != nil || root.Kind != jsonnode.Object {
 		a.probs.Add("arguments", "must be a JSON object")
 		a.raw = nil
 		return a
 	}
-	var unknown []string
-	for k := range a.raw {
-		if !slices.Contains(allowed, k) {
-			unknown = append(unknown, k)
+	for _, m := range root.Members {
+		switch {
+		case a.raw[m.Key] != nil:
+			a.probs.Add(m.Key, "given twice")
+		case !slices.Contains(allowed, m.Key):
+			a.probs.Add(m.Key, "unknown argument (arguments: %s)", strings.Join(allowed, ", "))
 		}
-	}
-	slices.Sort(unknown)
-	for _, k := range unknown {
-		a.probs.Add(k, "unknown argument (arguments: %s)", strings.Join(allowed, ", "))
+		a.raw[m.Key] = json.RawMessage(trimmed[m.Value.Offset:m.Value.End])
 	}
 	return a
 }

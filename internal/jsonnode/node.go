@@ -36,8 +36,9 @@ type Node struct {
 	// Members are the members of an Object, in document order, duplicates
 	// included.
 	Members []Member
-	// Offset is the byte offset where the value starts in the input.
-	Offset int32
+	// Offset and End are the byte offsets where the value starts and ends
+	// in the input: input[Offset:End] is its JSON text.
+	Offset, End int32
 	Kind   Kind
 	// True is the value of a Bool.
 	True bool

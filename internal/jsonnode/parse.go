@@ -159,6 +159,12 @@ func (p *parser) skipSpace() {
 }
 
 func (p *parser) value(depth int) Node {
+	n := p.parseValue(depth)
+	n.End = int32(p.pos)
+	return n
+}
+
+func (p *parser) parseValue(depth int) Node {
 	if p.pos >= len(p.data) {
 		p.fail("unexpected end of input (expected a value)")
 		return Node{}

@@ -57,6 +57,9 @@ func TestParseKeepsOrderDuplicatesAndOffsets(t *testing.T) {
 	if got := n.Members[2].Value; got.Kind != Number || got.Text != "-2.5e3" || int(got.Offset) != strings.Index(in, "-2.5") {
 		t.Errorf("number node = %+v", got)
 	}
+	if arr := n.Members[1].Value; in[arr.Offset:arr.End] != `[true, null, "x\u00e9\ud83d\ude00"]` {
+		t.Errorf("array text = %q", in[arr.Offset:arr.End])
+	}
 	if got := n.Get("b").Text; got != "1" {
 		t.Errorf("Get(b) = %q, want the first member", got)
 	}
