@@ -39,7 +39,7 @@ type Node struct {
 	// Offset and End are the byte offsets where the value starts and ends
 	// in the input: input[Offset:End] is its JSON text.
 	Offset, End int32
-	Kind   Kind
+	Kind        Kind
 	// True is the value of a Bool.
 	True bool
 }
