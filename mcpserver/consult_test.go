@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -20,18 +19,7 @@ func sendSession(t *testing.T, sc *consult.Scripted) *mcp.ClientSession {
 	}
 	t.Cleanup(func() { sendConsultant = old })
 	s := New(&Options{Version: "test", Project: t.TempDir(), DeliberationDir: t.TempDir()})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return dial(t, s, protocols[0], nil)
 }
 
 func TestDeliberationSend(t *testing.T) {

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,18 +19,7 @@ func crossModelSession(t *testing.T, dir string, sc *consult.Scripted) *mcp.Clie
 	crossModelConsultant = func(func(string) string, config.Codex) (consult.Consultant, bool) { return sc, true }
 	t.Cleanup(func() { crossModelConsultant = old })
 	s := New(&Options{Version: "test", Project: dir})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return dial(t, s, protocols[0], nil)
 }
 
 func TestCrossModelTool(t *testing.T) {
