@@ -11,17 +11,10 @@ import (
 	"github.com/elicit/elicit/consult/codexstub"
 )
 
-// realCodex finds the codex CLI (see codexstub.Locate) or skips.
+// realCodex finds the codex CLI (see codexstub.Require) or skips.
 func realCodex(t *testing.T) string {
 	t.Helper()
-	path, required := codexstub.Locate()
-	if path == "" {
-		if required {
-			t.Fatal("ELICIT_E2E_CODEX=1 but e2e/node/node_modules/.bin/codex is missing (run: cd e2e/node && npm ci)")
-		}
-		t.Skip(codexstub.SkipMessage)
-	}
-	return path
+	return codexstub.Require(t)
 }
 
 // stubbed starts a stub answering with reply and returns codex options that

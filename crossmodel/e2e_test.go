@@ -15,13 +15,7 @@ import (
 // TestE2ECrossModelRun routes a method through the real codex CLI against
 // the stub Responses-API server.
 func TestE2ECrossModelRun(t *testing.T) {
-	path, required := codexstub.Locate()
-	if path == "" {
-		if required {
-			t.Fatal("ELICIT_E2E_CODEX=1 but the codex CLI is missing (run: cd e2e/node && npm ci)")
-		}
-		t.Skip(codexstub.SkipMessage)
-	}
+	path := codexstub.Require(t)
 	stub, err := codexstub.Start(func(codexstub.Request) codexstub.Reply {
 		return codexstub.Reply{Text: "1. The migration has no rollback.\n2. The cache outlives the schema.", InputTokens: 300, OutputTokens: 40}
 	})

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -241,6 +242,21 @@ func Locate() (path string, required bool) {
 	}
 	wd, _ := os.Getwd()
 	return FindCodex(wd), required
+}
+
+// Require returns the codex binary for an end-to-end test, skips the test
+// when there is none, and fails it instead when ELICIT_E2E_CODEX=1 demands
+// the real CLI.
+func Require(t testing.TB) string {
+	t.Helper()
+	path, required := Locate()
+	if path == "" {
+		if required {
+			t.Fatal("ELICIT_E2E_CODEX=1 but the codex CLI is missing (run: cd e2e/node && npm ci)")
+		}
+		t.Skip(SkipMessage)
+	}
+	return path
 }
 
 // SkipMessage explains a skipped end-to-end test.

@@ -19,13 +19,7 @@ import (
 // resume (the stub sees the earlier turns), then, with codex's session store
 // gone, a send that recovers with the Recovery prompt in a fresh session.
 func TestE2EDeliberation(t *testing.T) {
-	path, required := codexstub.Locate()
-	if path == "" {
-		if required {
-			t.Fatal("ELICIT_E2E_CODEX=1 but the codex CLI is missing (run: cd e2e/node && npm ci)")
-		}
-		t.Skip(codexstub.SkipMessage)
-	}
+	path := codexstub.Require(t)
 	stub, err := codexstub.Start(func(r codexstub.Request) codexstub.Reply {
 		last := r.LastUser()
 		switch {
@@ -101,13 +95,7 @@ func TestE2EDeliberation(t *testing.T) {
 // it to the model as the response format, and the JSON answer is recorded
 // as protocol text.
 func TestE2EStructured(t *testing.T) {
-	path, required := codexstub.Locate()
-	if path == "" {
-		if required {
-			t.Fatal("ELICIT_E2E_CODEX=1 but the codex CLI is missing (run: cd e2e/node && npm ci)")
-		}
-		t.Skip(codexstub.SkipMessage)
-	}
+	path := codexstub.Require(t)
 	answer := `{"points":[{"text":"Honour Retry-After","label":"EVIDENCE","support":"client.py:88 parses it"}],"challenges":[]}`
 	stub, err := codexstub.Start(func(codexstub.Request) codexstub.Reply { return codexstub.Reply{Text: answer} })
 	if err != nil {
