@@ -43,7 +43,7 @@ func askIndex(f *Form) map[string]askTarget {
 // from several calls: pass the merged answers objects.
 func FromAskUserQuestion(f *Form, answers ...map[string]any) (map[string]any, error) {
 	idx := askIndex(f)
-	m := &askMapper{out: map[string]any{}, tier1: map[string]string{}}
+	m := &askMapper{out: map[string]any{}, tier1: map[string]string{}, answered: map[string][]int{}}
 	for _, a := range answers {
 		keys := make([]string, 0, len(a))
 		for k := range a {
@@ -62,9 +62,10 @@ func FromAskUserQuestion(f *Form, answers ...map[string]any) (map[string]any, er
 }
 
 type askMapper struct {
-	out   map[string]any
-	tier1 map[string]string // field id -> first-tier answer naming a group
-	probs problem.List
+	out      map[string]any
+	tier1    map[string]string // field id -> first-tier answer naming groups
+	answered map[string][]int  // field id -> groups (from 1) whose follow-up was answered
+	probs    problem.List
 }
 
 func (m *askMapper) answer(idx map[string]askTarget, q string, raw any) {
@@ -80,6 +81,9 @@ func (m *askMapper) answer(idx map[string]askTarget, q string, raw any) {
 		return
 	}
 	f := t.plan.field
+	if t.group > 0 {
+		m.answered[f.ID] = append(m.answered[f.ID], t.group)
+	}
 	switch {
 	case t.group == 0 && t.plan.namesGroups(s):
 		m.tier1[f.ID] = s
@@ -109,17 +113,37 @@ func (m *askMapper) addMulti(f *Field, chosen []string) {
 	m.out[f.ID] = ordered
 }
 
-// checkTiers reports two-tier pickers whose first tier was answered but whose
-// follow-up was not.
+// checkTiers reports two-tier pickers whose first tier chose a group whose
+// follow-up question was not answered.
 func (m *askMapper) checkTiers(f *Form) {
 	for i := range f.Fields {
 		id := f.Fields[i].ID
-		if g, ok := m.tier1[id]; ok {
-			if _, answered := m.out[id]; !answered {
-				m.probs.Add("answers."+id, "the first tier chose %s but the follow-up question for that group was not answered", g)
+		chosen, ok := m.tier1[id]
+		if !ok {
+			continue
+		}
+		p := planAsk(&f.Fields[i])
+		var missing []string
+		for _, label := range strings.Split(chosen, ",") {
+			label = strings.TrimSpace(label)
+			if k := p.groupNumber(label); k > 0 && !slices.Contains(m.answered[id], k) {
+				missing = append(missing, label)
 			}
 		}
+		if len(missing) > 0 {
+			m.probs.Add("answers."+id, "the first tier chose %s but the follow-up question for it was not answered", strings.Join(missing, ", "))
+		}
 	}
+}
+
+// groupNumber is the number (from 1) of the group labelled label, or 0.
+func (p *askPlan) groupNumber(label string) int {
+	for k, g := range p.groups {
+		if g.Label == label {
+			return k + 1
+		}
+	}
+	return 0
 }
 
 // namesGroups reports whether a first-tier answer names groups (one, or
@@ -130,7 +154,7 @@ func (p *askPlan) namesGroups(answer string) bool {
 		parts = strings.Split(answer, ",")
 	}
 	for _, part := range parts {
-		if !slices.ContainsFunc(p.groups, func(g FollowupGroup) bool { return g.Label == strings.TrimSpace(part) }) {
+		if p.groupNumber(strings.TrimSpace(part)) == 0 {
 			return false
 		}
 	}

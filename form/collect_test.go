@@ -200,6 +200,17 @@ func TestAskAnswersStripLabels(t *testing.T) {
 	}
 }
 
+func TestAskAnswersMultiTierFollowups(t *testing.T) {
+	f := mustParse(t, testForms(t)["many"])
+	_, err := FromAskUserQuestion(f, map[string]any{
+		"Which languages do you use? (choose a group first)": "Group 1, Group 2",
+		"Which languages do you use? (Group 1)":              "Go",
+	})
+	if err == nil || err.Error() != "answers.langs: the first tier chose Group 2 but the follow-up question for it was not answered" {
+		t.Errorf("err = %v", err)
+	}
+}
+
 func TestAskAnswersProblems(t *testing.T) {
 	f := mustParse(t, testForms(t)["many"])
 	_, err := FromAskUserQuestion(f, map[string]any{
@@ -208,7 +219,7 @@ func TestAskAnswersProblems(t *testing.T) {
 	})
 	want := []string{
 		`answers["What is this?"]: no question of this form has this text`,
-		"answers.region: the first tier chose Group 1 but the follow-up question for that group was not answered",
+		"answers.region: the first tier chose Group 1 but the follow-up question for it was not answered",
 	}
 	probs, _ := err.(problem.List)
 	if diff := cmp.Diff(want, probs.Strings()); diff != "" {
