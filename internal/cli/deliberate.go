@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -11,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicit/elicit/deliberation"
-	"github.com/elicit/elicit/problem"
 )
 
 func init() { commandGroups = append(commandGroups, deliberateCommand) }
@@ -132,14 +129,7 @@ func (a *app) delibInput(cmd *cobra.Command, file string) ([]byte, error) {
 	if !cmd.Flags().Changed("file") || file == "" {
 		return nil, usagef("%s needs --file F (or --file - for stdin)", cmd.CommandPath())
 	}
-	if file == "-" {
-		return io.ReadAll(a.stdin)
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, problem.List{{Path: "--file", Message: err.Error()}}
-	}
-	return data, nil
+	return a.readInput(file)
 }
 
 func (a *app) deliberateRespond() *cobra.Command {

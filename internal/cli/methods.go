@@ -307,13 +307,7 @@ func (a *app) query(cmd *cobra.Command, f *selectFlags) (method.Query, error) {
 }
 
 func (a *app) readText(path string) (string, error) {
-	var data []byte
-	var err error
-	if path == "-" {
-		data, err = io.ReadAll(a.stdin)
-	} else {
-		data, err = os.ReadFile(path)
-	}
+	data, err := a.readInput(path)
 	if err != nil {
 		return "", fmt.Errorf("read --text-file: %w", err)
 	}
