@@ -27,12 +27,60 @@ func (e *SyntaxError) Error() string {
 // Parse decodes exactly one JSON value (with optional surrounding white
 // space). The input must be valid UTF-8.
 func Parse(data []byte) (Node, error) {
-	if len(data) > math.MaxInt32 {
-		return Node{}, &SyntaxError{Line: 1, Column: 1, Msg: "input over 2 GiB"}
-	}
-	p := parser{data: data, text: string(data)}
-	p.presize()
+	p := newParser(data, keepAll)
 	defer p.release()
+	return p.run()
+}
+
+// ParseTop is Parse for callers that need only the top level: the whole
+// input is checked as Parse checks it, but an array's items and an object's
+// members are kept only for the top-level value; nested containers come
+// back with their Kind, Offset and End and no children.
+func ParseTop(data []byte) (Node, error) {
+	p := newParser(data, keepTop)
+	defer p.release()
+	return p.run()
+}
+
+// ParseScoped is Parse for a tree that is used once and dropped: it passes
+// the tree to use and then recycles the tree's memory for later parses, so
+// use must not keep any Node, or slice of Nodes or Members, after it returns
+// (strings are safe to keep). It saves allocating the tree.
+func ParseScoped(data []byte, use func(*Node)) error {
+	p := newParser(data, reuseTree)
+	defer p.release()
+	n, err := p.run()
+	if err != nil {
+		return err
+	}
+	use(&n)
+	return nil
+}
+
+// mode is what a parse keeps.
+type mode uint8
+
+const (
+	keepAll   mode = iota // the whole tree
+	keepTop               // the top-level value's children only
+	reuseTree             // the whole tree, in recycled memory
+)
+
+func newParser(data []byte, m mode) *parser {
+	p := &parser{data: data, mode: m}
+	if len(data) > math.MaxInt32 {
+		p.err = &SyntaxError{Line: 1, Column: 1, Msg: "input over 2 GiB"}
+		return p
+	}
+	p.text = string(data)
+	p.presize()
+	return p
+}
+
+func (p *parser) run() (Node, error) {
+	if p.err != nil {
+		return Node{}, p.err
+	}
 	p.skipSpace()
 	n := p.value(0)
 	if p.err == nil {
@@ -60,6 +108,8 @@ type parser struct {
 	itemSlab   []Node
 	memberSlab []Member
 	scratch    *stacks
+	trees      *trees // the recycled tree memory, in mode reuseTree
+	mode       mode
 }
 
 const slabSize = 64
@@ -72,17 +122,56 @@ type stacks struct {
 	members []Member
 }
 
+// treePool recycles the slabs of ParseScoped trees; trees of more than
+// maxRecycled values are not kept.
+var treePool = sync.Pool{New: func() any { return new(trees) }}
+
+const maxRecycled = 4096
+
+type trees struct {
+	items   []Node
+	members []Member
+}
+
 // presize sizes the slabs from a count of the structural characters, an
 // upper bound of the values to come (strings may hold some too), and takes
 // the stacks from the pool.
 func (p *parser) presize() {
-	p.memberSlab = make([]Member, bytes.Count(p.data, []byte{':'}))
-	p.itemSlab = make([]Node, bytes.Count(p.data, []byte{','})+bytes.Count(p.data, []byte{'['}))
 	p.scratch = scratch.Get().(*stacks)
 	p.items, p.members = p.scratch.items[:0], p.scratch.members[:0]
+	if p.mode == keepTop {
+		return
+	}
+	members := bytes.Count(p.data, []byte{':'})
+	items := bytes.Count(p.data, []byte{','}) + bytes.Count(p.data, []byte{'['})
+	if p.mode == reuseTree && members <= maxRecycled && items <= maxRecycled {
+		p.trees = treePool.Get().(*trees)
+		p.memberSlab = grow(&p.trees.members, members)
+		p.itemSlab = grow(&p.trees.items, items)
+		return
+	}
+	p.memberSlab = make([]Member, members)
+	p.itemSlab = make([]Node, items)
+}
+
+// grow returns the first n elements of *s, enlarging it when it is short.
+func grow[T any](s *[]T, n int) []T {
+	if cap(*s) < n {
+		*s = make([]T, n)
+	}
+	*s = (*s)[:n]
+	return *s
 }
 
 func (p *parser) release() {
+	if p.scratch == nil {
+		return
+	}
+	if p.trees != nil {
+		clear(p.trees.members)
+		clear(p.trees.items)
+		treePool.Put(p.trees)
+	}
 	clear(p.items[:cap(p.items)])
 	clear(p.members[:cap(p.members)])
 	p.scratch.items, p.scratch.members = p.items[:0], p.members[:0]
@@ -92,7 +181,7 @@ func (p *parser) release() {
 func (p *parser) keepItems(base int) []Node {
 	n := len(p.items) - base
 	if n > len(p.itemSlab) {
-		p.itemSlab = make([]Node, max(n, slabSize))
+		p.itemSlab = make([]Node, p.slab(n, slabSize))
 	}
 	out := p.itemSlab[:n:n]
 	p.itemSlab = p.itemSlab[n:]
@@ -105,7 +194,7 @@ func (p *parser) keepItems(base int) []Node {
 func (p *parser) keepMembers(base int) []Member {
 	n := len(p.members) - base
 	if n > len(p.memberSlab) {
-		p.memberSlab = make([]Member, max(n, slabSize/2))
+		p.memberSlab = make([]Member, p.slab(n, slabSize/2))
 	}
 	out := p.memberSlab[:n:n]
 	p.memberSlab = p.memberSlab[n:]
@@ -113,6 +202,15 @@ func (p *parser) keepMembers(base int) []Member {
 	clear(p.members[base:])
 	p.members = p.members[:base]
 	return out
+}
+
+// slab is the size of a new slab for n children: room for more unless only
+// the top level is kept.
+func (p *parser) slab(n, size int) int {
+	if p.mode == keepTop {
+		return n
+	}
+	return max(n, size)
 }
 
 func (p *parser) fail(format string, args ...any) {
@@ -171,6 +269,12 @@ func (p *parser) parseValue(depth int) Node {
 	}
 	start := p.pos
 	switch c := p.data[p.pos]; {
+	case p.mode == keepTop && depth > 0 && (c == '{' || c == '['):
+		p.skipContainer(depth + 1)
+		if c == '{' {
+			return Node{Kind: Object, Offset: int32(start)}
+		}
+		return Node{Kind: Array, Offset: int32(start)}
 	case c == '{':
 		return p.object(depth + 1)
 	case c == '[':
@@ -258,6 +362,50 @@ func (p *parser) array(depth int) Node {
 	}
 	n.Items = p.keepItems(base)
 	return n
+}
+
+// skipContainer checks an object or array as object and array do, and
+// with the same errors, but builds nothing.
+func (p *parser) skipContainer(depth int) {
+	if depth > MaxDepth {
+		p.fail("nesting deeper than %d levels", MaxDepth)
+		return
+	}
+	closer := byte(']')
+	if p.data[p.pos] == '{' {
+		closer = '}'
+	}
+	p.pos++
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == closer {
+		p.pos++
+		return
+	}
+	for p.err == nil {
+		if closer == '}' {
+			if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+				p.fail("unexpected %s (expected a string key)", p.describe())
+				return
+			}
+			p.skipStr()
+			p.skipSpace()
+			if !p.expect(':', "':' after an object key") {
+				return
+			}
+			p.skipSpace()
+		}
+		switch {
+		case p.pos < len(p.data) && p.data[p.pos] == '"':
+			p.skipStr()
+		case p.pos < len(p.data) && (p.data[p.pos] == '{' || p.data[p.pos] == '['):
+			p.skipContainer(depth + 1)
+		default:
+			p.parseValue(depth)
+		}
+		if p.closeOrComma(closer) {
+			return
+		}
+	}
 }
 
 // closeOrComma consumes "," (returning false: more follows) or the closing
@@ -354,6 +502,28 @@ func (p *parser) str() string {
 	}
 	p.fail("unterminated string")
 	return ""
+}
+
+// skipStr checks a string as str does, decoding nothing.
+func (p *parser) skipStr() {
+	p.pos++ // opening quote
+	for p.pos < len(p.data) {
+		switch c := p.data[p.pos]; {
+		case c == '"':
+			p.pos++
+			return
+		case c == '\\':
+			if _, ok := p.escape(); !ok {
+				return
+			}
+			continue
+		case c < 0x20:
+			p.fail("control character %q in a string (escape it)", rune(c))
+			return
+		}
+		p.pos++
+	}
+	p.fail("unterminated string")
 }
 
 // escapedStr continues a string that contains escapes, from its start.

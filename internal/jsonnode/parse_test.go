@@ -2,6 +2,7 @@ package jsonnode
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,6 +66,77 @@ func TestParseKeepsOrderDuplicatesAndOffsets(t *testing.T) {
 	}
 }
 
+func TestParseScopedRecyclesTrees(t *testing.T) {
+	docs := []string{`{"a": [1, 2, {"b": "x"}], "c": {"d": null}}`, `[[1], [2, 3], {"e": [true]}]`, `{"big": [` + strings.Repeat(`{"k": 1},`, 5000) + `{}]}`}
+	for range 3 {
+		for _, doc := range docs {
+			full, err := Parse([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ParseScoped([]byte(doc), func(n *Node) {
+				if !reflect.DeepEqual(n.Value(), full.Value()) {
+					t.Errorf("ParseScoped(%.40q) = %v, want %v", doc, n.Value(), full.Value())
+				}
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestParseTopKeepsOnlyTheTopLevel(t *testing.T) {
+	in := `{"form": {"fields": [{"id": "a"}]}, "k": "v", "k": [1, [2]]}`
+	full, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := ParseTop([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTop(t, &full, &top)
+	if form := top.Members[0].Value; form.Members != nil || in[form.Offset:form.End] != `{"fields": [{"id": "a"}]}` {
+		t.Errorf("nested object = %+v (%q), want no members and its text", form, in[form.Offset:form.End])
+	}
+	if _, err := ParseTop([]byte(`{"a": [1, {"b": }]}`)); err == nil || !strings.Contains(err.Error(), "column 17") {
+		t.Errorf("ParseTop of nested bad JSON: %v, want the error at column 17", err)
+	}
+}
+
+// checkTop compares ParseTop's result with Parse's: the same top level, and
+// nested containers without children.
+func checkTop(t *testing.T, full, top *Node) {
+	t.Helper()
+	same := func(a, b *Node) bool {
+		return a.Kind == b.Kind && a.Offset == b.Offset && a.End == b.End && a.Text == b.Text && a.True == b.True
+	}
+	if !same(full, top) || len(full.Items) != len(top.Items) || len(full.Members) != len(top.Members) {
+		t.Fatalf("ParseTop = %+v, Parse = %+v", top, full)
+	}
+	children := func(n *Node) []*Node {
+		var out []*Node
+		for i := range n.Items {
+			out = append(out, &n.Items[i])
+		}
+		for i := range n.Members {
+			out = append(out, &n.Members[i].Value)
+		}
+		return out
+	}
+	fc, tc := children(full), children(top)
+	for i := range fc {
+		if !same(fc[i], tc[i]) || tc[i].Items != nil || tc[i].Members != nil {
+			t.Fatalf("child %d: ParseTop = %+v, Parse = %+v", i, tc[i], fc[i])
+		}
+	}
+	for i := range full.Members {
+		if full.Members[i].Key != top.Members[i].Key {
+			t.Fatalf("key %d: ParseTop %q, Parse %q", i, top.Members[i].Key, full.Members[i].Key)
+		}
+	}
+}
+
 // FuzzParse checks Parse against encoding/json: the same inputs are valid and
 // they decode to the same values.
 func FuzzParse(f *testing.F) {
@@ -79,8 +151,27 @@ func FuzzParse(f *testing.F) {
 		if valid := json.Valid(data); valid != (err == nil) {
 			t.Fatalf("Parse error = %v, json.Valid = %v for %q", err, valid, data)
 		}
+		top, topErr := ParseTop(data)
+		if fmt.Sprint(topErr) != fmt.Sprint(err) {
+			t.Fatalf("ParseTop error = %v, Parse error = %v for %q", topErr, err, data)
+		}
+		if scopedErr := ParseScoped(data, func(*Node) {}); fmt.Sprint(scopedErr) != fmt.Sprint(err) {
+			t.Fatalf("ParseScoped error = %v, Parse error = %v for %q", scopedErr, err, data)
+		}
 		if err != nil {
 			return
+		}
+		checkTop(t, &n, &top)
+		parsed := n.Value()
+		used := false
+		scopedErr := ParseScoped(data, func(m *Node) {
+			used = true
+			if got := m.Value(); !reflect.DeepEqual(got, parsed) {
+				t.Fatalf("ParseScoped Value() = %#v, Parse = %#v", got, parsed)
+			}
+		})
+		if scopedErr != nil || !used {
+			t.Fatalf("ParseScoped: %v (use called: %v)", scopedErr, used)
 		}
 		var want any
 		if json.Unmarshal(data, &want) != nil {
