@@ -15,35 +15,66 @@ const MaxInput = 1 << 20
 // Parse decodes and validates a form definition. On failure the error is a
 // problem.List naming every problem, in declaration order.
 func Parse(data []byte) (*Form, error) {
-	root, probs := parseDocument(data, "form", false)
-	if probs != nil {
+	if probs := checkInput(data, "form"); probs != nil {
 		return nil, probs
 	}
-	return fromNode(&root)
+	var f *Form
+	var err error
+	perr := jsonnode.ParseScoped(data, func(root *jsonnode.Node) {
+		if probs := checkRoot(root, "form", false); probs != nil {
+			err = probs
+			return
+		}
+		f, err = fromNode(root)
+	})
+	if perr != nil {
+		return nil, syntaxProblem("form", perr)
+	}
+	return f, err
 }
 
 // parseDocument checks the raw input (size, UTF-8, JSON syntax, an object at
 // the top, or an array where allowed) and returns its tree.
 func parseDocument(data []byte, what string, arrayOK bool) (jsonnode.Node, problem.List) {
-	var probs problem.List
-	if len(data) > MaxInput {
-		probs.Add("", "%s is %d bytes, over the 1 MiB limit (%d bytes)", what, len(data), MaxInput)
-		return jsonnode.Node{}, probs
-	}
-	if !utf8.Valid(data) {
-		probs.Add("", "%s is not valid UTF-8 (first bad byte at offset %d)", what, firstInvalidUTF8(data))
+	if probs := checkInput(data, what); probs != nil {
 		return jsonnode.Node{}, probs
 	}
 	root, err := jsonnode.Parse(data)
 	if err != nil {
-		probs.Add("", "%s is not valid JSON: %s", what, strings.TrimPrefix(err.Error(), "invalid JSON "))
-		return jsonnode.Node{}, probs
+		return jsonnode.Node{}, syntaxProblem(what, err)
 	}
-	if root.Kind != jsonnode.Object && !(arrayOK && root.Kind == jsonnode.Array) {
-		probs.Add("", "%s must be a JSON object (got %s)", what, describe(&root))
+	if probs := checkRoot(&root, what, arrayOK); probs != nil {
 		return jsonnode.Node{}, probs
 	}
 	return root, nil
+}
+
+// checkInput checks what is read before parsing: the size and UTF-8.
+func checkInput(data []byte, what string) problem.List {
+	var probs problem.List
+	switch {
+	case len(data) > MaxInput:
+		probs.Add("", "%s is %d bytes, over the 1 MiB limit (%d bytes)", what, len(data), MaxInput)
+	case !utf8.Valid(data):
+		probs.Add("", "%s is not valid UTF-8 (first bad byte at offset %d)", what, firstInvalidUTF8(data))
+	}
+	return probs
+}
+
+func syntaxProblem(what string, err error) problem.List {
+	var probs problem.List
+	probs.Add("", "%s is not valid JSON: %s", what, strings.TrimPrefix(err.Error(), "invalid JSON "))
+	return probs
+}
+
+// checkRoot checks the top-level value: an object, or an array where allowed.
+func checkRoot(root *jsonnode.Node, what string, arrayOK bool) problem.List {
+	if root.Kind == jsonnode.Object || (arrayOK && root.Kind == jsonnode.Array) {
+		return nil
+	}
+	var probs problem.List
+	probs.Add("", "%s must be a JSON object (got %s)", what, describe(root))
+	return probs
 }
 
 func firstInvalidUTF8(data []byte) int {

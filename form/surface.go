@@ -28,6 +28,14 @@ type SurfaceOptions struct {
 	NoWidgets bool
 	// KeyboardMode is the user's opt-out of widgets.
 	KeyboardMode bool
+	// KeyboardModeFunc, when set, is asked for keyboard mode (if
+	// KeyboardMode is false) only when no earlier rule has decided, so a
+	// settings file behind it is read only when it matters.
+	KeyboardModeFunc func() bool
+}
+
+func (o *SurfaceOptions) keyboardMode() bool {
+	return o.KeyboardMode || (o.KeyboardModeFunc != nil && o.KeyboardModeFunc())
 }
 
 // SurfaceChoice is the chosen surface and the rule that chose it.
@@ -54,7 +62,7 @@ func SelectSurface(f *Form, opts *SurfaceOptions) SurfaceChoice {
 		return SurfaceChoice{SurfaceAsk, reason}
 	case len(rich) > 0:
 		return SurfaceChoice{SurfaceWidget, fmt.Sprintf("AskUserQuestion has no control for %s, so the widget asks it (this outranks keyboard mode)", strings.Join(rich, ", "))}
-	case opts.KeyboardMode:
+	case opts.keyboardMode():
 		return SurfaceChoice{SurfaceAsk, "keyboard mode is on"}
 	}
 	if why := trivial(f); why != "" {
