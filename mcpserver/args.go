@@ -34,7 +34,7 @@ func parseArgs(data json.RawMessage, allowed []string) *args {
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return a
 	}
-	root, err := jsonnode.Parse(trimmed)
+	root, err := jsonnode.ParseTop(trimmed)
 	if err != nil || root.Kind != jsonnode.Object {
 		a.probs.Add("arguments", "must be a JSON object")
 		a.raw = nil

@@ -25,7 +25,7 @@ func (h *handlers) renderForm(_ context.Context, _ *mcp.CallToolRequest, a *args
 	if f == nil {
 		return nil
 	}
-	choice := form.SelectSurface(f, &form.SurfaceOptions{KeyboardMode: h.keyboardMode()})
+	choice := form.SelectSurface(f, &form.SurfaceOptions{KeyboardModeFunc: h.keyboardMode})
 	return renderResult{AskRender: form.RenderAsk(f), Surface: choice.Surface, SurfaceReason: choice.Reason}
 }
 
@@ -50,12 +50,12 @@ func (h *handlers) collectResponse(_ context.Context, _ *mcp.CallToolRequest, a 
 
 func (h *handlers) selectSurface(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	f, _ := a.form(h.opts.Templates)
-	opts := &form.SurfaceOptions{KeyboardMode: h.keyboardMode()}
+	opts := &form.SurfaceOptions{KeyboardModeFunc: h.keyboardMode}
 	if w := a.boolean("widget_capable"); w != nil {
 		opts.NoWidgets = !*w
 	}
 	if k := a.boolean("keyboard_mode"); k != nil {
-		opts.KeyboardMode = *k
+		opts.KeyboardMode, opts.KeyboardModeFunc = *k, nil
 	}
 	if f == nil {
 		return nil

@@ -5,8 +5,10 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -16,8 +18,13 @@ import (
 // ServeStdio serves MCP over standard input and output until the client
 // disconnects or ctx ends.
 func ServeStdio(ctx context.Context, s *mcp.Server) error {
-	return s.Run(ctx, &mcp.StdioTransport{})
+	return s.Run(ctx, &lineTransport{in: os.Stdin, out: nopCloser{os.Stdout}})
 }
+
+// nopCloser keeps standard output open when the session ends.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 // ListenAddr resolves the address for Streamable HTTP: a bare port or an
 // address without a host binds to loopback; any other host must be named

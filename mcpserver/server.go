@@ -2,12 +2,10 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/method"
-	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -60,6 +58,14 @@ Methods: elicitation_select_methods picks structured-reasoning methods for a pla
 
 // New returns an MCP server with every elicit tool registered.
 func New(opts *Options) *mcp.Server {
+	s := newSDKEncoded(opts)
+	s.AddReceivingMiddleware(encodeOnce)
+	return s
+}
+
+// newSDKEncoded is New without encodeOnce: tool results are encoded by the
+// SDK's own MarshalJSON methods.
+func newSDKEncoded(opts *Options) *mcp.Server {
 	o := opts.withDefaults()
 	s := mcp.NewServer(&mcp.Implementation{Name: "elicit", Title: "elicit", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
@@ -83,26 +89,6 @@ type handlers struct{ opts *Options }
 type toolDef struct {
 	tool    *mcp.Tool
 	handler mcp.ToolHandler
-}
-
-// result turns a value into a tool result: structured content plus the same
-// JSON as text, for clients that read only text.
-func result(v any, isError bool) *mcp.CallToolResult {
-	data, err := json.Marshal(v)
-	if err != nil {
-		data = []byte(`{"success":false,"problems":["internal error: result not encodable"]}`)
-		isError = true
-	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},
-		StructuredContent: json.RawMessage(data),
-		IsError:           isError,
-	}
-}
-
-// failure is the result of invalid arguments: every problem, as a tool error.
-func failure(probs problem.List) *mcp.CallToolResult {
-	return result(map[string]any{"success": false, "problems": probs.Strings()}, true)
 }
 
 // simple wraps a handler that decodes its arguments and returns a value or

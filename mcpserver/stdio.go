@@ -1,0 +1,309 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxFrame bounds one incoming JSON-RPC message, as the SDK's stdio
+// transport does (16 MiB); tool arguments have their own 1 MiB limit.
+const maxFrame = 16 << 20
+
+// lineTransport is MCP's stdio transport: newline-delimited JSON-RPC over a
+// reader and a writer, with JSON-RPC batches for protocols before
+// 2025-06-18. It behaves like the SDK's IOTransport with one difference: a
+// response's result, which the SDK has already encoded, is written as it is
+// rather than re-scanned by encoding/json (for a rendered form that scan is
+// a third of the server's own time per call).
+type lineTransport struct {
+	in  io.ReadCloser
+	out io.WriteCloser
+	max int // the largest message read; 0 means maxFrame
+}
+
+func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &lineConn{in: t.in, out: t.out, frames: make(chan frame), closed: make(chan struct{})}
+	limit := t.max
+	if limit <= 0 {
+		limit = maxFrame
+	}
+	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10), limit)
+	return c, nil
+}
+
+type frame struct {
+	data []byte
+	err  error
+}
+
+type lineConn struct {
+	in     io.ReadCloser
+	frames chan frame    // from readLoop
+	closed chan struct{} // closed by Close
+	once   sync.Once
+	queue  []jsonrpc.Message // the rest of an incoming batch (Read is never concurrent)
+
+	mu      sync.Mutex // guards what follows
+	out     io.WriteCloser
+	buf     []byte
+	batches map[jsonrpc.ID]*batch
+	initID  jsonrpc.ID // the initialize request, until its response is written
+	version string     // the negotiated protocol version
+}
+
+// batch collects the responses to one incoming batch's calls.
+type batch struct {
+	index     map[jsonrpc.ID]int
+	responses []*jsonrpc.Response
+	missing   int
+}
+
+func (c *lineConn) readLoop(r *bufio.Reader, limit int) {
+	for {
+		data, err := readFrame(r, limit)
+		select {
+		case c.frames <- frame{data, err}:
+		case <-c.closed:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readFrame reads one message: a line, or several when a JSON value spans
+// lines (the SDK accepts those too). Blank lines are skipped.
+func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
+	var buf []byte
+	for {
+		line, err := r.ReadSlice('\n')
+		if len(buf)+len(line) > limit {
+			return nil, fmt.Errorf("incoming JSON-RPC message over %d bytes", limit)
+		}
+		buf = append(buf, line...)
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err != nil && (err != io.EOF || len(bytes.TrimSpace(buf)) == 0):
+			return nil, err
+		}
+		msg := bytes.TrimSpace(buf)
+		if len(msg) == 0 {
+			buf = buf[:0]
+			continue
+		}
+		if err == nil && unfinished(msg) {
+			continue
+		}
+		return msg, nil
+	}
+}
+
+// unfinished reports whether data is the start of a JSON value that goes on
+// after it: an open string, object or array.
+func unfinished(data []byte) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return inString || depth > 0
+}
+
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if len(c.queue) > 0 {
+		msg := c.queue[0]
+		c.queue = c.queue[1:]
+		return msg, nil
+	}
+	var f frame
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case f = <-c.frames:
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	if f.data[0] == '[' {
+		return c.readBatch(f.data)
+	}
+	msg, err := jsonrpc.DecodeMessage(f.data)
+	if err != nil {
+		return nil, err
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" && req.IsCall() {
+		c.mu.Lock()
+		c.initID = req.ID
+		c.mu.Unlock()
+	}
+	return msg, nil
+}
+
+// readBatch decodes a JSON-RPC batch and notes its calls, whose responses
+// go out together as one array.
+func (c *lineConn) readBatch(data []byte) (jsonrpc.Message, error) {
+	c.mu.Lock()
+	version := c.version
+	c.mu.Unlock()
+	if version >= "2025-06-18" {
+		return nil, fmt.Errorf("JSON-RPC batching is not supported in 2025-06-18 and later (request version: %s)", version)
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
+		return nil, err
+	}
+	if len(raws) == 0 {
+		return nil, errors.New("empty batch")
+	}
+	msgs := make([]jsonrpc.Message, len(raws))
+	b := &batch{index: map[jsonrpc.ID]int{}}
+	for i, raw := range raws {
+		msg, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			return nil, err
+		}
+		msgs[i] = msg
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			if _, dup := b.index[req.ID]; dup {
+				return nil, fmt.Errorf("batch: request id %v given twice", req.ID.Raw())
+			}
+			b.index[req.ID] = len(b.responses)
+			b.responses = append(b.responses, nil)
+		}
+	}
+	if err := c.addBatch(b); err != nil {
+		return nil, err
+	}
+	c.queue = msgs[1:]
+	return msgs[0], nil
+}
+
+func (c *lineConn) addBatch(b *batch) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id := range b.index {
+		if c.batches[id] != nil {
+			return fmt.Errorf("batch: request id %v is still being answered", id.Raw())
+		}
+	}
+	if c.batches == nil {
+		c.batches = map[jsonrpc.ID]*batch{}
+	}
+	for id := range b.index {
+		c.batches[id] = b
+	}
+	b.missing = len(b.responses)
+	return nil
+}
+
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var err error
+	resp, isResponse := msg.(*jsonrpc.Response)
+	switch {
+	case isResponse && c.batches[resp.ID] != nil:
+		return c.answerBatch(resp)
+	case isResponse && c.initID.IsValid() && resp.ID == c.initID:
+		c.version = negotiated(resp)
+		c.initID = jsonrpc.ID{}
+	}
+	c.buf, err = appendMessage(c.buf[:0], msg)
+	if err != nil {
+		return err
+	}
+	_, err = c.out.Write(append(c.buf, '\n'))
+	return err
+}
+
+// answerBatch records one response to a batch and writes the batch's
+// responses once all are in.
+func (c *lineConn) answerBatch(resp *jsonrpc.Response) error {
+	b := c.batches[resp.ID]
+	delete(c.batches, resp.ID)
+	b.responses[b.index[resp.ID]] = resp
+	if b.missing--; b.missing > 0 {
+		return nil
+	}
+	out := append(c.buf[:0], '[')
+	for i, r := range b.responses {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		var err error
+		if out, err = appendMessage(out, r); err != nil {
+			return err
+		}
+	}
+	c.buf = append(out, ']', '\n')
+	_, err := c.out.Write(c.buf)
+	return err
+}
+
+// negotiated reads the protocol version from the initialize response; the
+// SDK takes a session that did not negotiate one as 2025-03-26.
+func negotiated(resp *jsonrpc.Response) string {
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if resp.Error != nil || json.Unmarshal(resp.Result, &r) != nil || r.ProtocolVersion == "" {
+		return "2025-03-26"
+	}
+	return r.ProtocolVersion
+}
+
+// appendMessage appends msg's wire form to dst. A successful response's
+// result comes from the SDK's encoding/json call, compact and valid, so it
+// is copied as it is; everything else goes through jsonrpc.EncodeMessage.
+func appendMessage(dst []byte, msg jsonrpc.Message) ([]byte, error) {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error != nil || !resp.ID.IsValid() || len(resp.Result) == 0 || bytes.IndexByte(resp.Result, '\n') >= 0 {
+		data, err := jsonrpc.EncodeMessage(msg)
+		return append(dst, data...), err
+	}
+	id, err := json.Marshal(resp.ID.Raw())
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"result":`...)
+	dst = append(dst, resp.Result...)
+	return append(dst, '}'), nil
+}
+
+func (c *lineConn) Close() error {
+	var err error
+	c.once.Do(func() {
+		close(c.closed)
+		err = errors.Join(c.in.Close(), c.out.Close())
+	})
+	return err
+}
+
+func (c *lineConn) SessionID() string { return "" }

@@ -1,0 +1,210 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestStdioMatchesTheSDK sends the same requests to elicit's server as
+// `elicit serve` runs it (encodeOnce, lineTransport) and to the same tools
+// encoded and framed by the SDK alone (its MarshalJSON methods, its
+// IOTransport), on every protocol version: the responses must say the same,
+// with their members in the same order.
+func TestStdioMatchesTheSDK(t *testing.T) {
+	form := `{"title":"Ship <it> & go","fields":[{"id":"track","text":"Which track?","type":"single_select","options":["stable","beta"]},{"id":"n","text":"How many?","type":"number"}]}`
+	calls := []string{
+		`"method":"tools/list"`,
+		`"method":"tools/call","params":{"name":"elicitation_render_form","arguments":{"form":` + form + `}}`,
+		`"method":"tools/call","params":{"name":"elicitation_render_form","arguments":{"form":{"title":"x","fields":[]},"bogus":1}}`,
+		`"method":"tools/call","params":{"name":"elicitation_collect_response","arguments":{"form":` + form + `,"answers":{"track":"gamma","n":"3"}}}`,
+		`"method":"tools/call","params":{"name":"elicitation_list_templates","arguments":{}}`,
+		`"method":"tools/call","params":{"name":"elicitation_select_methods","arguments":{"phase":"forge:3","title":"Pre-mortem of the cache"}}`,
+		`"method":"tools/call","params":{"name":"elicitation_ask","arguments":{"form":` + form + `}}`,
+		`"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}`,
+		`"method":"ping"`,
+	}
+	for _, version := range []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"} {
+		t.Run(version, func(t *testing.T) {
+			ours := startPipeServerAt(t, New(nil), elicitStdio, "", nil, version)
+			sdk := startPipeServerAt(t, newSDKEncoded(nil), sdkStdio, "", nil, version)
+			for i, call := range calls {
+				line := fmt.Sprintf(`{"jsonrpc":"2.0","id":"r%d",%s}`, i, call)
+				ours.send(t, line)
+				sdk.send(t, line)
+				got, want := ours.line(t), sdk.line(t)
+				sameJSON(t, call[:min(len(call), 60)], got, want)
+			}
+		})
+	}
+}
+
+// sameJSON fails unless a and b decode to the same value with object
+// members in the same order.
+func sameJSON(t *testing.T, what string, a, b []byte) {
+	t.Helper()
+	var av, bv any
+	if err := json.Unmarshal(a, &av); err != nil {
+		t.Fatalf("%s: %v in %s", what, err, a)
+	}
+	if err := json.Unmarshal(b, &bv); err != nil {
+		t.Fatalf("%s: %v in %s", what, err, b)
+	}
+	if !reflect.DeepEqual(av, bv) {
+		t.Fatalf("%s:\n got %s\nwant %s", what, a, b)
+	}
+	an, _ := jsonnode.Parse(a)
+	bn, _ := jsonnode.Parse(b)
+	if ak, bk := keyOrder(&an), keyOrder(&bn); ak != bk {
+		t.Fatalf("%s: member order\n got %s\nwant %s", what, ak, bk)
+	}
+}
+
+func keyOrder(n *jsonnode.Node) string {
+	var b strings.Builder
+	for _, m := range n.Members {
+		b.WriteString(m.Key + "{" + keyOrder(&m.Value) + "}")
+	}
+	for i := range n.Items {
+		b.WriteString("[" + keyOrder(&n.Items[i]) + "]")
+	}
+	return b.String()
+}
+
+func TestReadFrame(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  []string
+		err   string
+	}{
+		{"one per line", "{\"a\":1}\n{\"b\":2}\n", []string{`{"a":1}`, `{"b":2}`}, "EOF"},
+		{"CRLF and blank lines", "\r\n{\"a\":1}\r\n\n  \n{\"b\":2}", []string{`{"a":1}`, `{"b":2}`}, "EOF"},
+		{"a value over several lines", "{\"a\":\n [1,\n  2]}\n{\"s\":\"x\\\"}{\"}\n", []string{"{\"a\":\n [1,\n  2]}", `{"s":"x\"}{"}`}, "EOF"},
+		{"a newline escaped in a string", "{\"s\":\"a\\nb\"}\n", []string{`{"s":"a\nb"}`}, "EOF"},
+		{"over the limit", "{\"a\":\"" + strings.Repeat("x", 100) + "\"}\n", nil, "incoming JSON-RPC message over 64 bytes"},
+		{"unterminated at the end", "{\"a\":[1,", []string{`{"a":[1,`}, "EOF"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := bufio.NewReaderSize(strings.NewReader(tt.input), 16)
+			var got []string
+			var err error
+			for {
+				var data []byte
+				if data, err = readFrame(r, 64); err != nil {
+					break
+				}
+				got = append(got, string(data))
+			}
+			if !reflect.DeepEqual(got, tt.want) || err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("frames %q, error %v; want %q, %s", got, err, tt.want, tt.err)
+			}
+		})
+	}
+}
+
+// TestAppendMessageMatchesEncodeMessage: the shortcut for responses writes
+// what jsonrpc.EncodeMessage writes.
+func TestAppendMessageMatchesEncodeMessage(t *testing.T) {
+	id := func(v any) jsonrpc.ID {
+		id, err := jsonrpc.MakeID(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	msgs := []jsonrpc.Message{
+		&jsonrpc.Response{ID: id(float64(7)), Result: json.RawMessage(`{"content":[{"type":"text","text":"<a> & é"}]}`)},
+		&jsonrpc.Response{ID: id("req-1"), Result: json.RawMessage(`{}`)},
+		&jsonrpc.Response{ID: id(`quote"d`), Result: json.RawMessage(`[1,2]`)},
+		&jsonrpc.Response{ID: id(float64(8)), Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad"}},
+		&jsonrpc.Response{ID: id(float64(9)), Result: json.RawMessage("{\n\"a\": 1}")},
+		&jsonrpc.Request{ID: id(float64(3)), Method: "elicitation/create", Params: json.RawMessage(`{"mode":"form"}`)},
+		&jsonrpc.Request{Method: "notifications/progress", Params: json.RawMessage(`{"progress":1}`)},
+	}
+	for _, msg := range msgs {
+		want, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendMessage(nil, msg)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("appendMessage = %s, %v; EncodeMessage = %s", got, err, want)
+		}
+	}
+}
+
+// TestStdioBatches: protocols before 2025-06-18 allow JSON-RPC batches,
+// answered by one array in the order of the calls; later ones refuse them and
+// the session ends.
+func TestStdioBatches(t *testing.T) {
+	batch := `[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"elicitation_list_templates","arguments":{}}},` +
+		`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},{"jsonrpc":"2.0","id":"p","method":"ping"}]`
+	old := startPipeServerAt(t, New(nil), elicitStdio, "", nil, "2025-03-26")
+	old.send(t, batch)
+	var got []map[string]any
+	if line := old.line(t); json.Unmarshal(line, &got) != nil || len(got) != 2 {
+		t.Fatalf("batch answer %s, want an array of 2 responses", line)
+	}
+	if got[0]["id"] != float64(2) || got[1]["id"] != "p" || got[0]["result"] == nil {
+		t.Errorf("batch answer %v, want the call's result then the ping's", got)
+	}
+
+	current := startPipeServerAt(t, New(nil), elicitStdio, "", nil, "2025-11-25")
+	current.send(t, batch)
+	if line, err := current.out.ReadBytes('\n'); err == nil {
+		t.Errorf("a batch on 2025-11-25 was answered: %s", line)
+	}
+}
+
+// TestStdioCloseUnblocksRead: closing the connection ends a Read waiting for
+// input that never comes.
+func TestStdioCloseUnblocksRead(t *testing.T) {
+	inR, _ := io.Pipe()
+	_, outW := io.Pipe()
+	conn, err := (&lineTransport{in: inR, out: outW}).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() { _, err := conn.Read(context.Background()); done <- err }()
+	time.Sleep(10 * time.Millisecond)
+	if err := conn.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+			t.Errorf("Read after Close: %v, want EOF", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Read still blocked after Close")
+	}
+}
+
+// TestEncodeOnceLeavesInputRequests: a result asking for input goes to the
+// SDK untouched.
+func TestEncodeOnceLeavesInputRequests(t *testing.T) {
+	asking := &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"form": &mcp.ElicitParams{Message: "m"}}}
+	h := encodeOnce(func(context.Context, string, mcp.Request) (mcp.Result, error) { return asking, nil })
+	if res, _ := h(context.Background(), "tools/call", &mcp.CallToolRequest{}); res != mcp.Result(asking) {
+		t.Errorf("encodeOnce turned an input request into %T", res)
+	}
+	plain := &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: []byte{1}, MIMEType: "image/png"}}}
+	h = encodeOnce(func(context.Context, string, mcp.Request) (mcp.Result, error) { return plain, nil })
+	if res, _ := h(context.Background(), "tools/call", &mcp.CallToolRequest{}); res != mcp.Result(plain) {
+		t.Errorf("encodeOnce turned image content into %T", res)
+	}
+}
