@@ -28,8 +28,8 @@ func main() {
 			}
 		}
 	}
-	fmt.Println("| package | benchmark | time/op | B/op | allocs/op |")
-	fmt.Println("|---|---|---:|---:|---:|")
+	fmt.Println("| package | benchmark | time/op | B/op | allocs/op | reported |")
+	fmt.Println("|---|---|---:|---:|---:|---|")
 	for _, r := range rows {
 		fmt.Println(r)
 	}
@@ -53,9 +53,17 @@ func benchRow(pkg, line string) (string, bool) {
 	for i := 2; i+1 < len(f); i += 2 {
 		vals[f[i+1]] = f[i]
 	}
+	var reported []string // b.ReportMetric's own units, in the order printed
+	for i := 2; i+1 < len(f); i += 2 {
+		switch f[i+1] {
+		case "ns/op", "B/op", "allocs/op", "MB/s":
+		default:
+			reported = append(reported, f[i]+" "+f[i+1])
+		}
+	}
 	short := pkg[strings.LastIndex(pkg, "/")+1:]
-	return fmt.Sprintf("| %s | %s | %s | %s | %s |", short, strings.TrimPrefix(name, "Benchmark"),
-		humanNs(vals["ns/op"]), vals["B/op"], vals["allocs/op"]), true
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s |", short, strings.TrimPrefix(name, "Benchmark"),
+		humanNs(vals["ns/op"]), vals["B/op"], vals["allocs/op"], strings.Join(reported, ", ")), true
 }
 
 func humanNs(s string) string {
