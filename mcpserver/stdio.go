@@ -31,7 +31,8 @@ type lineTransport struct {
 }
 
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{in: t.in, out: t.out, frames: make(chan frame), closed: make(chan struct{})}
+	c := &lineConn{in: t.in, out: t.out, frames: make(chan frame), closed: make(chan struct{}), pending: map[jsonrpc.ID]bool{}}
+	c.settled = sync.NewCond(&c.mu)
 	limit := t.max
 	if limit <= 0 {
 		limit = maxFrame
@@ -58,6 +59,13 @@ type lineConn struct {
 	batches map[jsonrpc.ID]*batch
 	initID  jsonrpc.ID // the initialize request, until its response is written
 	version string     // the negotiated protocol version
+	// pending are the calls read and not yet answered, asking the calls
+	// sent to the client and not yet answered; settled is signalled when
+	// either shrinks or grows, or the connection closes.
+	pending  map[jsonrpc.ID]bool
+	asking   int
+	isClosed bool
+	settled  *sync.Cond
 }
 
 // batch collects the responses to one incoming batch's calls.
@@ -143,6 +151,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return nil, io.EOF
 	case f = <-c.frames:
 	}
+	if f.err == io.EOF {
+		c.drain()
+	}
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -153,12 +164,49 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" && req.IsCall() {
-		c.mu.Lock()
-		c.initID = req.ID
-		c.mu.Unlock()
-	}
+	c.mu.Lock()
+	c.note(msg)
+	c.mu.Unlock()
 	return msg, nil
+}
+
+// note records an incoming message: a call to answer, the client's answer to
+// a call of ours, a cancellation, the initialize request.
+func (c *lineConn) note(msg jsonrpc.Message) {
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		c.asking = max(c.asking-1, 0)
+	case *jsonrpc.Request:
+		switch {
+		case m.IsCall():
+			c.pending[m.ID] = true
+			if m.Method == "initialize" {
+				c.initID = m.ID
+			}
+		case m.Method == "notifications/cancelled":
+			var p struct {
+				RequestID any `json:"requestId"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil {
+				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+					delete(c.pending, id)
+				}
+			}
+		}
+	}
+	c.settled.Broadcast()
+}
+
+// drain waits, once the input has ended, until every call read has been
+// answered, so that requests piped into the server all get their responses
+// before it exits. It stops waiting when the server is itself waiting for
+// the client (whose answer can no longer come) or the connection closes.
+func (c *lineConn) drain() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.pending) > 0 && c.asking == 0 && !c.isClosed {
+		c.settled.Wait()
+	}
 }
 
 // readBatch decodes a JSON-RPC batch and notes its calls, whose responses
@@ -184,6 +232,9 @@ func (c *lineConn) readBatch(data []byte) (jsonrpc.Message, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.mu.Lock()
+		c.note(msg)
+		c.mu.Unlock()
 		msgs[i] = msg
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 			if _, dup := b.index[req.ID]; dup {
@@ -224,8 +275,14 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.settled.Broadcast()
 	var err error
 	resp, isResponse := msg.(*jsonrpc.Response)
+	if isResponse {
+		delete(c.pending, resp.ID)
+	} else if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		c.asking++
+	}
 	switch {
 	case isResponse && c.batches[resp.ID] != nil:
 		return c.answerBatch(resp)
@@ -300,6 +357,10 @@ func appendMessage(dst []byte, msg jsonrpc.Message) ([]byte, error) {
 func (c *lineConn) Close() error {
 	var err error
 	c.once.Do(func() {
+		c.mu.Lock()
+		c.isClosed = true
+		c.settled.Broadcast()
+		c.mu.Unlock()
 		close(c.closed)
 		err = errors.Join(c.in.Close(), c.out.Close())
 	})

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -206,5 +208,71 @@ func TestEncodeOnceLeavesInputRequests(t *testing.T) {
 	h = encodeOnce(func(context.Context, string, mcp.Request) (mcp.Result, error) { return plain, nil })
 	if res, _ := h(context.Background(), "tools/call", &mcp.CallToolRequest{}); res != mcp.Result(plain) {
 		t.Errorf("encodeOnce turned image content into %T", res)
+	}
+}
+
+// runPiped serves New(nil) on input that ends after the given lines and
+// returns what the server wrote, failing if it does not exit.
+func runPiped(t *testing.T, lines ...string) string {
+	t.Helper()
+	var out syncBuffer
+	done := make(chan error, 1)
+	in := io.NopCloser(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	go func() { done <- New(nil).Run(context.Background(), &lineTransport{in: in, out: &out}) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the server did not exit when its input ended; it wrote:\n%s", out.String())
+	}
+	return out.String()
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *syncBuffer) Close() error { return nil }
+
+const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":%s,"clientInfo":{"name":"t","version":"0"}}}`
+
+// TestStdioAnswersPipedInput: requests piped into `elicit serve` are all
+// answered before it exits at the end of its input.
+func TestStdioAnswersPipedInput(t *testing.T) {
+	out := runPiped(t,
+		fmt.Sprintf(initLine, `{}`),
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"elicitation_render_form","arguments":{"form":{"title":"T","fields":[{"id":"a","text":"A?","type":"boolean"}]}}}}`,
+		`{"jsonrpc":"2.0","id":"three","method":"ping"}`)
+	for _, id := range []string{`"id":0,`, `"id":1,`, `"id":2,`, `"id":"three",`} {
+		if !strings.Contains(out, id) {
+			t.Errorf("no response with %s; the server wrote:\n%s", id, out)
+		}
+	}
+}
+
+// TestStdioEOFWhileAskingTheClient: when the input ends while the server
+// waits for the client's answer to elicitation/create, it exits instead of
+// waiting for an answer that cannot come.
+func TestStdioEOFWhileAskingTheClient(t *testing.T) {
+	out := runPiped(t,
+		fmt.Sprintf(initLine, `{"elicitation":{}}`),
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"elicitation_ask","arguments":{"form":{"title":"T","fields":[{"id":"a","text":"A?","type":"boolean"}]}}}}`)
+	if !strings.Contains(out, `"method":"elicitation/create"`) {
+		t.Errorf("the server did not ask the client; it wrote:\n%s", out)
 	}
 }
