@@ -20,24 +20,20 @@ const maxFrame = 16 << 20
 
 // lineTransport is MCP's stdio transport: newline-delimited JSON-RPC over a
 // reader and a writer, with JSON-RPC batches for protocols before
-// 2025-06-18. It behaves like the SDK's IOTransport with one difference: a
-// response's result, which the SDK has already encoded, is written as it is
-// rather than re-scanned by encoding/json (for a rendered form that scan is
-// a third of the server's own time per call).
+// 2025-06-18. It behaves like the SDK's IOTransport with two differences:
+// a response's result, which the SDK has already encoded, is written as it
+// is rather than re-scanned by encoding/json (for a rendered form that scan
+// was a third of the server's own time per call), and at the end of its input
+// it first lets the calls it has read be answered.
 type lineTransport struct {
 	in  io.ReadCloser
 	out io.WriteCloser
-	max int // the largest message read; 0 means maxFrame
 }
 
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 	c := &lineConn{in: t.in, out: t.out, frames: make(chan frame), closed: make(chan struct{}), pending: map[jsonrpc.ID]bool{}}
 	c.settled = sync.NewCond(&c.mu)
-	limit := t.max
-	if limit <= 0 {
-		limit = maxFrame
-	}
-	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10), limit)
+	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10), maxFrame)
 	return c, nil
 }
 
@@ -93,12 +89,14 @@ func (c *lineConn) readLoop(r *bufio.Reader, limit int) {
 // lines (the SDK accepts those too). Blank lines are skipped.
 func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
 	var buf []byte
+	var value openValue
 	for {
 		line, err := r.ReadSlice('\n')
 		if len(buf)+len(line) > limit {
 			return nil, fmt.Errorf("incoming JSON-RPC message over %d bytes", limit)
 		}
 		buf = append(buf, line...)
+		value.feed(line)
 		switch {
 		case err == bufio.ErrBufferFull:
 			continue
@@ -110,32 +108,41 @@ func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
 			buf = buf[:0]
 			continue
 		}
-		if err == nil && unfinished(msg) {
+		if err == nil && value.open() {
 			continue
 		}
 		return msg, nil
 	}
 }
 
-// unfinished reports whether data is the start of a JSON value that goes on
-// after it: an open string, object or array.
-func unfinished(data []byte) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(data); i++ {
-		switch c := data[i]; {
-		case inString && c == '\\':
-			i++
+// openValue follows the strings and brackets of JSON text fed to it piece by
+// piece, to tell whether a value goes on past the end of a line.
+type openValue struct {
+	depth            int
+	inString, escape bool
+}
+
+func (v *openValue) feed(data []byte) {
+	for _, c := range data {
+		switch {
+		case v.escape:
+			v.escape = false
+		case v.inString && c == '\\':
+			v.escape = true
 		case c == '"':
-			inString = !inString
-		case inString:
+			v.inString = !v.inString
+		case v.inString:
 		case c == '{' || c == '[':
-			depth++
+			v.depth++
 		case c == '}' || c == ']':
-			depth--
+			v.depth--
 		}
 	}
-	return inString || depth > 0
 }
+
+// open reports whether the text so far leaves a string, object or array
+// open.
+func (v *openValue) open() bool { return v.inString || v.depth > 0 }
 
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if len(c.queue) > 0 {

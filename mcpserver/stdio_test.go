@@ -95,6 +95,7 @@ func TestReadFrame(t *testing.T) {
 		{"CRLF and blank lines", "\r\n{\"a\":1}\r\n\n  \n{\"b\":2}", []string{`{"a":1}`, `{"b":2}`}, "EOF"},
 		{"a value over several lines", "{\"a\":\n [1,\n  2]}\n{\"s\":\"x\\\"}{\"}\n", []string{"{\"a\":\n [1,\n  2]}", `{"s":"x\"}{"}`}, "EOF"},
 		{"a newline escaped in a string", "{\"s\":\"a\\nb\"}\n", []string{`{"s":"a\nb"}`}, "EOF"},
+		{"an escape split across reads", "{\"s\":\"aaaaaaaaa\\\"]\"}\n{}\n", []string{`{"s":"aaaaaaaaa\"]"}`, `{}`}, "EOF"},
 		{"over the limit", "{\"a\":\"" + strings.Repeat("x", 100) + "\"}\n", nil, "incoming JSON-RPC message over 64 bytes"},
 		{"unterminated at the end", "{\"a\":[1,", []string{`{"a":[1,`}, "EOF"},
 	}
@@ -275,4 +276,48 @@ func TestStdioEOFWhileAskingTheClient(t *testing.T) {
 	if !strings.Contains(out, `"method":"elicitation/create"`) {
 		t.Errorf("the server did not ask the client; it wrote:\n%s", out)
 	}
+}
+
+// FuzzReadFrame: any input is split into trimmed, non-empty frames within
+// the limit, or an error, without a panic; compact JSON values one per line
+// come back as they were sent.
+func FuzzReadFrame(f *testing.F) {
+	for _, s := range []string{"{\"a\":1}\n{\"b\":[2]}\n", "{\"a\":\n1}\n", "\n\n[1,\n2]", "{\"s\":\"\\\"}\"}\n", "\"open\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := bufio.NewReaderSize(bytes.NewReader(data), 16)
+		for range len(data) + 1 {
+			frame, err := readFrame(r, 256)
+			if err != nil {
+				break
+			}
+			if len(frame) == 0 || len(frame) > 256 || len(bytes.TrimSpace(frame)) != len(frame) {
+				t.Fatalf("frame %q from %q", frame, data)
+			}
+		}
+		var values []any
+		var lines [][]byte
+		dec := json.NewDecoder(bytes.NewReader(data))
+		for {
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				break
+			}
+			var c bytes.Buffer
+			json.Compact(&c, v)
+			values = append(values, c.String())
+			lines = append(lines, c.Bytes())
+		}
+		if len(lines) == 0 {
+			return
+		}
+		r = bufio.NewReaderSize(bytes.NewReader(append(bytes.Join(lines, []byte("\n")), '\n')), 16)
+		for i, want := range values {
+			got, err := readFrame(r, 1<<20)
+			if err != nil || string(got) != want {
+				t.Fatalf("frame %d = %q, %v; want %q", i, got, err, want)
+			}
+		}
+	})
 }
