@@ -321,3 +321,57 @@ func FuzzReadFrame(f *testing.F) {
 		}
 	})
 }
+
+// TestStdioDrain: at the end of the input, Read waits for the calls it has
+// returned to be answered; a cancelled call, or the server asking the client,
+// ends the wait.
+func TestStdioDrain(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`
+	tests := []struct {
+		name  string
+		lines []string
+		then  func(mcp.Connection) // what the server writes once the input has ended
+	}{
+		{"answered", []string{call}, func(c mcp.Connection) {
+			id, _ := jsonrpc.MakeID(float64(1))
+			c.Write(context.Background(), &jsonrpc.Response{ID: id, Result: json.RawMessage(`{}`)})
+		}},
+		{"cancelled", []string{call, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`}, nil},
+		{"asking the client", []string{call}, func(c mcp.Connection) {
+			id, _ := jsonrpc.MakeID(float64(100))
+			c.Write(context.Background(), &jsonrpc.Request{ID: id, Method: "elicitation/create", Params: json.RawMessage(`{}`)})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := io.NopCloser(strings.NewReader(strings.Join(tt.lines, "\n") + "\n"))
+			conn, err := (&lineTransport{in: in, out: &syncBuffer{}}).Connect(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range tt.lines {
+				if _, err := conn.Read(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			done := make(chan error, 1)
+			go func() { _, err := conn.Read(context.Background()); done <- err }()
+			if tt.then != nil {
+				select {
+				case err := <-done:
+					t.Fatalf("Read returned %v with a call unanswered", err)
+				case <-time.After(20 * time.Millisecond):
+				}
+				tt.then(conn)
+			}
+			select {
+			case err := <-done:
+				if err != io.EOF {
+					t.Errorf("Read = %v, want EOF", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("Read still waiting")
+			}
+		})
+	}
+}
