@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -72,28 +73,46 @@ type batch struct {
 }
 
 func (c *lineConn) readLoop(r *bufio.Reader, limit int) {
+	f := &framer{r: r, limit: limit}
 	for {
-		data, err := readFrame(r, limit)
+		data, err := f.next()
 		select {
 		case c.frames <- frame{data, err}:
 		case <-c.closed:
 			return
 		}
-		if err != nil {
+		if _, rejected := err.(*rejection); err != nil && !rejected {
 			return
 		}
 	}
 }
 
-// readFrame reads one message: a line, or several when a JSON value spans
-// lines (the SDK accepts those too). Blank lines are skipped.
-func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
+// framer splits the input into messages: one per line, or several lines
+// when a JSON value spans them (the SDK accepts those too). Blank lines are
+// skipped.
+type framer struct {
+	r     *bufio.Reader
+	limit int
+	held  []byte // a message read while the one before it was left open
+}
+
+func (f *framer) next() ([]byte, error) {
+	if f.held != nil {
+		msg := f.held
+		f.held = nil
+		return msg, nil
+	}
 	var buf []byte
 	var value openValue
 	for {
-		line, err := r.ReadSlice('\n')
-		if len(buf)+len(line) > limit {
-			return nil, fmt.Errorf("incoming JSON-RPC message over %d bytes", limit)
+		line, err := f.r.ReadSlice('\n')
+		if len(buf)+len(line) > f.limit {
+			return nil, f.skipLine(err)
+		}
+		if value.open() && wholeMessage(line) {
+			// The open value was cut short: a message of its own follows.
+			f.held = append([]byte(nil), bytes.TrimSpace(line)...)
+			return nil, &rejection{code: jsonrpc.CodeParseError, message: "parse error: a message ends with a string, object or array left open: " + clip(buf)}
 		}
 		buf = append(buf, line...)
 		value.feed(line)
@@ -113,6 +132,52 @@ func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
 		}
 		return msg, nil
 	}
+}
+
+// skipLine skips the rest of an oversized message's line.
+func (f *framer) skipLine(err error) error {
+	for err == bufio.ErrBufferFull {
+		_, err = f.r.ReadSlice('\n')
+	}
+	if err != nil && err != io.EOF {
+		return err
+	}
+	return &rejection{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf("invalid request: a message over %d bytes", f.limit)}
+}
+
+// wholeMessage reports whether a line is by itself a JSON-RPC message, or a
+// batch of them.
+func wholeMessage(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || (line[0] != '{' && line[0] != '[') {
+		return false
+	}
+	var v openValue
+	if v.feed(line); v.open() {
+		return false
+	}
+	var items []json.RawMessage // decoded into fresh memory: line is the reader's buffer
+	switch {
+	case line[0] == '{':
+		items = []json.RawMessage{line}
+	case json.Unmarshal(line, &items) != nil || len(items) == 0:
+		return false
+	}
+	for _, item := range items {
+		if _, err := jsonrpc.DecodeMessage(item); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// clip shortens a message for an error.
+func clip(data []byte) string {
+	s := strings.TrimSpace(string(data))
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
 }
 
 // openValue follows the strings and brackets of JSON text fed to it piece by
@@ -145,36 +210,91 @@ func (v *openValue) feed(data []byte) {
 func (v *openValue) open() bool { return v.inString || v.depth > 0 }
 
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	if len(c.queue) > 0 {
-		msg := c.queue[0]
-		c.queue = c.queue[1:]
+	for {
+		if len(c.queue) > 0 {
+			msg := c.queue[0]
+			c.queue = c.queue[1:]
+			return msg, nil
+		}
+		var f frame
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case f = <-c.frames:
+		}
+		if f.err == io.EOF {
+			c.drain()
+		}
+		var bad *rejection
+		switch {
+		case errors.As(f.err, &bad):
+		case f.err != nil:
+			return nil, f.err
+		case f.data[0] == '[':
+			bad = c.readBatch(f.data)
+		default:
+			var msg jsonrpc.Message
+			if msg, bad = decode(f.data); bad == nil {
+				c.mu.Lock()
+				c.note(msg)
+				c.mu.Unlock()
+				return msg, nil
+			}
+		}
+		if bad != nil {
+			if err := c.reject(bad); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// rejection is a message the server cannot take: it is answered with a
+// JSON-RPC error, and the session goes on.
+type rejection struct {
+	id      json.RawMessage // the message's id when it has one, else null
+	code    int64
+	message string
+}
+
+func (r *rejection) Error() string { return r.message }
+
+// decode decodes one message, or says why it cannot be taken.
+func decode(data []byte) (jsonrpc.Message, *rejection) {
+	msg, err := jsonrpc.DecodeMessage(data)
+	switch {
+	case err == nil:
 		return msg, nil
+	case !json.Valid(data):
+		return nil, &rejection{code: jsonrpc.CodeParseError, message: "parse error: " + err.Error()}
 	}
-	var f frame
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-c.closed:
-		return nil, io.EOF
-	case f = <-c.frames:
+	return nil, &rejection{id: idOf(data), code: jsonrpc.CodeInvalidRequest, message: "invalid request: " + err.Error()}
+}
+
+// idOf is the id of a JSON object when it is a string or a number.
+func idOf(data []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
 	}
-	if f.err == io.EOF {
-		c.drain()
+	if json.Unmarshal(data, &m) != nil || len(m.ID) == 0 || (m.ID[0] != '"' && m.ID[0] != '-' && (m.ID[0] < '0' || m.ID[0] > '9')) {
+		return nil
 	}
-	if f.err != nil {
-		return nil, f.err
+	return m.ID
+}
+
+// reject answers a message the server cannot take with a JSON-RPC error.
+func (c *lineConn) reject(r *rejection) error {
+	id := r.id
+	if id == nil {
+		id = json.RawMessage("null")
 	}
-	if f.data[0] == '[' {
-		return c.readBatch(f.data)
-	}
-	msg, err := jsonrpc.DecodeMessage(f.data)
-	if err != nil {
-		return nil, err
-	}
+	message, _ := json.Marshal(r.message)
 	c.mu.Lock()
-	c.note(msg)
-	c.mu.Unlock()
-	return msg, nil
+	defer c.mu.Unlock()
+	_, err := fmt.Fprintf(c.out, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, r.code, message)
+	return err
 }
 
 // note records an incoming message: a call to answer, the client's answer to
@@ -188,7 +308,7 @@ func (c *lineConn) note(msg jsonrpc.Message) {
 		case m.IsCall():
 			c.pending[m.ID] = true
 			if m.Method == "initialize" {
-				c.initID = m.ID
+				c.initID, c.version = m.ID, requested(m)
 			}
 		case m.Method == "notifications/cancelled":
 			var p struct {
@@ -217,45 +337,49 @@ func (c *lineConn) drain() {
 }
 
 // readBatch decodes a JSON-RPC batch and notes its calls, whose responses
-// go out together as one array.
-func (c *lineConn) readBatch(data []byte) (jsonrpc.Message, error) {
+// go out together as one array. A batch with any bad message is refused
+// whole.
+func (c *lineConn) readBatch(data []byte) *rejection {
 	c.mu.Lock()
 	version := c.version
 	c.mu.Unlock()
 	if version >= "2025-06-18" {
-		return nil, fmt.Errorf("JSON-RPC batching is not supported in 2025-06-18 and later (request version: %s)", version)
+		return &rejection{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf("invalid request: JSON-RPC batches are not supported in 2025-06-18 and later (this session: %s)", version)}
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
-		return nil, err
+		return &rejection{code: jsonrpc.CodeParseError, message: "parse error: " + err.Error()}
 	}
 	if len(raws) == 0 {
-		return nil, errors.New("empty batch")
+		return &rejection{code: jsonrpc.CodeInvalidRequest, message: "invalid request: an empty batch"}
 	}
 	msgs := make([]jsonrpc.Message, len(raws))
 	b := &batch{index: map[jsonrpc.ID]int{}}
 	for i, raw := range raws {
-		msg, err := jsonrpc.DecodeMessage(raw)
-		if err != nil {
-			return nil, err
+		msg, bad := decode(raw)
+		if bad != nil {
+			bad.id, bad.message = nil, fmt.Sprintf("batch item %d: %s", i, bad.message)
+			return bad
 		}
-		c.mu.Lock()
-		c.note(msg)
-		c.mu.Unlock()
 		msgs[i] = msg
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 			if _, dup := b.index[req.ID]; dup {
-				return nil, fmt.Errorf("batch: request id %v given twice", req.ID.Raw())
+				return &rejection{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf("invalid request: batch item %d: request id %v given twice", i, req.ID.Raw())}
 			}
 			b.index[req.ID] = len(b.responses)
 			b.responses = append(b.responses, nil)
 		}
 	}
 	if err := c.addBatch(b); err != nil {
-		return nil, err
+		return &rejection{code: jsonrpc.CodeInvalidRequest, message: "invalid request: " + err.Error()}
 	}
-	c.queue = msgs[1:]
-	return msgs[0], nil
+	c.mu.Lock()
+	for _, msg := range msgs {
+		c.note(msg)
+	}
+	c.mu.Unlock()
+	c.queue = msgs
+	return nil
 }
 
 func (c *lineConn) addBatch(b *batch) error {
@@ -327,6 +451,16 @@ func (c *lineConn) answerBatch(resp *jsonrpc.Response) error {
 	c.buf = append(out, ']', '\n')
 	_, err := c.out.Write(c.buf)
 	return err
+}
+
+// requested reads the protocol version an initialize request asks for: the
+// version batches are judged by until the response says which was agreed.
+func requested(req *jsonrpc.Request) string {
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	json.Unmarshal(req.Params, &p)
+	return p.ProtocolVersion
 }
 
 // negotiated reads the protocol version from the initialize response; the

@@ -84,7 +84,7 @@ func keyOrder(n *jsonnode.Node) string {
 	return b.String()
 }
 
-func TestReadFrame(t *testing.T) {
+func TestFramer(t *testing.T) {
 	tests := []struct {
 		name  string
 		input string
@@ -96,17 +96,17 @@ func TestReadFrame(t *testing.T) {
 		{"a value over several lines", "{\"a\":\n [1,\n  2]}\n{\"s\":\"x\\\"}{\"}\n", []string{"{\"a\":\n [1,\n  2]}", `{"s":"x\"}{"}`}, "EOF"},
 		{"a newline escaped in a string", "{\"s\":\"a\\nb\"}\n", []string{`{"s":"a\nb"}`}, "EOF"},
 		{"an escape split across reads", "{\"s\":\"aaaaaaaaa\\\"]\"}\n{}\n", []string{`{"s":"aaaaaaaaa\"]"}`, `{}`}, "EOF"},
-		{"over the limit", "{\"a\":\"" + strings.Repeat("x", 100) + "\"}\n", nil, "incoming JSON-RPC message over 64 bytes"},
+		{"over the limit", "{\"a\":\"" + strings.Repeat("x", 100) + "\"}\n", nil, "over 64 bytes"},
 		{"unterminated at the end", "{\"a\":[1,", []string{`{"a":[1,`}, "EOF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := bufio.NewReaderSize(strings.NewReader(tt.input), 16)
+			f := &framer{r: bufio.NewReaderSize(strings.NewReader(tt.input), 16), limit: 64}
 			var got []string
 			var err error
 			for {
 				var data []byte
-				if data, err = readFrame(r, 64); err != nil {
+				if data, err = f.next(); err != nil {
 					break
 				}
 				got = append(got, string(data))
@@ -167,8 +167,12 @@ func TestStdioBatches(t *testing.T) {
 
 	current := startPipeServerAt(t, New(nil), elicitStdio, "", nil, "2025-11-25")
 	current.send(t, batch)
-	if line, err := current.out.ReadBytes('\n'); err == nil {
-		t.Errorf("a batch on 2025-11-25 was answered: %s", line)
+	if line := current.line(t); !strings.Contains(string(line), `"id":null,"error":{"code":-32600,"message":"invalid request: JSON-RPC batches are not supported in 2025-06-18 and later`) {
+		t.Errorf("a batch on 2025-11-25 was answered %s, want an invalid-request error", line)
+	}
+	current.send(t, `{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	if line := current.line(t); !strings.Contains(string(line), `"id":4,"result":{}`) {
+		t.Errorf("after the refused batch, ping got %s", line)
 	}
 }
 
@@ -278,17 +282,17 @@ func TestStdioEOFWhileAskingTheClient(t *testing.T) {
 	}
 }
 
-// FuzzReadFrame: any input is split into trimmed, non-empty frames within
+// FuzzFramer: any input is split into trimmed, non-empty frames within
 // the limit, or an error, without a panic; compact JSON values one per line
 // come back as they were sent.
-func FuzzReadFrame(f *testing.F) {
+func FuzzFramer(f *testing.F) {
 	for _, s := range []string{"{\"a\":1}\n{\"b\":[2]}\n", "{\"a\":\n1}\n", "\n\n[1,\n2]", "{\"s\":\"\\\"}\"}\n", "\"open\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := bufio.NewReaderSize(bytes.NewReader(data), 16)
+		fr := &framer{r: bufio.NewReaderSize(bytes.NewReader(data), 16), limit: 256}
 		for range len(data) + 1 {
-			frame, err := readFrame(r, 256)
+			frame, err := fr.next()
 			if err != nil {
 				break
 			}
@@ -312,9 +316,9 @@ func FuzzReadFrame(f *testing.F) {
 		if len(lines) == 0 {
 			return
 		}
-		r = bufio.NewReaderSize(bytes.NewReader(append(bytes.Join(lines, []byte("\n")), '\n')), 16)
+		fr = &framer{r: bufio.NewReaderSize(bytes.NewReader(append(bytes.Join(lines, []byte("\n")), '\n')), 16), limit: 1 << 20}
 		for i, want := range values {
-			got, err := readFrame(r, 1<<20)
+			got, err := fr.next()
 			if err != nil || string(got) != want {
 				t.Fatalf("frame %d = %q, %v; want %q", i, got, err, want)
 			}
@@ -373,5 +377,54 @@ func TestStdioDrain(t *testing.T) {
 				t.Fatal("Read still waiting")
 			}
 		})
+	}
+}
+
+// TestStdioRejectsBadMessages: a message the server cannot take gets a
+// JSON-RPC error naming what is wrong, and the session goes on.
+func TestStdioRejectsBadMessages(t *testing.T) {
+	out := runPiped(t,
+		fmt.Sprintf(initLine, `{}`),
+		`not json at all`,
+		`{"id":7,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"x","method":"ping"`,
+		`[{"jsonrpc":"2.0","id":9,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: `,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"invalid request: `,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: JSON-RPC batches are not supported`,
+		`{"jsonrpc":"2.0","id":8,"result":{}}`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in:\n%s", want, out)
+		}
+	}
+	if got := strings.Count(out, `"code":-32700`); got != 2 {
+		t.Errorf("%d parse errors, want 2 (the text and the unclosed object) in:\n%s", got, out)
+	}
+}
+
+// TestStdioBadBatchLeavesNothingPending: a batch refused for one bad item
+// runs none of its calls, so the end of input does not wait for them.
+func TestStdioBadBatchLeavesNothingPending(t *testing.T) {
+	out := runPiped(t,
+		strings.Replace(fmt.Sprintf(initLine, `{}`), "2025-11-25", "2025-03-26", 1),
+		`[{"jsonrpc":"2.0","id":5,"method":"ping"},{"x":1}]`)
+	if !strings.Contains(out, `"message":"batch item 1: invalid request: `) || strings.Contains(out, `"id":5`) {
+		t.Errorf("the bad batch was answered:\n%s", out)
+	}
+}
+
+// TestFramerGoesOnAfterAnOversizedMessage: the rest of the oversized
+// line is skipped and the next message read.
+func TestFramerGoesOnAfterAnOversizedMessage(t *testing.T) {
+	f := &framer{r: bufio.NewReaderSize(strings.NewReader("{\"a\":\""+strings.Repeat("x", 100)+"\"}\n{\"b\":1}\n"), 16), limit: 64}
+	var bad *rejection
+	if _, err := f.next(); !errors.As(err, &bad) || bad.code != jsonrpc.CodeInvalidRequest {
+		t.Fatalf("oversized message: %v, want an invalid-request rejection", err)
+	}
+	if data, err := f.next(); err != nil || string(data) != `{"b":1}` {
+		t.Errorf("next frame %q, %v; want {\"b\":1}", data, err)
 	}
 }
