@@ -3,6 +3,7 @@ package deliberation
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	goldenfile "github.com/elicit/elicit/internal/golden"
@@ -120,5 +121,19 @@ func TestSynthesisInconclusive(t *testing.T) {
 	}
 	if !y.Inconclusive || y.ExitReason != ExitConverged {
 		t.Errorf("inconclusive %v exit %q", y.Inconclusive, y.ExitReason)
+	}
+}
+
+// TestSynthesisMarkdownEmptyBuckets: a bucket with no entries says so
+// instead of printing an empty table.
+func TestSynthesisMarkdownEmptyBuckets(t *testing.T) {
+	md := (&Synthesis{}).Markdown()
+	for _, want := range []string{"## AGREED (0)\n\n— none —\n", "## DISMISSED (0)\n\n— none —\n", "## UNRESOLVED (0)\n\n— none —\n", "## NOT EVALUATED (0)\n\n— none —\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no %q in:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "| # |") {
+		t.Errorf("an empty synthesis has a table:\n%s", md)
 	}
 }

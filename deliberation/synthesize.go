@@ -119,6 +119,27 @@ func rowID(id string, i int) string {
 	return fmt.Sprintf("#%d", i+1)
 }
 
+// rowIDs are the row IDs of a bucket's entries.
+func rowIDs[T any](entries []T, id func(T) string) []string {
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = rowID(id(e), i)
+	}
+	return ids
+}
+
+// section writes a bucket's heading and, when it has entries, the head of
+// its table (reporting true); an empty bucket says so.
+func section(b *strings.Builder, title string, ids []string, columns ...string) bool {
+	fmt.Fprintf(b, "\n## %s (%s)\n\n", title, enumerate(ids))
+	if len(ids) == 0 {
+		b.WriteString("— none —\n")
+		return false
+	}
+	b.WriteString("| # | " + strings.Join(columns, " | ") + " |\n|---" + strings.Repeat("|---", len(columns)) + "|\n")
+	return true
+}
+
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ").Replace(s)
 }
@@ -171,16 +192,10 @@ func (y *Synthesis) header(b *strings.Builder) {
 }
 
 func (y *Synthesis) agreed(b *strings.Builder) {
-	var ids []string
-	for i, a := range y.Agreed {
-		ids = append(ids, rowID(a.ID, i))
-	}
-	fmt.Fprintf(b, "\n## AGREED (%s)\n\n", enumerate(ids))
-	if len(y.Agreed) == 0 {
-		b.WriteString("— none —\n")
+	ids := rowIDs(y.Agreed, func(a Agreed) string { return a.ID })
+	if !section(b, "AGREED", ids, "Point", "Evidence") {
 		return
 	}
-	b.WriteString("| # | Point | Evidence |\n|---|---|---|\n")
 	for i, a := range y.Agreed {
 		point := a.Point
 		if a.Mitigation != "" {
@@ -196,32 +211,20 @@ func (y *Synthesis) agreed(b *strings.Builder) {
 }
 
 func (y *Synthesis) dismissed(b *strings.Builder) {
-	var ids []string
-	for i, d := range y.Dismissed {
-		ids = append(ids, rowID(d.ID, i))
-	}
-	fmt.Fprintf(b, "\n## DISMISSED (%s)\n\n", enumerate(ids))
-	if len(y.Dismissed) == 0 {
-		b.WriteString("— none —\n")
+	ids := rowIDs(y.Dismissed, func(d Dismissed) string { return d.ID })
+	if !section(b, "DISMISSED", ids, "Point", "Tag", "Reason") {
 		return
 	}
-	b.WriteString("| # | Point | Tag | Reason |\n|---|---|---|---|\n")
 	for i, d := range y.Dismissed {
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(d.Point), d.Tag, cell(d.Reason))
 	}
 }
 
 func (y *Synthesis) unresolved(b *strings.Builder) {
-	var ids []string
-	for i, u := range y.Unresolved {
-		ids = append(ids, rowID(u.ID, i))
-	}
-	fmt.Fprintf(b, "\n## UNRESOLVED (%s)\n\n", enumerate(ids))
-	if len(y.Unresolved) == 0 {
-		b.WriteString("— none —\n")
+	ids := rowIDs(y.Unresolved, func(u Unresolved) string { return u.ID })
+	if !section(b, "UNRESOLVED", ids, "Point", "Status", "Crux") {
 		return
 	}
-	b.WriteString("| # | Point | Status | Crux |\n|---|---|---|---|\n")
 	var reframings []string
 	for i, u := range y.Unresolved {
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(u.Point), u.Status, cell(u.Crux))
@@ -236,16 +239,10 @@ func (y *Synthesis) unresolved(b *strings.Builder) {
 }
 
 func (y *Synthesis) notEvaluated(b *strings.Builder) {
-	var ids []string
-	for i, n := range y.NotEvaluated {
-		ids = append(ids, rowID(n.ID, i))
-	}
-	fmt.Fprintf(b, "\n## NOT EVALUATED (%s)\n\n", enumerate(ids))
-	if len(y.NotEvaluated) == 0 {
-		b.WriteString("— none —\n")
+	ids := rowIDs(y.NotEvaluated, func(n NotEvaluated) string { return n.ID })
+	if !section(b, "NOT EVALUATED", ids, "Point", "Reason") {
 		return
 	}
-	b.WriteString("| # | Point | Reason |\n|---|---|---|\n")
 	for i, n := range y.NotEvaluated {
 		reason := n.Reason
 		if n.Blocking {
