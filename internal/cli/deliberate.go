@@ -124,68 +124,57 @@ func (a *app) deliberateStart() *cobra.Command {
 	return cmd
 }
 
-// delibInput reads --file: a path, or - for stdin.
-func (a *app) delibInput(cmd *cobra.Command, file string) ([]byte, error) {
-	if !cmd.Flags().Changed("file") || file == "" {
-		return nil, usagef("%s needs --file F (or --file - for stdin)", cmd.CommandPath())
+// delibFileCommand is a subcommand that reads --file (a path, or - for
+// stdin) and acts on one deliberation with it.
+func (a *app) delibFileCommand(use, short, fileHelp, jsonHelp string, run func(st *deliberation.Store, id string, input []byte, asJSON bool) error) *cobra.Command {
+	var file string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   use + " ID --file F|-",
+		Short: short,
+		Args:  exactArgs(1, "ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("file") || file == "" {
+				return usagef("%s needs --file F (or --file - for stdin)", cmd.CommandPath())
+			}
+			input, err := a.readInput(file)
+			if err != nil {
+				return err
+			}
+			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				return run(st, id, input, asJSON)
+			})
+		},
 	}
-	return a.readInput(file)
+	cmd.Flags().StringVar(&file, "file", "", fileHelp+": a file, or - for stdin")
+	cmd.Flags().BoolVar(&asJSON, "json", false, jsonHelp)
+	return cmd
 }
 
 func (a *app) deliberateRespond() *cobra.Command {
-	var file string
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "respond ID --file F|-",
-		Short: "Record the consultee's answer to the pending prompt",
-		Args:  exactArgs(1, "ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			text, err := a.delibInput(cmd, file)
+	return a.delibFileCommand("respond", "Record the consultee's answer to the pending prompt", "the answer", "print the pending step as JSON",
+		func(st *deliberation.Store, id string, text []byte, asJSON bool) error {
+			s, err := st.Respond(id, string(text))
 			if err != nil {
-				return err
+				return a.delibProblems(asJSON, err)
 			}
-			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
-				s, err := st.Respond(id, string(text))
-				if err != nil {
-					return a.delibProblems(asJSON, err)
-				}
-				if asJSON {
-					return writeJSON(a.stdout, s.Next)
-				}
-				fmt.Fprintf(a.stdout, "recorded the response to iteration %d (%s); next: elicit deliberate evaluate %s --file EVALUATION.json\n", s.Iteration, s.Next.Action, id)
-				return nil
-			})
-		},
-	}
-	cmd.Flags().StringVar(&file, "file", "", "the answer: a file, or - for stdin")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the pending step as JSON")
-	return cmd
+			if asJSON {
+				return writeJSON(a.stdout, s.Next)
+			}
+			fmt.Fprintf(a.stdout, "recorded the response to iteration %d (%s); next: elicit deliberate evaluate %s --file EVALUATION.json\n", s.Iteration, s.Next.Action, id)
+			return nil
+		})
 }
 
 func (a *app) deliberateEvaluate() *cobra.Command {
-	var file string
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "evaluate ID --file F|-",
-		Short: "Apply your evaluation of the last answer and print the next action and prompt",
-		Args:  exactArgs(1, "ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			doc, err := a.delibInput(cmd, file)
+	return a.delibFileCommand("evaluate", "Apply your evaluation of the last answer and print the next action and prompt", "the evaluation document", "print the next action as JSON",
+		func(st *deliberation.Store, id string, doc []byte, asJSON bool) error {
+			s, err := st.Evaluate(id, doc)
 			if err != nil {
-				return err
+				return a.delibProblems(asJSON, err)
 			}
-			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
-				s, err := st.Evaluate(id, doc)
-				if err != nil {
-					return a.delibProblems(asJSON, err)
-				}
-				return a.delibPrintNext(s.Next, asJSON)
-			})
-		},
-	}
-	cmd.Flags().StringVar(&file, "file", "", "the evaluation document: a file, or - for stdin")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the next action as JSON")
-	return cmd
+			return a.delibPrintNext(s.Next, asJSON)
+		})
 }
 
 func (a *app) delibPrintNext(next *deliberation.Next, asJSON bool) error {
