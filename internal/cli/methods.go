@@ -181,9 +181,7 @@ func (a *app) methodsShow(rf *registryFlags) *cobra.Command {
 		Short: "Show one method",
 		Args:  exactArgs(1, "NAME|NUM"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			r := a.registry(rf)
-			a.warn(r)
-			ms, err := lookup(r, args)
+			ms, err := a.lookupMethods(rf, args)
 			if err != nil {
 				return err
 			}
@@ -195,6 +193,14 @@ func (a *app) methodsShow(rf *registryFlags) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
 	return cmd
+}
+
+// lookupMethods finds the named methods in the registry the flags choose,
+// after printing its warnings.
+func (a *app) lookupMethods(rf *registryFlags, args []string) ([]method.Method, error) {
+	r := a.registry(rf)
+	a.warn(r)
+	return lookup(r, args)
 }
 
 func (a *app) printMethod(m method.Method) error {
@@ -219,9 +225,7 @@ func (a *app) methodsInject(rf *registryFlags) *cobra.Command {
 		Short: "Print the prompt-modifier block of one or more methods",
 		Args:  minArgs(1, "NAME|NUM"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			r := a.registry(rf)
-			a.warn(r)
-			ms, err := lookup(r, args)
+			ms, err := a.lookupMethods(rf, args)
 			if err != nil {
 				return err
 			}
