@@ -22,16 +22,8 @@ func realCodex(t *testing.T) string {
 func stubbed(t *testing.T, reply func(codexstub.Request) codexstub.Reply) (consult.CodexOptions, *codexstub.Server) {
 	t.Helper()
 	path := realCodex(t)
-	stub, err := codexstub.Start(reply)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stub.Close)
-	env, err := stub.Home(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return consult.CodexOptions{Path: path, Env: append(codexstub.CleanEnv(), env...), Dir: t.TempDir(),
+	stub, env := codexstub.Serve(t, t.TempDir(), reply)
+	return consult.CodexOptions{Path: path, Env: env, Dir: t.TempDir(),
 		Timeout: 2 * time.Minute, IdleTimeout: time.Minute}, stub
 }
 

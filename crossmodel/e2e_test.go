@@ -16,17 +16,9 @@ import (
 // the stub Responses-API server.
 func TestE2ECrossModelRun(t *testing.T) {
 	path := codexstub.Require(t)
-	stub, err := codexstub.Start(func(codexstub.Request) codexstub.Reply {
+	stub, env := codexstub.Serve(t, t.TempDir(), func(codexstub.Request) codexstub.Reply {
 		return codexstub.Reply{Text: "1. The migration has no rollback.\n2. The cache outlives the schema.", InputTokens: 300, OutputTokens: 40}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stub.Close()
-	env, err := stub.Home(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
 	project := t.TempDir()
 	os.WriteFile(filepath.Join(project, ".codexignore"), []byte("secrets/\n"), 0o644)
 	p, err := Prepare(Request{Method: lookup(t, "Pre-mortem Analysis"), Topic: "Schema migration", Section: "We migrate the users table in place."},
@@ -34,7 +26,7 @@ func TestE2ECrossModelRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := consult.NewCodex(&consult.CodexOptions{Path: path, Model: p.Model, Env: append(codexstub.CleanEnv(), env...), Dir: project,
+	c := consult.NewCodex(&consult.CodexOptions{Path: path, Model: p.Model, Env: env, Dir: project,
 		Timeout: time.Duration(p.TimeoutSeconds) * time.Second, IdleTimeout: time.Minute})
 	res, err := Run(context.Background(), p, c)
 	if err != nil {

@@ -259,6 +259,23 @@ func Require(t testing.TB) string {
 	return path
 }
 
+// Serve starts a stub for the length of t, with codex's home in home, and
+// returns it with the environment the real codex runs in against it
+// (CleanEnv plus the stub's settings).
+func Serve(t testing.TB, home string, reply func(Request) Reply) (*Server, []string) {
+	t.Helper()
+	stub, err := Start(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stub.Close)
+	env, err := stub.Home(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stub, append(CleanEnv(), env...)
+}
+
 // SkipMessage explains a skipped end-to-end test.
 const SkipMessage = "the real codex CLI is not installed; run `cd e2e/node && npm ci` (make e2e does) to run the end-to-end tests with it"
 

@@ -20,7 +20,8 @@ import (
 // gone, a send that recovers with the Recovery prompt in a fresh session.
 func TestE2EDeliberation(t *testing.T) {
 	path := codexstub.Require(t)
-	stub, err := codexstub.Start(func(r codexstub.Request) codexstub.Reply {
+	home := t.TempDir()
+	stub, env := codexstub.Serve(t, home, func(r codexstub.Request) codexstub.Reply {
 		last := r.LastUser()
 		switch {
 		case strings.Contains(last, "SESSION RECOVERY"):
@@ -30,16 +31,7 @@ func TestE2EDeliberation(t *testing.T) {
 		}
 		return codexstub.Reply{Text: answer1, InputTokens: 30, OutputTokens: 3}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stub.Close()
-	home := t.TempDir()
-	env, err := stub.Home(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := consult.NewCodex(&consult.CodexOptions{Path: path, Env: append(codexstub.CleanEnv(), env...), Dir: t.TempDir(),
+	c := consult.NewCodex(&consult.CodexOptions{Path: path, Env: env, Dir: t.TempDir(),
 		Timeout: 2 * time.Minute, IdleTimeout: time.Minute})
 	st := deliberation.NewStore(t.TempDir(), nil)
 	id, _, err := st.Start("Should the importer retry on HTTP 429?", nil)
@@ -97,16 +89,8 @@ func TestE2EDeliberation(t *testing.T) {
 func TestE2EStructured(t *testing.T) {
 	path := codexstub.Require(t)
 	answer := `{"points":[{"text":"Honour Retry-After","label":"EVIDENCE","support":"client.py:88 parses it"}],"challenges":[]}`
-	stub, err := codexstub.Start(func(codexstub.Request) codexstub.Reply { return codexstub.Reply{Text: answer} })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stub.Close()
-	env, err := stub.Home(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := consult.NewCodex(&consult.CodexOptions{Path: path, Env: append(codexstub.CleanEnv(), env...), Dir: t.TempDir(), Timeout: 2 * time.Minute})
+	stub, env := codexstub.Serve(t, t.TempDir(), func(codexstub.Request) codexstub.Reply { return codexstub.Reply{Text: answer} })
+	c := consult.NewCodex(&consult.CodexOptions{Path: path, Env: env, Dir: t.TempDir(), Timeout: 2 * time.Minute})
 	st := deliberation.NewStore(t.TempDir(), nil)
 	id, _, _ := st.Start("Should the importer retry on HTTP 429?", nil)
 	r, err := Send(context.Background(), st, id, c, &Options{Structured: true})
