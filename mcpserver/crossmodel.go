@@ -50,9 +50,8 @@ func (h *handlers) crossModel(ctx context.Context, _ *mcp.CallToolRequest, a *ar
 	if len(a.probs) > 0 {
 		return nil
 	}
-	m, ok := h.opts.Registry().Lookup(ref)
+	m, ok := h.method(a, ref)
 	if !ok {
-		a.errorf("method", "no method named or numbered %q (see elicitation_list_methods)", ref)
 		return nil
 	}
 	settings, err := config.CodexFor(h.opts.Project)

@@ -63,9 +63,8 @@ func (h *handlers) injectMethod(_ context.Context, _ *mcp.CallToolRequest, a *ar
 	if len(a.probs) > 0 {
 		return nil
 	}
-	m, ok := h.opts.Registry().Lookup(ref)
+	m, ok := h.method(a, ref)
 	if !ok {
-		a.errorf("method", "no method named or numbered %q (see elicitation_list_methods)", ref)
 		return nil
 	}
 	block, err := method.Inject(m)
@@ -74,4 +73,14 @@ func (h *handlers) injectMethod(_ context.Context, _ *mcp.CallToolRequest, a *ar
 		return nil
 	}
 	return map[string]any{"method_name": m.Name, "num": m.Num, "block": block}
+}
+
+// method looks up the method an argument names, reporting it under
+// "method" when there is none.
+func (h *handlers) method(a *args, ref string) (method.Method, bool) {
+	m, ok := h.opts.Registry().Lookup(ref)
+	if !ok {
+		a.errorf("method", "no method named or numbered %q (see elicitation_list_methods)", ref)
+	}
+	return m, ok
 }
