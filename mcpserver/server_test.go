@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"github.com/elicit/elicit/method"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,6 +101,11 @@ func TestToolsGolden(t *testing.T) {
 
 func TestTools(t *testing.T) {
 	scope := readForm(t, "scope")
+	first, _ := method.Default().Lookup("1")
+	firstBlock, err := method.Inject(first)
+	if err != nil || first.Name == "" {
+		t.Fatalf("method 1: %+v, %v", first, err)
+	}
 	tests := []struct {
 		name    string
 		tool    string
@@ -137,7 +143,8 @@ func TestTools(t *testing.T) {
 			map[string]any{"status": "OK", "keywords": []any{"architecture", "design", "security", "threat", "model", "tradeoffs"}}},
 		{"select methods no phase", "elicitation_select_methods", map[string]any{"top": -1}, true,
 			map[string]any{"problems": []any{"phase: missing (a string is required)", "top: must be a whole number, 0 or more (got -1)"}}},
-		{"inject", "elicitation_inject_method", map[string]any{"method": "1"}, false, nil},
+		{"inject", "elicitation_inject_method", map[string]any{"method": "1"}, false,
+			map[string]any{"num": 1.0, "method_name": first.Name, "block": firstBlock}},
 		{"inject unknown", "elicitation_inject_method", map[string]any{"method": "no such"}, true,
 			map[string]any{"problems": []any{`method: no method named or numbered "no such" (see elicitation_list_methods)`}}},
 		{"list methods bad tier", "elicitation_list_methods", map[string]any{"tier": 3}, true,
