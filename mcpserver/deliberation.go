@@ -33,7 +33,7 @@ func (h *handlers) withID(a *args, fn func(st *deliberation.Store, id string) an
 	}
 	id, err := deliberation.ParseID(ref)
 	if err != nil {
-		a.addPrefixed("id", err)
+		a.addPrefixed("", err) // ParseID names the path itself
 		return nil
 	}
 	st := h.store(a)

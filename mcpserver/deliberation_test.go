@@ -75,15 +75,15 @@ func TestDeliberationToolErrors(t *testing.T) {
 	}{
 		{"deliberation_start", map[string]any{"question": "  "}, "question: is empty"},
 		{"deliberation_start", map[string]any{}, "question: missing (a string is required)"},
-		{"deliberation_status", map[string]any{"id": "../../etc/passwd"}, "is not a deliberation ID"},
-		{"deliberation_status", map[string]any{"id": "20990101-000000"}, "no deliberation 20990101-000000"},
+		{"deliberation_status", map[string]any{"id": "../../etc/passwd"}, `id: "../../etc/passwd" is not a deliberation ID`},
+		{"deliberation_status", map[string]any{"id": "20990101-000000"}, "id: no deliberation 20990101-000000"},
 		{"deliberation_evaluate", map[string]any{"id": "20990101-000000", "evaluation": "x"}, "evaluation: must be a JSON object"},
 		{"deliberation_respond", map[string]any{"id": 3}, "id: must be a string"},
 	}
 	for _, tt := range tests {
 		got, isErr := call(t, cs, tt.tool, tt.args)
-		if !isErr || !strings.Contains(strings.Join(toStrings(got["problems"]), "\n"), tt.want) {
-			t.Errorf("%s %v: %v, want a problem containing %q", tt.tool, tt.args, got, tt.want)
+		if !isErr || !strings.Contains("\n"+strings.Join(toStrings(got["problems"]), "\n"), "\n"+tt.want) {
+			t.Errorf("%s %v: %v, want a problem starting %q", tt.tool, tt.args, got, tt.want)
 		}
 	}
 }

@@ -9,6 +9,9 @@ import (
 
 func (h *handlers) listMethods(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	phase := a.str("phase", false)
+	if phase != "" && !method.ValidPhase(phase) {
+		a.errorf("phase", "%q is not a phase (want command:number, as plan:0 or arc:7.5)", phase)
+	}
 	tier := a.integer("tier")
 	if tier != 0 && tier != 1 && tier != 2 {
 		a.errorf("tier", "must be 1 or 2 (got %d)", tier)

@@ -149,6 +149,8 @@ func TestTools(t *testing.T) {
 			map[string]any{"problems": []any{`method: no method named or numbered "no such" (see elicitation_list_methods)`}}},
 		{"list methods bad tier", "elicitation_list_methods", map[string]any{"tier": 3}, true,
 			map[string]any{"problems": []any{"tier: must be 1 or 2 (got 3)"}}},
+		{"list methods bad phase", "elicitation_list_methods", map[string]any{"phase": "bogus"}, true,
+			map[string]any{"problems": []any{`phase: "bogus" is not a phase (want command:number, as plan:0 or arc:7.5)`}}},
 	}
 	for _, v := range protocols {
 		cs := connect(t, v, nil)
