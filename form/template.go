@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/elicit/elicit/internal/jsonnode"
 	"github.com/elicit/elicit/problem"
@@ -27,6 +28,9 @@ var slotName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 type Templates struct {
 	// Folder holds user templates; nil means the embedded ones only.
 	Folder fs.FS
+	// FolderName names the folder in errors as the user gave it, such as
+	// "--templates ./tpl"; default "the template folder".
+	FolderName string
 }
 
 // TemplateInfo describes one template.
@@ -41,13 +45,45 @@ type TemplateInfo struct {
 	Error string `json:"error,omitempty"`
 }
 
+// Check reports a folder that cannot be used: one that does not exist, is
+// not a folder, or cannot be read. Source and Cast check it first; List
+// does not (call Check before it).
+func (ts *Templates) Check() error {
+	if ts.Folder == nil {
+		return nil
+	}
+	name := ts.FolderName
+	if name == "" {
+		name = "the template folder"
+	}
+	fi, err := fs.Stat(ts.Folder, ".")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such folder (give a folder of NAME.json templates)", name)
+	case err != nil && !errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%s: %w", name, unwrapPath(err))
+	case err != nil || !fi.IsDir():
+		return fmt.Errorf("%s: not a folder (give a folder of NAME.json templates)", name)
+	}
+	if _, err := fs.ReadDir(ts.Folder, "."); err != nil {
+		return fmt.Errorf("%s: cannot read the folder: %w", name, unwrapPath(err))
+	}
+	return nil
+}
+
+// unwrapPath drops a *fs.PathError's operation and path (the caller names
+// the folder its own way).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // List describes every template, sorted by name.
 func (ts *Templates) List() []TemplateInfo {
-	names := map[string]string{}
-	ts.collect(embedded, "templates", "embedded", names)
-	if ts.Folder != nil {
-		ts.collect(ts.Folder, ".", "folder", names)
-	}
+	names := ts.names()
 	keys := make([]string, 0, len(names))
 	for k := range names {
 		keys = append(keys, k)
@@ -58,6 +94,16 @@ func (ts *Templates) List() []TemplateInfo {
 		out = append(out, ts.info(name, names[name]))
 	}
 	return out
+}
+
+// names maps every template name to its source, reading no template.
+func (ts *Templates) names() map[string]string {
+	names := map[string]string{}
+	ts.collect(embedded, "templates", "embedded", names)
+	if ts.Folder != nil {
+		ts.collect(ts.Folder, ".", "folder", names)
+	}
+	return names
 }
 
 func (ts *Templates) collect(fsys fs.FS, dir, source string, names map[string]string) {
@@ -102,10 +148,17 @@ func (ts *Templates) Source(name string) ([]byte, string, error) {
 	if !templateName.MatchString(name) {
 		return nil, "", fmt.Errorf("invalid template name %q (use lowercase letters, digits and '-')", name)
 	}
+	if err := ts.Check(); err != nil {
+		return nil, "", err
+	}
 	if ts.Folder != nil {
-		data, err := fs.ReadFile(ts.Folder, name+".json")
+		file := name + ".json"
+		data, err := fs.ReadFile(ts.Folder, file)
 		if err == nil {
 			return data, "folder", nil
+		}
+		if fi, lerr := fs.Lstat(ts.Folder, file); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist) {
+			return nil, "", fmt.Errorf("template %s: %s is a dangling symlink (its target does not exist; fix or remove the link)", name, file)
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			return nil, "", fmt.Errorf("read template %s: %w", name, err)
@@ -113,10 +166,11 @@ func (ts *Templates) Source(name string) ([]byte, string, error) {
 	}
 	data, err := embedded.ReadFile("templates/" + name + ".json")
 	if err != nil {
-		var avail []string
-		for _, ti := range ts.List() {
-			avail = append(avail, ti.Name)
+		avail := make([]string, 0, 8)
+		for n := range ts.names() {
+			avail = append(avail, n)
 		}
+		slices.Sort(avail)
 		return nil, "", fmt.Errorf("unknown template %q (available: %s)", name, strings.Join(avail, ", "))
 	}
 	return data, "embedded", nil

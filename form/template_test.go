@@ -1,6 +1,10 @@
 package form
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -89,5 +93,69 @@ func TestTemplateNamesAndOverrides(t *testing.T) {
 	}
 	if _, _, err := ts.Source("nope"); err == nil || err.Error() != `unknown template "nope" (available: bad, retro, session-contract)` {
 		t.Errorf("unknown: %v", err)
+	}
+}
+
+// TestTemplateFolderProblems: a broken template or an unusable folder is an
+// error naming it, never a crash (a dangling symlink used to recurse
+// between Source and List until the stack overflowed).
+func TestTemplateFolderProblems(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(dir, "missing"), filepath.Join(dir, "broken.json")); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const dangling = "template broken: broken.json is a dangling symlink (its target does not exist; fix or remove the link)"
+	tests := []struct {
+		name    string
+		ts      *Templates
+		check   string // Check's error, "" for none
+		source  string // Source(template)'s error
+		cast    string // Cast(template)'s error
+		listErr string // the Error of template's entry in List, "" to skip
+	}{
+		{"dangling symlink", &Templates{Folder: os.DirFS(dir)}, "", dangling, "template: " + dangling, dangling},
+		{"unknown next to a dangling symlink", &Templates{Folder: os.DirFS(dir)}, "",
+			`unknown template "nope" (available: broken, session-contract)`,
+			`template: unknown template "nope" (available: broken, session-contract)`, ""},
+		{"missing folder", &Templates{Folder: os.DirFS(filepath.Join(dir, "nope")), FolderName: "--templates nope"},
+			"--templates nope: no such folder (give a folder of NAME.json templates)",
+			"--templates nope: no such folder (give a folder of NAME.json templates)",
+			"template: --templates nope: no such folder (give a folder of NAME.json templates)", ""},
+		{"a file, not a folder", &Templates{Folder: os.DirFS(file)},
+			"the template folder: not a folder (give a folder of NAME.json templates)",
+			"the template folder: not a folder (give a folder of NAME.json templates)",
+			"template: the template folder: not a folder (give a folder of NAME.json templates)", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name := "broken"
+			if strings.HasPrefix(tt.name, "unknown") {
+				name = "nope"
+			}
+			if err := tt.ts.Check(); fmt.Sprint(err) != tt.check && (err != nil || tt.check != "") {
+				t.Errorf("Check = %v, want %s", err, tt.check)
+			}
+			if _, _, err := tt.ts.Source(name); err == nil || err.Error() != tt.source {
+				t.Errorf("Source = %v, want %s", err, tt.source)
+			}
+			if _, err := tt.ts.Cast(name, nil); err == nil || err.Error() != tt.cast {
+				t.Errorf("Cast = %v, want %s", err, tt.cast)
+			}
+			if tt.listErr == "" {
+				return
+			}
+			for _, ti := range tt.ts.List() {
+				if ti.Name == name && ti.Error != tt.listErr {
+					t.Errorf("List error = %q, want %q", ti.Error, tt.listErr)
+				}
+			}
+		})
 	}
 }

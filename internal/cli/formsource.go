@@ -95,12 +95,13 @@ func parseSlots(pairs []string) (map[string]string, error) {
 // templates is the template library: embedded, plus --templates DIR or
 // ELICIT_TEMPLATES.
 func (a *app) templates() *form.Templates {
-	dir := a.templatesDir
+	dir, name := a.templatesDir, "--templates "+a.templatesDir
 	if dir == "" {
 		dir = a.getenv("ELICIT_TEMPLATES")
+		name = "ELICIT_TEMPLATES=" + dir
 	}
 	if dir == "" {
 		return &form.Templates{}
 	}
-	return &form.Templates{Folder: os.DirFS(dir)}
+	return &form.Templates{Folder: os.DirFS(dir), FolderName: name}
 }

@@ -26,7 +26,11 @@ func (a *app) templatesList() *cobra.Command {
 		Short: "List the templates with their slots",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			list := a.templates().List()
+			ts := a.templates()
+			if err := ts.Check(); err != nil {
+				return err
+			}
+			list := ts.List()
 			if asJSON {
 				return writeJSON(a.stdout, list)
 			}
