@@ -1,11 +1,10 @@
 package deliberation
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -30,30 +29,27 @@ var (
 // key of schema version 1 present, no unknown key, version 1, and a state
 // that passes Validate. Every problem is reported, as a problem.List.
 func DecodeState(data []byte) (*State, error) {
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(data, &keys); err != nil {
-		return nil, problem.List{{Message: "not a deliberation state file: " + jsonError(err)}}
+	root, bad := parseDocument(data)
+	if bad != "" {
+		return nil, problem.List{{Message: "not a deliberation state file: " + bad}}
 	}
 	var probs problem.List
 	for _, k := range requiredKeys {
-		if _, ok := keys[k]; !ok {
+		if root.Get(k) == nil {
 			probs.Add(k, "missing (every key of the schema version 1 is required)")
 		}
 	}
-	if v, ok := keys["version"]; ok && string(bytes.TrimSpace(v)) != "1" {
-		probs.Add("version", "is %s, want 1 (unknown schema version)", bytes.TrimSpace(v))
+	if v := root.Get("version"); v != nil && string(data[v.Offset:v.End]) != "1" {
+		probs.Add("version", "is %s, want 1 (unknown schema version)", data[v.Offset:v.End])
 	}
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	d := treeDecoder{data: data, nullOK: true}
 	var s State
-	if err := dec.Decode(&s); err != nil {
-		return nil, problem.List{{Message: "not a deliberation state file: " + jsonError(err)}}
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, problem.List{{Message: "not a deliberation state file: data after the JSON object"}}
+	d.decode("", &root, reflect.ValueOf(&s).Elem())
+	if err := d.probs.Err(); err != nil {
+		return nil, err
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err

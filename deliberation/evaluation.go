@@ -1,10 +1,7 @@
 package deliberation
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
+	"reflect"
 
 	"github.com/elicit/elicit/problem"
 )
@@ -241,18 +238,21 @@ type ArbitrationEval struct {
 	Flagged []Concern `json:"flagged"`
 }
 
-// DecodeEvaluation strictly decodes an evaluation document (unknown fields
-// and trailing data are errors). It does not validate it against a state;
+// DecodeEvaluation strictly decodes an evaluation document: one JSON
+// object, valid UTF-8, no unknown or duplicate key, every value of its JSON
+// type. Every problem is reported, as a problem.List whose paths locate it
+// (points[2].text). It does not validate the evaluation against a state;
 // Evaluate does.
 func DecodeEvaluation(data []byte) (*Evaluation, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var ev Evaluation
-	if err := dec.Decode(&ev); err != nil {
-		return nil, problem.List{{Message: "evaluation is not valid: " + jsonError(err)}}
+	root, bad := parseDocument(data)
+	if bad != "" {
+		return nil, problem.List{{Message: "evaluation is not valid: " + bad}}
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, problem.List{{Message: "evaluation is not valid: data after the JSON object"}}
+	d := treeDecoder{data: data}
+	var ev Evaluation
+	d.decode("", &root, reflect.ValueOf(&ev).Elem())
+	if err := d.probs.Err(); err != nil {
+		return nil, err
 	}
 	return &ev, nil
 }

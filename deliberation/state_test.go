@@ -141,14 +141,14 @@ func TestDecodeStateProblems(t *testing.T) {
 		name, data string
 		want       []string
 	}{
-		{"not JSON", "{not json", []string{"not a deliberation state file: invalid JSON at byte 2: invalid character 'n' looking for beginning of object key string"}},
+		{"not JSON", "{not json", []string{"not a deliberation state file: invalid JSON at line 1, column 2: unexpected character 'n' (expected a string key)"}},
 		{"foreign JSON", `{"name":"package.json"}`, nil},
 		{"wrong version", edit(func(m map[string]any) { m["version"] = 2 }), []string{"version: is 2, want 1 (unknown schema version)"}},
 		{"missing keys", edit(func(m map[string]any) { delete(m, "ledger"); delete(m, "ssm") }), []string{
 			"ledger: missing (every key of the schema version 1 is required)",
 			"ssm: missing (every key of the schema version 1 is required)"}},
-		{"unknown key", edit(func(m map[string]any) { m["colour"] = "red" }), []string{`not a deliberation state file: unknown field "colour"`}},
-		{"wrong type", edit(func(m map[string]any) { m["iteration"] = "three" }), []string{"not a deliberation state file: iteration: is a JSON string, want int"}},
+		{"unknown key", edit(func(m map[string]any) { m["colour"] = "red" }), []string{"colour: unknown key; want one of: version, session_id, question_excerpt, created_at, updated_at, iteration, phase, challenges, ledger, disputed, ssm, buckets, last_failure_type, status, mode, question, transcript, exit_reason, interpretations, paths, ledger_budget, answer, points, not_evaluated, pending_clarification, surfaced_questions, arbitration_concerns, warnings, checks, counters, responses, next"}},
+		{"wrong type", edit(func(m map[string]any) { m["iteration"] = "three" }), []string{`iteration: is a string ("three"), want a whole number`}},
 		{"bad enums", edit(func(m map[string]any) {
 			m["phase"] = "DONE"
 			m["disputed"] = []string{"C9"}
@@ -157,7 +157,23 @@ func TestDecodeStateProblems(t *testing.T) {
 			`phase: is "DONE", want CONSTRUCTIVE, DEVELOPMENT or CRYSTALLIZATION`,
 			`challenges.C1.status: is "won", want open, defended, dropped, undefended or conceded`,
 			`disputed[0]: "C9" is not a challenge of this state`}},
-		{"trailing data", string(seed) + "{}", []string{fmt.Sprintf("not a deliberation state file: invalid JSON at byte %d: invalid character '{' after top-level value", len(seed)+1)}},
+		{"every problem, with its path", edit(func(m map[string]any) {
+			m["iteration"] = "3"
+			m["ledger"] = []any{"F1", 2}
+			m["challenges"].(map[string]any)["C1"].(map[string]any)["raised_iter"] = 1.5
+			m["ssm"] = []any{}
+			m["buckets"].(map[string]any)["agreed"].([]any)[0].(map[string]any)["evidnce_type"] = "textual"
+		}), []string{
+			"buckets.agreed[0].evidnce_type: unknown key; did you mean \"evidence_type\"?",
+			"challenges.C1.raised_iter: is a number (1.5), want a whole number",
+			`iteration: is a string ("3"), want a whole number`,
+			"ledger[1]: is a number (2), want a string",
+			"ssm: is an array, want an object"}},
+		{"duplicate key", strings.Replace(string(seed), `"iteration": 3,`, `"iteration": 3, "iteration": 4,`, 1), []string{
+			"iteration: duplicate key (each key may appear once)"}},
+		{"empty", " \n", []string{"not a deliberation state file: the document is empty; want a JSON object"}},
+		{"array", "[]", []string{"not a deliberation state file: the document is an array, want a JSON object"}},
+		{"trailing data", string(seed) + "{}", []string{fmt.Sprintf("not a deliberation state file: invalid JSON at line %d, column 1: unexpected character '{' after the end of the value", strings.Count(string(seed), "\n")+1)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

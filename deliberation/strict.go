@@ -1,0 +1,337 @@
+package deliberation
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/problem"
+)
+
+// parseDocument checks the raw bytes of a JSON document: not empty, valid
+// UTF-8, valid JSON, an object at the top. On failure it says what is wrong
+// with the document as a whole, to follow a lead such as "evaluation is not
+// valid: ".
+func parseDocument(data []byte) (jsonnode.Node, string) {
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return jsonnode.Node{}, "the document is empty; want a JSON object"
+	case !utf8.Valid(data):
+		return jsonnode.Node{}, fmt.Sprintf("the document is not valid UTF-8 (first bad byte at offset %d)", firstInvalidUTF8(data))
+	}
+	root, err := jsonnode.Parse(data)
+	if err != nil {
+		return jsonnode.Node{}, err.Error()
+	}
+	if root.Kind != jsonnode.Object {
+		return jsonnode.Node{}, fmt.Sprintf("the document is %s, want a JSON object", describeNode(&root))
+	}
+	return root, ""
+}
+
+// firstInvalidUTF8 is the offset of the first byte that is not UTF-8.
+func firstInvalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// checkUTF8 reports a text input that is not valid UTF-8, naming it.
+func checkUTF8(p *problem.List, path, what, text string) {
+	if !utf8.ValidString(text) {
+		p.Add(path, "%s is not valid UTF-8 (first bad byte at offset %d); want UTF-8 text", what, firstInvalidUTF8([]byte(text)))
+	}
+}
+
+// describeNode names a JSON value for a message, in JSON terms: `a string
+// ("x")`, `a number (5)`, `an array`, `null`.
+func describeNode(n *jsonnode.Node) string {
+	switch n.Kind {
+	case jsonnode.String:
+		s := n.Text
+		if utf8.RuneCountInString(s) > 40 {
+			s = string([]rune(s)[:40]) + "…"
+		}
+		return fmt.Sprintf("a string (%q)", s)
+	case jsonnode.Number:
+		return "a number (" + n.Text + ")"
+	case jsonnode.Bool:
+		return fmt.Sprintf("a boolean (%t)", n.True)
+	case jsonnode.Array:
+		return "an array"
+	case jsonnode.Object:
+		return "an object"
+	}
+	return "null"
+}
+
+// treeDecoder decodes a jsonnode tree into a Go value strictly, the way
+// encoding/json would with DisallowUnknownFields, but collecting every
+// problem with its JSON path (points[2].text) in document order: wrong
+// types (in JSON terms), unknown keys and duplicate keys.
+type treeDecoder struct {
+	data  []byte // the document, for json.RawMessage values
+	probs problem.List
+	// nullOK accepts null for any value and leaves it zero, as
+	// encoding/json does; otherwise null is accepted only where the Go value
+	// can hold it (pointers, lists, maps).
+	nullOK bool
+}
+
+var rawMessageType = reflect.TypeFor[json.RawMessage]()
+
+func (d *treeDecoder) decode(path string, n *jsonnode.Node, v reflect.Value) {
+	t := v.Type()
+	if t == rawMessageType {
+		v.SetBytes(append(json.RawMessage(nil), d.data[n.Offset:n.End]...))
+		return
+	}
+	if n.Kind == jsonnode.Null {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			v.SetZero()
+			return
+		}
+		if !d.nullOK {
+			d.wrongType(path, n, t)
+		}
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			v.Set(reflect.New(t.Elem()))
+		}
+		d.decode(path, n, v.Elem())
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			d.probs.Add(path, "cannot be decoded")
+			return
+		}
+		if val := n.Value(); val != nil {
+			v.Set(reflect.ValueOf(val))
+		}
+	case reflect.Struct:
+		d.object(path, n, v)
+	case reflect.Map:
+		d.mapValue(path, n, v)
+	case reflect.Slice:
+		if n.Kind != jsonnode.Array {
+			d.wrongType(path, n, t)
+			return
+		}
+		s := reflect.MakeSlice(t, len(n.Items), len(n.Items))
+		for i := range n.Items {
+			d.decode(fmt.Sprintf("%s[%d]", path, i), &n.Items[i], s.Index(i))
+		}
+		v.Set(s)
+	case reflect.String:
+		if n.Kind != jsonnode.String {
+			d.wrongType(path, n, t)
+			return
+		}
+		v.SetString(n.Text)
+	case reflect.Bool:
+		if n.Kind != jsonnode.Bool {
+			d.wrongType(path, n, t)
+			return
+		}
+		v.SetBool(n.True)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n.Kind != jsonnode.Number {
+			d.wrongType(path, n, t)
+			return
+		}
+		i, err := strconv.ParseInt(n.Text, 10, 64)
+		if err != nil || v.OverflowInt(i) {
+			d.probs.Add(path, "is %s, want a whole number", describeNode(n))
+			return
+		}
+		v.SetInt(i)
+	case reflect.Float32, reflect.Float64:
+		if n.Kind != jsonnode.Number {
+			d.wrongType(path, n, t)
+			return
+		}
+		f, err := strconv.ParseFloat(n.Text, t.Bits())
+		if err != nil {
+			d.probs.Add(path, "is %s, out of range", describeNode(n))
+			return
+		}
+		v.SetFloat(f)
+	default:
+		d.probs.Add(path, "cannot be decoded")
+	}
+}
+
+func (d *treeDecoder) wrongType(path string, n *jsonnode.Node, t reflect.Type) {
+	d.probs.Add(path, "is %s, want %s", describeNode(n), wantType(t))
+}
+
+// wantType says in JSON terms what a value of Go type t is.
+func wantType(t reflect.Type) string {
+	if t == rawMessageType {
+		return "a JSON value"
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return wantType(t.Elem()) + " or null"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice:
+		elem := t.Elem()
+		for elem.Kind() == reflect.Pointer {
+			elem = elem.Elem()
+		}
+		switch elem.Kind() {
+		case reflect.String:
+			return "an array of strings"
+		case reflect.Struct, reflect.Map:
+			return "an array of objects"
+		}
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean (true or false)"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "a JSON value"
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// object decodes an object into a struct, by the json tags of its fields.
+func (d *treeDecoder) object(path string, n *jsonnode.Node, v reflect.Value) {
+	if n.Kind != jsonnode.Object {
+		d.wrongType(path, n, v.Type())
+		return
+	}
+	fields := fieldsOf(v.Type())
+	seen := make(map[string]bool, len(n.Members))
+	for i := range n.Members {
+		m := &n.Members[i]
+		at := join(path, m.Key)
+		if seen[m.Key] {
+			d.probs.Add(at, "duplicate key (each key may appear once)")
+			continue
+		}
+		seen[m.Key] = true
+		f, ok := fields.index[m.Key]
+		if !ok {
+			d.probs.Add(at, "unknown key; %s", suggest(m.Key, fields.names))
+			continue
+		}
+		d.decode(at, &m.Value, v.Field(f))
+	}
+}
+
+func (d *treeDecoder) mapValue(path string, n *jsonnode.Node, v reflect.Value) {
+	t := v.Type()
+	if n.Kind != jsonnode.Object || t.Key().Kind() != reflect.String {
+		d.wrongType(path, n, t)
+		return
+	}
+	m := reflect.MakeMapWithSize(t, len(n.Members))
+	seen := make(map[string]bool, len(n.Members))
+	for i := range n.Members {
+		mem := &n.Members[i]
+		at := join(path, mem.Key)
+		if seen[mem.Key] {
+			d.probs.Add(at, "duplicate key (each key may appear once)")
+			continue
+		}
+		seen[mem.Key] = true
+		e := reflect.New(t.Elem()).Elem()
+		d.decode(at, &mem.Value, e)
+		m.SetMapIndex(reflect.ValueOf(mem.Key).Convert(t.Key()), e)
+	}
+	v.Set(m)
+}
+
+// suggest says what an unknown key should be: the nearest known key when
+// one is close, otherwise the list of keys.
+func suggest(key string, names []string) string {
+	best, dist := "", 3
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(key), n); d < dist {
+			best, dist = n, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf("did you mean %q?", best)
+	}
+	return "want one of: " + strings.Join(names, ", ")
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+type structFields struct {
+	index map[string]int // JSON name → field index
+	names []string       // JSON names, in declaration order
+}
+
+var fieldCache sync.Map // reflect.Type → *structFields
+
+// fieldsOf lists the JSON names of a struct's exported fields (this
+// package's types have no embedded structs).
+func fieldsOf(t reflect.Type) *structFields {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(*structFields)
+	}
+	sf := &structFields{index: map[string]int{}}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		sf.index[name] = i
+		sf.names = append(sf.names, name)
+	}
+	fieldCache.Store(t, sf)
+	return sf
+}
