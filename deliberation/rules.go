@@ -144,6 +144,10 @@ func (s *State) Respond(text string, now time.Time) error {
 	if strings.TrimSpace(text) == "" {
 		return problem.List{{Path: "response", Message: "is empty"}}
 	}
+	var bad problem.List
+	if checkUTF8(&bad, "response", text); bad != nil {
+		return bad
+	}
 	refs := References(text)
 	if s.Quick() {
 		refs = nil // quick mode tracks challenges by content, not ID

@@ -444,18 +444,27 @@ func checkInvocation(question string, o StartOptions) error {
 	if strings.TrimSpace(question) == "" {
 		p.Add("question", "is empty: skill not invoked: no substantive question")
 	}
+	checkUTF8(&p, "question", question)
 	for i, f := range o.Facts {
 		if strings.TrimSpace(f) == "" {
 			p.Add(fmt.Sprintf("facts[%d]", i), "is empty")
 		}
+		checkUTF8(&p, fmt.Sprintf("facts[%d]", i), f)
 	}
+	checkUTF8(&p, "ssm.shape", o.SSM.Shape)
+	checkUTF8(&p, "ssm.tangents", o.SSM.Tangents)
+	checkUTF8(&p, "ssm.drift_signals", o.SSM.DriftSignals)
 	if n := len(o.Interpretations); n != 0 && n != 2 {
 		p.Add("interpretations", "%d given, want exactly 2 (A, the default, and B) or none", n)
+	}
+	for i, in := range o.Interpretations {
+		checkUTF8(&p, fmt.Sprintf("interpretations[%d]", i), in)
 	}
 	for i, path := range o.Paths {
 		if !filepath.IsAbs(path) {
 			p.Add(fmt.Sprintf("paths[%d]", i), "%q is not absolute (the consultee may run elsewhere)", path)
 		}
+		checkUTF8(&p, fmt.Sprintf("paths[%d]", i), path)
 	}
 	if o.LedgerBudget < 0 {
 		p.Add("ledger_budget", "is %d, want 0 (no cap) or more", o.LedgerBudget)

@@ -47,10 +47,11 @@ func firstInvalidUTF8(data []byte) int {
 	return len(data)
 }
 
-// checkUTF8 reports a text input that is not valid UTF-8, naming it.
-func checkUTF8(p *problem.List, path, what, text string) {
+// checkUTF8 reports a text input at path that is not valid UTF-8 (text is
+// never altered: encoding it as JSON would replace the bad bytes).
+func checkUTF8(p *problem.List, path, text string) {
 	if !utf8.ValidString(text) {
-		p.Add(path, "%s is not valid UTF-8 (first bad byte at offset %d); want UTF-8 text", what, firstInvalidUTF8([]byte(text)))
+		p.Add(path, "is not valid UTF-8 (first bad byte at offset %d); want UTF-8 text", firstInvalidUTF8([]byte(text)))
 	}
 }
 
