@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/elicit/elicit/internal/jsonnode"
 	"github.com/elicit/elicit/problem"
@@ -307,6 +308,8 @@ func (c *caster) checkSlots() {
 		switch {
 		case !ok:
 			c.probs.Add("slots."+name, "missing value (pass --slot %s=VALUE)", name)
+		case !utf8.ValidString(v):
+			c.probs.Add("slots."+name, "value %q is not valid UTF-8 (first bad byte at offset %d; give the slot UTF-8 text)", v, firstInvalidUTF8([]byte(v)))
 		case strings.TrimSpace(v) == "":
 			c.probs.Add("slots."+name, "empty value (give the slot some text)")
 		}

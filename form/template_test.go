@@ -159,3 +159,25 @@ func TestTemplateFolderProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestCastRejectsInvalidUTF8Slot: a slot value that is not UTF-8 is a
+// problem naming the slot, not text silently changed.
+func TestCastRejectsInvalidUTF8Slot(t *testing.T) {
+	ts := &Templates{}
+	tests := []struct {
+		name, value string
+		want        []string
+	}{
+		{"invalid byte", "ab\xffc", []string{`slots.project: value "ab\xffc" is not valid UTF-8 (first bad byte at offset 2; give the slot UTF-8 text)`}},
+		{"encoded surrogate", "\xed\xa0\x80", []string{`slots.project: value "\xed\xa0\x80" is not valid UTF-8 (first bad byte at offset 0; give the slot UTF-8 text)`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ts.Cast("session-contract", map[string]string{"project": tt.value})
+			probs, _ := err.(problem.List)
+			if diff := cmp.Diff(tt.want, probs.Strings()); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
