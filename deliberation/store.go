@@ -374,10 +374,14 @@ func orActive(s Status) Status {
 	return s
 }
 
-// Prune removes the deliberations (state file and transcript) last updated
-// more than olderThan ago and returns their IDs. Files that cannot be read
-// are never removed.
+// Prune removes the deliberations of any status (state file and
+// transcript) last updated more than olderThan ago and returns their IDs.
+// Files that cannot be read are never removed. olderThan must be positive:
+// zero would remove every deliberation, the active ones in use included.
 func (st *Store) Prune(olderThan time.Duration) ([]string, error) {
+	if olderThan <= 0 {
+		return nil, problem.List{{Path: "older_than", Message: fmt.Sprintf("is %s, want a positive age such as 72h (zero or less would remove every deliberation, active ones included)", olderThan)}}
+	}
 	entries, err := st.List()
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package deliberation
 import (
 	"bufio"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,7 +170,7 @@ func TestStoreCorruptedFileUntouched(t *testing.T) {
 	if len(entries) != 1 || entries[0].Error == "" {
 		t.Errorf("list = %+v, want the file with its error", entries)
 	}
-	removed, _ := st.Prune(0)
+	removed, _ := st.Prune(time.Nanosecond)
 	if len(removed) != 0 {
 		t.Error("prune removed an unreadable file")
 	}
@@ -232,5 +233,29 @@ func TestStoreListAndPrune(t *testing.T) {
 	}
 	if _, err := st.Load(fresh); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestStorePruneRefusesNonPositiveAge: an age of zero or less would remove
+// every deliberation, the active ones in use included; it is refused and
+// nothing is removed.
+func TestStorePruneRefusesNonPositiveAge(t *testing.T) {
+	for _, age := range []time.Duration{0, -time.Hour, math.MinInt64} {
+		t.Run(age.String(), func(t *testing.T) {
+			st, clock := newTestStore(t)
+			id, _, err := st.Start("q?", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clock.advance(time.Hour)
+			removed, err := st.Prune(age)
+			assertProblems(t, err, []string{"older_than: is " + age.String() + ", want a positive age such as 72h (zero or less would remove every deliberation, active ones included)"})
+			if len(removed) != 0 {
+				t.Errorf("removed %v", removed)
+			}
+			if _, err := st.Load(id); err != nil {
+				t.Errorf("the deliberation is gone: %v", err)
+			}
+		})
 	}
 }

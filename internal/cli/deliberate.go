@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -408,7 +409,11 @@ func (a *app) deliberatePrune() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "prune --older-than DURATION",
 		Short: "Remove deliberations last updated more than DURATION ago (e.g. 72h, 30d)",
-		Args:  noArgs,
+		Long: `Remove the deliberations (state file and transcript) last updated more than DURATION ago,
+whatever their status: an active deliberation left untouched that long is removed too. DURATION must
+be more than zero (0 would remove every deliberation, the ones in use included). Files that cannot be
+read are never removed.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("older-than") {
 				return usagef("%s needs --older-than DURATION", cmd.CommandPath())
@@ -428,22 +433,29 @@ func (a *app) deliberatePrune() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&olderThan, "older-than", "", "age: a Go duration (72h) or days (30d)")
+	cmd.Flags().StringVar(&olderThan, "older-than", "", "age, more than zero: a Go duration (72h) or days (30d)")
 	return cmd
 }
 
-// delibParseAge is time.ParseDuration plus a days suffix (30d).
+// delibParseAge is time.ParseDuration plus a days suffix (30d), for a
+// positive age: zero would prune every deliberation, active ones included.
 func delibParseAge(s string) (time.Duration, error) {
+	var d time.Duration
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(days)
-		if err != nil || n < 0 {
+		if err != nil || n < 0 || n > math.MaxInt64/int(24*time.Hour) {
 			return 0, fmt.Errorf("%q is not a number of days", s)
 		}
-		return time.Duration(n) * 24 * time.Hour, nil
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		var err error
+		d, err = time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return 0, fmt.Errorf("%q is not a duration (72h, 30d)", s)
+		}
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("%q is not a duration (72h, 30d)", s)
+	if d == 0 {
+		return 0, fmt.Errorf("%q is zero, which would remove every deliberation, active ones included; want a positive age (72h, 30d)", s)
 	}
 	return d, nil
 }
