@@ -12,18 +12,32 @@ import (
 
 var datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
+// answerProblem is one thing wrong with an answer: at names an item inside
+// it ("[0]") or is empty for the answer as a whole.
+type answerProblem struct{ at, msg string }
+
 // checkAnswer validates one answer against its field. It returns the
-// normalized value (string, []string or float64), nil for "no answer", or a
-// message saying what is wrong and what would be right.
-func checkAnswer(f *Field, v any) (any, string) {
+// normalized value (string, []string or float64), nil for "no answer", or
+// problems saying what is wrong and what would be right.
+func checkAnswer(f *Field, v any) (any, []answerProblem) {
 	if isNoAnswer(v) {
-		return nil, ""
+		return nil, nil
 	}
+	if f.Type == MultiSelect {
+		return checkMulti(f, v)
+	}
+	val, msg := checkValue(f, v)
+	if msg != "" {
+		return nil, []answerProblem{{msg: msg}}
+	}
+	return val, nil
+}
+
+// checkValue validates an answer to a field that is not a multi-select.
+func checkValue(f *Field, v any) (any, string) {
 	switch {
 	case f.Type.singleChoice():
 		return checkChoice(f, v)
-	case f.Type == MultiSelect:
-		return checkMulti(f, v)
 	case f.Type == Boolean:
 		if s, ok := v.(string); ok && (s == "Yes" || s == "No") {
 			return s, ""
@@ -64,21 +78,35 @@ func checkChoice(f *Field, v any) (any, string) {
 	return s, ""
 }
 
-func checkMulti(f *Field, v any) (any, string) {
-	items, ok := stringList(v)
+func checkMulti(f *Field, v any) (any, []answerProblem) {
+	list, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Sprintf("must be a list of options (got %s)", describeValue(v))
+		if items, ok := v.([]string); ok {
+			list = make([]any, len(items))
+			for i, s := range items {
+				list[i] = s
+			}
+		} else {
+			return nil, []answerProblem{{msg: fmt.Sprintf("must be a list of options (got %s)", describeValue(v))}}
+		}
 	}
+	var probs []answerProblem
 	var bad, dups []string
-	seen := make(map[string]bool, len(items))
-	for _, s := range items {
+	items := make([]string, 0, len(list))
+	seen := make(map[string]bool, len(list))
+	for i, e := range list {
+		s, ok := e.(string)
 		switch {
+		case !ok:
+			probs = append(probs, answerProblem{at: fmt.Sprintf("[%d]", i), msg: fmt.Sprintf("must be one of the options as a string (got %s)", describeValue(e))})
+			continue
 		case seen[s]:
 			dups = append(dups, s)
 		case !contains(f.Options, s):
 			bad = append(bad, s)
 		}
 		seen[s] = true
+		items = append(items, s)
 	}
 	var msgs []string
 	if len(bad) > 0 {
@@ -88,9 +116,12 @@ func checkMulti(f *Field, v any) (any, string) {
 		msgs = append(msgs, fmt.Sprintf("%s chosen more than once", quoteList(dups, ", ")))
 	}
 	if len(msgs) > 0 {
-		return nil, strings.Join(msgs, "; ")
+		probs = append(probs, answerProblem{msg: strings.Join(msgs, "; ")})
 	}
-	return items, ""
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return items, nil
 }
 
 // stringList accepts []string or a []any of strings.
@@ -113,6 +144,9 @@ func stringList(v any) ([]string, bool) {
 }
 
 func checkNumber(f *Field, v any) (any, string) {
+	if b, ok := v.(bigNumber); ok {
+		return nil, rangeMessage(string(b))
+	}
 	n, ok := toFloat(v)
 	if !ok {
 		return nil, fmt.Sprintf("must be a number (got %s)", describeValue(v))
@@ -191,7 +225,7 @@ func describeValue(v any) string {
 		return fmt.Sprintf("string %q", x)
 	case bool:
 		return fmt.Sprintf("boolean %t", x)
-	case float64, float32, int, int64, json.Number:
+	case float64, float32, int, int64, json.Number, bigNumber:
 		return fmt.Sprintf("number %v", x)
 	case []any, []string:
 		return "a list"

@@ -120,10 +120,12 @@ func (d *decoder) checkDefault(s *fieldState) {
 		d.add(path, "a display-only progress field takes no default")
 		return
 	}
-	v, msg := checkAnswer(&s.Field, s.defaultNode.Value())
+	v, bad := checkAnswer(&s.Field, jsonValue(s.defaultNode))
 	switch {
-	case msg != "":
-		d.add(path, "%s", msg)
+	case len(bad) > 0:
+		for _, b := range bad {
+			d.probs.Add(path.String()+b.at, "%s", b.msg)
+		}
 	case v == nil:
 		d.add(path, "is empty (give a value or remove the default)")
 	default:

@@ -84,10 +84,12 @@ func collectField(f *Field, answers map[string]any, out map[string]any, probs *p
 		}
 		return
 	}
-	v, msg := checkAnswer(f, raw)
+	v, bad := checkAnswer(f, raw)
 	switch {
-	case msg != "":
-		probs.Add(path, "%s", msg)
+	case len(bad) > 0:
+		for _, b := range bad {
+			probs.Add(path+b.at, "%s", b.msg)
+		}
 	case v != nil:
 		out[f.ID] = v
 	case f.Default != nil:

@@ -234,6 +234,7 @@ func FuzzCollect(f *testing.F) {
 	f.Add(`{"goal": "Refactor", "focus": ["tests"]}`)
 	f.Add(`[{"answers": {"Which areas matter here?": "a,,b"}}]`)
 	f.Add(`{"__elicitation_response__": true, "answers": {"budget": 1e999}}`)
+	f.Add(`{"goal": "\ud800", "goal": "\\\udc00", "focus": [1, "\ud83d\ude00"], "x\udbff": -1e999}`)
 	f.Fuzz(func(t *testing.T, doc string) {
 		for _, data := range forms {
 			form := mustParse(t, data)

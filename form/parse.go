@@ -215,7 +215,7 @@ func (d *decoder) number(path loc, n *jsonnode.Node) (float64, bool) {
 	}
 	v, err := n.Float()
 	if err != nil {
-		d.add(path, "number %s is out of range", n.Text)
+		d.add(path, "%s", rangeMessage(n.Text))
 		return 0, false
 	}
 	return v, true

@@ -2,6 +2,7 @@ package form
 
 import (
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/problem"
 )
 
 // ParseResponse reads a response for f: the output of collect
@@ -14,7 +15,12 @@ func ParseResponse(f *Form, data []byte, opts *CollectOptions) (*Response, error
 		return nil, probs
 	}
 	if inner := root.Get("responses"); inner != nil && root.Get("success") != nil && inner.Kind == jsonnode.Object {
-		r, err := Collect(f, inner.Value().(map[string]any), opts)
+		documentProblems(data, &root, "", &probs)
+		r, err := Collect(f, jsonValue(inner).(map[string]any), opts)
+		if len(probs) > 0 {
+			more, _ := err.(problem.List)
+			return nil, append(probs, more...)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,160 @@
+package form
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/problem"
+)
+
+// bigNumber is a JSON number out of the range of float64, kept as its
+// literal text so a check can say what is wrong with it (jsonnode's Value
+// would turn it into a string, and a text field would accept it).
+type bigNumber string
+
+// MarshalJSON writes the number as it was given.
+func (b bigNumber) MarshalJSON() ([]byte, error) { return []byte(b), nil }
+
+// rangeMessage says what is wrong with a number out of range.
+func rangeMessage(text string) string {
+	return fmt.Sprintf("must be a number within ±1.8e308 (got %s)", text)
+}
+
+// jsonValue converts a node like jsonnode's Value (the last duplicate key
+// wins), except that a number out of range becomes a bigNumber.
+func jsonValue(n *jsonnode.Node) any {
+	switch n.Kind {
+	case jsonnode.Number:
+		f, err := n.Float()
+		if err != nil {
+			return bigNumber(n.Text)
+		}
+		return f
+	case jsonnode.Array:
+		out := make([]any, len(n.Items))
+		for i := range n.Items {
+			out[i] = jsonValue(&n.Items[i])
+		}
+		return out
+	case jsonnode.Object:
+		out := make(map[string]any, len(n.Members))
+		for i := range n.Members {
+			out[n.Members[i].Key] = jsonValue(&n.Members[i].Value)
+		}
+		return out
+	}
+	return n.Value()
+}
+
+// documentProblems reports what decoding would hide in n, parsed from data,
+// in document order: duplicate keys (the last would win and the others be
+// lost) and lone UTF-16 surrogate escapes such as "\ud800" (decoded as
+// U+FFFD, changing the text). path names n ("" for the top).
+func documentProblems(data []byte, n *jsonnode.Node, path string, probs *problem.List) {
+	switch n.Kind {
+	case jsonnode.String:
+		if esc := loneSurrogate(data, int(n.Offset), int(n.End)); esc != "" {
+			probs.Add(path, "%s", surrogateMessage(esc, "text"))
+		}
+	case jsonnode.Array:
+		for i := range n.Items {
+			documentProblems(data, &n.Items[i], path+"["+strconv.Itoa(i)+"]", probs)
+		}
+	case jsonnode.Object:
+		seen := make(map[string]int, len(n.Members))
+		start := int(n.Offset) + 1
+		for i := range n.Members {
+			m := &n.Members[i]
+			p := keyPath(path, m.Key)
+			// Between the previous value and this one lie only white
+			// space, a comma, this key and a colon.
+			if esc := loneSurrogate(data, start, int(m.Value.Offset)); esc != "" {
+				// Name the key as written, not as decoded.
+				raw := strings.Trim(string(data[start:m.Value.Offset]), " \t\r\n,:")
+				probs.Add(path+"["+raw+"]", "%s", surrogateMessage(esc, "key"))
+			}
+			start = int(m.Value.End)
+			seen[m.Key]++
+			if seen[m.Key] == 2 {
+				probs.Add(p, "duplicate key (%s; give each key once)", duplicates(n, m.Key))
+			}
+			documentProblems(data, &m.Value, p, probs)
+		}
+	}
+}
+
+// duplicates lists the values given for key in object n.
+func duplicates(n *jsonnode.Node, key string) string {
+	var vals []string
+	for i := range n.Members {
+		if n.Members[i].Key == key {
+			vals = append(vals, describe(&n.Members[i].Value))
+		}
+	}
+	return fmt.Sprintf("given %d times: %s", len(vals), strings.Join(vals, ", "))
+}
+
+func surrogateMessage(esc, what string) string {
+	return fmt.Sprintf("the %s contains %s, a lone UTF-16 surrogate escape, which is not a valid Unicode character (write the character itself, or a surrogate pair such as \\ud83d\\ude00)", what, esc)
+}
+
+// keyPath names member key of the value at path: path.key for keys that
+// look like ids, path["key"] for others.
+func keyPath(path, key string) string {
+	if !validID(key) {
+		return path + "[" + strconv.Quote(key) + "]"
+	}
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// loneSurrogate returns the first \uXXXX escape in data[start:end] that is a
+// surrogate not part of a pair, or "". The text is valid JSON (it parsed).
+func loneSurrogate(data []byte, start, end int) string {
+	if start < 0 || end > len(data) || start >= end {
+		return ""
+	}
+	s := data[start:end]
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		if i+1 < len(s) && s[i+1] != 'u' {
+			i++ // a simple escape such as \\ or \"
+			continue
+		}
+		r, ok := hexEscape(s, i)
+		if !ok {
+			continue
+		}
+		if !utf16.IsSurrogate(r) {
+			i += 5
+			continue
+		}
+		if r < 0xdc00 { // a high surrogate needs a low one next
+			if r2, ok := hexEscape(s, i+6); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+				i += 11
+				continue
+			}
+		}
+		return string(s[i : i+6])
+	}
+	return ""
+}
+
+// hexEscape decodes the \uXXXX escape at s[i:].
+func hexEscape(s []byte, i int) (rune, bool) {
+	if i+6 > len(s) || s[i] != '\\' || s[i+1] != 'u' {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(s[i+2:i+6]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	return rune(v), true
+}
