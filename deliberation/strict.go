@@ -23,7 +23,7 @@ func parseDocument(data []byte) (jsonnode.Node, string) {
 	case len(bytes.TrimSpace(data)) == 0:
 		return jsonnode.Node{}, "the document is empty; want a JSON object"
 	case !utf8.Valid(data):
-		return jsonnode.Node{}, fmt.Sprintf("the document is not valid UTF-8 (first bad byte at offset %d)", firstInvalidUTF8(data))
+		return jsonnode.Node{}, fmt.Sprintf("the document is not valid UTF-8 (first bad byte at offset %d)", jsonnode.FirstInvalidUTF8(data))
 	}
 	root, err := jsonnode.Parse(data)
 	if err != nil {
@@ -35,23 +35,11 @@ func parseDocument(data []byte) (jsonnode.Node, string) {
 	return root, ""
 }
 
-// firstInvalidUTF8 is the offset of the first byte that is not UTF-8.
-func firstInvalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(data)
-}
-
 // checkUTF8 reports a text input at path that is not valid UTF-8 (text is
 // never altered: encoding it as JSON would replace the bad bytes).
 func checkUTF8(p *problem.List, path, text string) {
 	if !utf8.ValidString(text) {
-		p.Add(path, "is not valid UTF-8 (first bad byte at offset %d); want UTF-8 text", firstInvalidUTF8([]byte(text)))
+		p.Add(path, "is not valid UTF-8 (first bad byte at offset %d); want UTF-8 text", jsonnode.FirstInvalidUTF8([]byte(text)))
 	}
 }
 

@@ -56,7 +56,7 @@ func checkInput(data []byte, what string) problem.List {
 	case len(data) > MaxInput:
 		probs.Add("", "%s is %d bytes, over the 1 MiB limit (%d bytes)", what, len(data), MaxInput)
 	case !utf8.Valid(data):
-		probs.Add("", "%s is not valid UTF-8 (first bad byte at offset %d)", what, firstInvalidUTF8(data))
+		probs.Add("", "%s is not valid UTF-8 (first bad byte at offset %d)", what, jsonnode.FirstInvalidUTF8(data))
 	}
 	return probs
 }
@@ -75,17 +75,6 @@ func checkRoot(root *jsonnode.Node, what string, arrayOK bool) problem.List {
 	var probs problem.List
 	probs.Add("", "%s must be a JSON object (got %s)", what, describe(root))
 	return probs
-}
-
-func firstInvalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(data)
 }
 
 // describe names a value for an error message: `string "false"`, `array`.

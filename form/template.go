@@ -309,7 +309,7 @@ func (c *caster) checkSlots() {
 		case !ok:
 			c.probs.Add("slots."+name, "missing value (pass --slot %s=VALUE)", name)
 		case !utf8.ValidString(v):
-			c.probs.Add("slots."+name, "value %q is not valid UTF-8 (first bad byte at offset %d; give the slot UTF-8 text)", v, firstInvalidUTF8([]byte(v)))
+			c.probs.Add("slots."+name, "value %q is not valid UTF-8 (first bad byte at offset %d; give the slot UTF-8 text)", v, jsonnode.FirstInvalidUTF8([]byte(v)))
 		case strings.TrimSpace(v) == "":
 			c.probs.Add("slots."+name, "empty value (give the slot some text)")
 		}

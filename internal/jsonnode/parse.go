@@ -221,6 +221,19 @@ func (p *parser) fail(format string, args ...any) {
 	p.err = &SyntaxError{Line: line, Column: col, Offset: p.pos, Msg: fmt.Sprintf(format, args...)}
 }
 
+// FirstInvalidUTF8 is the offset of the first byte of data that is not
+// UTF-8 (len(data) when all of it is).
+func FirstInvalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
 // Position converts a byte offset into a 1-based line and column.
 func Position(data []byte, offset int) (line, col int) {
 	line, col = 1, 1

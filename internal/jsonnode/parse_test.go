@@ -182,3 +182,11 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestFirstInvalidUTF8(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "abc": 3, "é\xffx": 2, "\xc3": 0, "ok\xed\xa0\x80": 2} {
+		if got := FirstInvalidUTF8([]byte(in)); got != want {
+			t.Errorf("FirstInvalidUTF8(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
