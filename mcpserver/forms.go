@@ -63,7 +63,11 @@ func (h *handlers) selectSurface(_ context.Context, _ *mcp.CallToolRequest, a *a
 	return form.SelectSurface(f, opts)
 }
 
-func (h *handlers) listTemplates(context.Context, *mcp.CallToolRequest, *args) any {
+func (h *handlers) listTemplates(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+	if err := h.opts.Templates.Check(); err != nil {
+		a.addPrefixed("", err)
+		return nil
+	}
 	return map[string]any{"templates": h.opts.Templates.List()}
 }
 

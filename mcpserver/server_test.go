@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/method"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -188,5 +190,17 @@ func TestArgumentsOverLimit(t *testing.T) {
 	got, isErr := call(t, cs, "elicitation_render_form", map[string]any{"form": map[string]any{"title": big}})
 	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "over the 1 MiB limit") {
 		t.Errorf("got %v", got)
+	}
+}
+
+// TestListTemplatesUnusableFolder: a template folder that does not exist is
+// an error naming it, not a silent list of the embedded templates.
+func TestListTemplatesUnusableFolder(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	cs := connectWith(t, &Options{Templates: &form.Templates{Folder: os.DirFS(missing), FolderName: "--templates " + missing}})
+	got, isErr := call(t, cs, "elicitation_list_templates", map[string]any{})
+	want := []any{"--templates " + missing + ": no such folder (give a folder of NAME.json templates)"}
+	if !isErr || !reflect.DeepEqual(got["problems"], want) {
+		t.Errorf("list templates: %v, want the problems %v", got, want)
 	}
 }
