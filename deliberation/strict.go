@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/elicit/elicit/internal/spelling"
 	"reflect"
 	"strconv"
 	"strings"
@@ -260,36 +261,10 @@ func (d *treeDecoder) mapValue(path string, n *jsonnode.Node, v reflect.Value) {
 // suggest says what an unknown key should be: the nearest known key when
 // one is close, otherwise the list of keys.
 func suggest(key string, names []string) string {
-	best, dist := "", 3
-	for _, n := range names {
-		if d := editDistance(strings.ToLower(key), n); d < dist {
-			best, dist = n, d
-		}
-	}
-	if best != "" {
+	if best := spelling.Closest(strings.ToLower(key), names, 3); best != "" {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	return "want one of: " + strings.Join(names, ", ")
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 type structFields struct {

@@ -1,6 +1,10 @@
 package form
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/elicit/elicit/internal/spelling"
+)
 
 // formKeys are the keys of a form object.
 var formKeys = []string{"title", "description", "fields"}
@@ -120,34 +124,7 @@ func suggest(word string, candidates []string) string {
 	if a, ok := aliases[word]; ok && slices.Contains(candidates, a) {
 		return a
 	}
-	best, bestDist := "", len(word)/3+2
-	for _, c := range candidates {
-		if d := editDistance(word, c); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return spelling.Closest(word, candidates, len(word)/3+2)
 }
 
 // typesWith lists the types that have key, for "belongs to" hints.

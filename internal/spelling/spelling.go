@@ -1,0 +1,36 @@
+// Package spelling finds the word a user most likely meant, for "did you
+// mean" hints in validation errors.
+package spelling
+
+// Closest returns the candidate nearest to word by edit distance, if that
+// distance is below within; otherwise "". Ties go to the earlier candidate.
+func Closest(word string, candidates []string, within int) string {
+	best := ""
+	for _, c := range candidates {
+		if d := Distance(word, c); d < within {
+			best, within = c, d
+		}
+	}
+	return best
+}
+
+// Distance is the Levenshtein distance between a and b, in bytes.
+func Distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
