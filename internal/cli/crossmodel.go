@@ -54,7 +54,7 @@ func (a *app) crossmodel(rf *registryFlags, f *crossmodelFlags) error {
 	if !ok {
 		return problem.List{{Path: "method", Message: fmt.Sprintf("no method named or numbered %q (see elicit methods list)", f.method)}}
 	}
-	section, err := a.readInput(f.sectionFile)
+	section, err := a.readInput(f.sectionFile, sectionInput)
 	if err != nil {
 		return err
 	}

@@ -138,7 +138,7 @@ func (a *app) delibFileCommand(use, short, fileHelp, jsonHelp string, run func(s
 			if !cmd.Flags().Changed("file") || file == "" {
 				return usagef("%s needs --file F (or --file - for stdin)", cmd.CommandPath())
 			}
-			input, err := a.readInput(file)
+			input, err := a.readInput(file, delibInput)
 			if err != nil {
 				return err
 			}

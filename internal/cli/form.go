@@ -109,7 +109,7 @@ func (a *app) formCollect() *cobra.Command {
 }
 
 func (a *app) collect(f *form.Form, answersArg, templateID string) (*form.Response, error) {
-	data, err := a.readInput(answersArg)
+	data, err := a.readInput(answersArg, answersInput)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (a *app) formSummary() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			data, err := a.readInput(args[len(args)-1])
+			data, err := a.readInput(args[len(args)-1], answersInput)
 			if err != nil {
 				return err
 			}

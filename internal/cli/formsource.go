@@ -69,7 +69,7 @@ func (a *app) loadForm(s *formSource, args []string) (*form.Form, string, error)
 		f, err := a.templates().Cast(s.template, slots)
 		return f, s.template, err
 	}
-	data, err := a.readInput(args[0])
+	data, err := a.readInput(args[0], formInput)
 	if err != nil {
 		return nil, "", err
 	}

@@ -311,9 +311,9 @@ func (a *app) query(cmd *cobra.Command, f *selectFlags) (method.Query, error) {
 }
 
 func (a *app) readText(path string) (string, error) {
-	data, err := a.readInput(path)
+	data, err := a.readInput(path, textInput)
 	if err != nil {
-		return "", fmt.Errorf("read --text-file: %w", err)
+		return "", fmt.Errorf("--text-file: %w", err)
 	}
 	return string(data), nil
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
+
+	"github.com/elicit/elicit/internal/infile"
 
 	"github.com/elicit/elicit/problem"
 )
@@ -37,18 +39,25 @@ func reportJSON(w io.Writer, err error) error {
 	return errReported
 }
 
-// readInput reads a file argument, or standard input for "-".
-func (a *app) readInput(name string) ([]byte, error) {
+// readInput reads a file argument, or standard input for "-", under its
+// cap: only a regular file, and never more than l.Max bytes.
+func (a *app) readInput(name string, l infile.Limit) ([]byte, error) {
+	var data []byte
+	var err error
 	if name == "-" {
-		data, err := io.ReadAll(io.LimitReader(a.stdin, 64<<20))
-		if err != nil {
-			return nil, fmt.Errorf("read standard input: %w", err)
-		}
-		return data, nil
+		name = "standard input"
+		data, err = infile.ReadStream(a.stdin, name, l)
+	} else {
+		data, err = infile.ReadFile(name, l)
 	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, errors.Unwrap(err))
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe):
+		return nil, fmt.Errorf("read %s: %w", name, pe.Err)
+	case errors.Is(err, infile.ErrTooLarge), errors.Is(err, infile.ErrNotRegular):
+		return nil, fmt.Errorf("read %w", err) // it names the file
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	return data, nil
 }

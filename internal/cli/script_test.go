@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -44,5 +46,49 @@ func TestScript(t *testing.T) {
 			e.Setenv("HOME", e.WorkDir)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mkfifo":  mkfifo,
+			"bigfile": bigfile,
+		},
 	})
+}
+
+// mkfifo NAME creates a named pipe.
+func mkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo NAME")
+	}
+	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
+}
+
+// bigfile NAME SIZE [TEXT] writes a file of exactly SIZE bytes: TEXT (if
+// given) followed by as many 'x' as it takes. SIZE may end in KiB or MiB
+// and be followed by +N, as in 1MiB+1.
+func bigfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: bigfile NAME SIZE [TEXT]")
+	}
+	sizeArg, extra, _ := strings.Cut(args[1], "+")
+	unit := 1
+	for suffix, u := range map[string]int{"KiB": 1 << 10, "MiB": 1 << 20} {
+		if n, ok := strings.CutSuffix(sizeArg, suffix); ok {
+			sizeArg, unit = n, u
+		}
+	}
+	size, err := strconv.Atoi(sizeArg)
+	ts.Check(err)
+	size *= unit
+	if extra != "" {
+		n, err := strconv.Atoi(extra)
+		ts.Check(err)
+		size += n
+	}
+	text := ""
+	if len(args) == 3 {
+		text = args[2]
+	}
+	if len(text) > size {
+		ts.Fatalf("bigfile: TEXT is longer than SIZE")
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(text+strings.Repeat("x", size-len(text))), 0o644))
 }

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package infile
+
+import "os"
+
+// openFile opens path for reading.
+func openFile(path string) (*os.File, error) { return os.Open(path) }
