@@ -36,13 +36,13 @@ func checkAnswer(f *Field, v any) (any, []answerProblem) {
 // checkValue validates an answer to a field that is not a multi-select.
 func checkValue(f *Field, v any) (any, string) {
 	switch {
-	case f.Type.singleChoice():
+	case f.Type.SingleChoice():
 		return checkChoice(f, v)
 	case f.Type == Boolean:
 		if s, ok := v.(string); ok && (s == "Yes" || s == "No") {
 			return s, ""
 		}
-		return nil, fmt.Sprintf("must be \"Yes\" or \"No\" (got %s)", describeValue(v))
+		return nil, fmt.Sprintf("must be \"Yes\" or \"No\" (got %s)", DescribeValue(v))
 	case f.Type == Number:
 		return checkNumber(f, v)
 	case f.Type == Date:
@@ -70,7 +70,7 @@ func isNoAnswer(v any) bool {
 func checkChoice(f *Field, v any) (any, string) {
 	s, ok := v.(string)
 	if !ok {
-		return nil, fmt.Sprintf("must be one of the options as a string (got %s)", describeValue(v))
+		return nil, fmt.Sprintf("must be one of the options as a string (got %s)", DescribeValue(v))
 	}
 	if !contains(f.Options, s) {
 		return nil, fmt.Sprintf("%q is not one of the options (%s)", s, quoteList(f.Options, ", "))
@@ -87,7 +87,7 @@ func checkMulti(f *Field, v any) (any, []answerProblem) {
 				list[i] = s
 			}
 		} else {
-			return nil, []answerProblem{{msg: fmt.Sprintf("must be a list of options (got %s)", describeValue(v))}}
+			return nil, []answerProblem{{msg: fmt.Sprintf("must be a list of options (got %s)", DescribeValue(v))}}
 		}
 	}
 	var probs []answerProblem
@@ -98,7 +98,7 @@ func checkMulti(f *Field, v any) (any, []answerProblem) {
 		s, ok := e.(string)
 		switch {
 		case !ok:
-			probs = append(probs, answerProblem{at: fmt.Sprintf("[%d]", i), msg: fmt.Sprintf("must be one of the options as a string (got %s)", describeValue(e))})
+			probs = append(probs, answerProblem{at: fmt.Sprintf("[%d]", i), msg: fmt.Sprintf("must be one of the options as a string (got %s)", DescribeValue(e))})
 			continue
 		case seen[s]:
 			dups = append(dups, s)
@@ -149,7 +149,7 @@ func checkNumber(f *Field, v any) (any, string) {
 	}
 	n, ok := toFloat(v)
 	if !ok {
-		return nil, fmt.Sprintf("must be a number (got %s)", describeValue(v))
+		return nil, fmt.Sprintf("must be a number (got %s)", DescribeValue(v))
 	}
 	switch {
 	case math.IsNaN(n) || math.IsInf(n, 0):
@@ -182,7 +182,7 @@ func toFloat(v any) (float64, bool) {
 func checkDate(v any) (any, string) {
 	s, ok := v.(string)
 	if !ok {
-		return nil, fmt.Sprintf("must be a date string YYYY-MM-DD (got %s)", describeValue(v))
+		return nil, fmt.Sprintf("must be a date string YYYY-MM-DD (got %s)", DescribeValue(v))
 	}
 	if !datePattern.MatchString(s) {
 		return nil, fmt.Sprintf("%q is not a date in the form YYYY-MM-DD (zero-padded, e.g. 2026-01-05)", s)
@@ -196,7 +196,7 @@ func checkDate(v any) (any, string) {
 func checkText(f *Field, v any) (any, string) {
 	s, ok := v.(string)
 	if !ok {
-		return nil, fmt.Sprintf("must be a string (got %s)", describeValue(v))
+		return nil, fmt.Sprintf("must be a string (got %s)", DescribeValue(v))
 	}
 	if n := utf8.RuneCountInString(s); f.MaxLength > 0 && n > f.MaxLength {
 		return nil, fmt.Sprintf("is %d characters, over max_length %d", n, f.MaxLength)
@@ -213,8 +213,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// describeValue names a decoded JSON value for an error message.
-func describeValue(v any) string {
+// DescribeValue names an answer value for an error message: `string "x"`,
+// `number 3`, `a list`.
+func DescribeValue(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"

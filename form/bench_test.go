@@ -7,7 +7,9 @@ import (
 )
 
 // The 6-field form of the speed targets (single, multi, boolean,
+
 // number, date, textarea; about 600 bytes).
+
 func benchForm(b *testing.B) []byte {
 	data, err := os.ReadFile("testdata/bench/six-fields.json")
 	if err != nil {
@@ -22,6 +24,7 @@ var benchAnswers = map[string]any{
 }
 
 // BenchmarkParse is decoding from bytes plus full validation (target ≤ 6 µs).
+
 func BenchmarkParse(b *testing.B) {
 	data := benchForm(b)
 	b.SetBytes(int64(len(data)))
@@ -33,7 +36,9 @@ func BenchmarkParse(b *testing.B) {
 }
 
 // BenchmarkStdlibDecode is encoding/json alone decoding the same document
+
 // into structs, for comparison (it validates nothing).
+
 func BenchmarkStdlibDecode(b *testing.B) {
 	data := benchForm(b)
 	for b.Loop() {
@@ -45,6 +50,7 @@ func BenchmarkStdlibDecode(b *testing.B) {
 }
 
 // BenchmarkCollect is collect of already-decoded answers (target ≤ 2 µs).
+
 func BenchmarkCollect(b *testing.B) {
 	f, err := Parse(benchForm(b))
 	if err != nil {
@@ -53,28 +59,6 @@ func BenchmarkCollect(b *testing.B) {
 	for b.Loop() {
 		if _, err := Collect(f, benchAnswers, nil); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkRenderAsk builds the AskUserQuestion payloads of a parsed form
-// (target ≤ 3 µs).
-func BenchmarkRenderAsk(b *testing.B) {
-	f, err := Parse(benchForm(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		RenderAsk(f)
-	}
-}
-
-// BenchmarkDecodeTree is the JSON tree decoding part of Parse alone.
-func BenchmarkDecodeTree(b *testing.B) {
-	data := benchForm(b)
-	for b.Loop() {
-		if _, probs := parseDocument(data, "form", false); probs != nil {
-			b.Fatal(probs)
 		}
 	}
 }

@@ -102,7 +102,7 @@ func collectField(f *Field, answers map[string]any, out map[string]any, probs *p
 // expected says what a valid answer to f looks like.
 func expected(f *Field) string {
 	switch {
-	case f.Type.singleChoice():
+	case f.Type.SingleChoice():
 		return "one of " + quoteList(f.Options, ", ")
 	case f.Type == MultiSelect:
 		return "a list of one or more of " + quoteList(f.Options, ", ")

@@ -2,7 +2,6 @@ package form
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 )
 
 // fixedCollectOptions makes response ids deterministic.
+
 func fixedCollectOptions() *CollectOptions {
 	return &CollectOptions{
 		TemplateID: "tpl",
@@ -118,138 +118,4 @@ func TestCollectTextCountsCharacters(t *testing.T) {
 	if _, err := Collect(f, map[string]any{"c": "😀😀😀😀"}, nil); err == nil {
 		t.Error("4 characters must not fit max_length 3")
 	}
-}
-
-func TestParseAnswersShapes(t *testing.T) {
-	f := mustParse(t, testForms(t)["scope"])
-	tests := []struct {
-		name, in string
-		want     map[string]any
-	}{
-		{"by id", `{"goal": "Refactor", "focus": ["tests"]}`, map[string]any{"goal": "Refactor", "focus": []any{"tests"}}},
-		{"widget postback", `{"__elicitation_response__": true, "title": "Scope this work", "answers": {"goal": "Refactor"}}`, map[string]any{"goal": "Refactor"}},
-		{"tool output", `{"questions": [], "answers": {"What are you trying to accomplish?": "Refactor", "Which areas matter here?": "security, tests"}}`,
-			map[string]any{"goal": "Refactor", "focus": []string{"security", "tests"}}},
-		{"several tool outputs", `[{"answers": {"What are you trying to accomplish?": "Investigate"}}, {"answers": {"Which areas matter here?": "tests,correctness"}}]`,
-			map[string]any{"goal": "Investigate", "focus": []string{"correctness", "tests"}}},
-		{"other text", `{"questions": [], "answers": {"What are you trying to accomplish?": "Write docs"}}`, map[string]any{"goal": "Write docs"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseAnswers(f, []byte(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("answers (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-// TestAskRoundTrip answers every rendered question the way the host would
-// report it and checks collect gets the options back.
-func TestAskRoundTrip(t *testing.T) {
-	f := mustParse(t, testForms(t)["many"])
-	out := map[string]any{
-		"Which region should host it? (choose a group first)": "Group 2",
-		"Which region should host it? (Group 2)":              "ap-northeast",
-		"Which languages do you use? (choose a group first)":  "Group 1, Group 2",
-		"Which languages do you use? (Group 1)":               "Rust, Go",
-		"Which languages do you use? (Group 2)":               "C++",
-		"Proceed with the migration?":                         "No",
-		"Who owns the rollout?":                               "infra",
-		"What codename should it have?":                       "bluebird",
-		"Which build?":                                        "release",
-		"Which combos?":                                       []any{"salt, pepper"},
-	}
-	data, _ := json.Marshal(map[string]any{"questions": []any{}, "answers": out})
-	_, err := ParseAnswers(f, data)
-	if err == nil || err.Error() != `answers["Which combos?"]: must be a string, as AskUserQuestion answers are (got a list)` {
-		t.Fatalf("err = %v", err)
-	}
-	out["Which combos?"] = "oil"
-	data, _ = json.Marshal(map[string]any{"questions": []any{}, "answers": out})
-	answers, err := ParseAnswers(f, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Collect(f, answers, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]any{"region": "ap-northeast", "langs": []string{"Go", "Rust", "C++"}, "ok": "No",
-		"owner": "infra", "codename": "bluebird", "only": "release", "combo": []string{"oil"}}
-	if diff := cmp.Diff(want, r.Responses); diff != "" {
-		t.Errorf("responses (-want +got):\n%s", diff)
-	}
-}
-
-func TestAskAnswersStripLabels(t *testing.T) {
-	for _, tc := range []struct {
-		form, question, answer, id, want string
-	}{
-		{"decision", "Building LLM features blind manufactures unverified work. How should we spend this session?", "Verifiable backlog loop (Recommended)", "approach", "Verifiable backlog loop"},
-		{"pushback", "I'd push back: Fixed retries hammer a struggling service; backoff is gentler and avoids a thundering herd. How should we handle transient failures?", "Fixed 3x retry (your approach)", "retries", "Fixed 3x retry"},
-	} {
-		f := mustParse(t, testForms(t)[tc.form])
-		got, err := FromAskUserQuestion(f, map[string]any{tc.question: tc.answer})
-		if err != nil || got[tc.id] != tc.want {
-			t.Errorf("%s: got %v, %v; want %q", tc.form, got, err, tc.want)
-		}
-	}
-}
-
-func TestAskAnswersMultiTierFollowups(t *testing.T) {
-	f := mustParse(t, testForms(t)["many"])
-	_, err := FromAskUserQuestion(f, map[string]any{
-		"Which languages do you use? (choose a group first)": "Group 1, Group 2",
-		"Which languages do you use? (Group 1)":              "Go",
-	})
-	if err == nil || err.Error() != "answers.langs: the first tier chose Group 2 but the follow-up question for it was not answered" {
-		t.Errorf("err = %v", err)
-	}
-}
-
-func TestAskAnswersProblems(t *testing.T) {
-	f := mustParse(t, testForms(t)["many"])
-	_, err := FromAskUserQuestion(f, map[string]any{
-		"Which region should host it? (choose a group first)": "Group 1",
-		"What is this?": "x",
-	})
-	want := []string{
-		`answers["What is this?"]: no question of this form has this text`,
-		"answers.region: the first tier chose Group 1 but the follow-up question for it was not answered",
-	}
-	probs, _ := err.(problem.List)
-	if diff := cmp.Diff(want, probs.Strings()); diff != "" {
-		t.Errorf("problems (-want +got):\n%s", diff)
-	}
-}
-
-// FuzzCollect feeds arbitrary answer documents to every test form: no panic,
-// and either a response or a problem list.
-func FuzzCollect(f *testing.F) {
-	forms := testForms(f)
-	f.Add(`{"goal": "Refactor", "focus": ["tests"]}`)
-	f.Add(`[{"answers": {"Which areas matter here?": "a,,b"}}]`)
-	f.Add(`{"__elicitation_response__": true, "answers": {"budget": 1e999}}`)
-	f.Add(`{"goal": "\ud800", "goal": "\\\udc00", "focus": [1, "\ud83d\ude00"], "x\udbff": -1e999}`)
-	f.Fuzz(func(t *testing.T, doc string) {
-		for _, data := range forms {
-			form := mustParse(t, data)
-			answers, err := ParseAnswers(form, []byte(doc))
-			if err != nil {
-				if _, ok := err.(problem.List); !ok {
-					t.Fatalf("ParseAnswers error is %T", err)
-				}
-				continue
-			}
-			if _, err := Collect(form, answers, nil); err != nil {
-				if _, ok := err.(problem.List); !ok {
-					t.Fatalf("Collect error is %T", err)
-				}
-			}
-		}
-	})
 }

@@ -18,28 +18,6 @@ func ExampleParse() {
 	// fields[1].maximun: unknown key (did you mean 'maximum'?)
 }
 
-func ExampleRenderAsk() {
-	f, err := form.Parse([]byte(`{"title": "Scope", "fields": [
-		{"id": "goal", "text": "What are you trying to accomplish?", "type": "single_select",
-		 "options": ["Fix a bug", "Refactor"], "default": "Refactor"},
-		{"id": "due", "text": "When is it due?", "type": "date"}]}`))
-	if err != nil {
-		panic(err)
-	}
-	r := form.RenderAsk(f)
-	q := r.AskUserQuestion[0].Questions[0]
-	fmt.Println(q.Header, "|", q.Question)
-	for _, o := range q.Options {
-		fmt.Println("-", o.Label)
-	}
-	fmt.Println(r.Unsupported[0].QuestionID, "->", r.Unsupported[0].Surface+":", r.Unsupported[0].Reason)
-	// Output:
-	// Goal | What are you trying to accomplish?
-	// - Refactor (Recommended)
-	// - Fix a bug
-	// due -> widget: AskUserQuestion has no date control
-}
-
 func ExampleCollect() {
 	f, err := form.Parse([]byte(`{"title": "Scope", "fields": [
 		{"id": "focus", "text": "Which areas?", "type": "multi_select", "options": ["security", "tests"]},
@@ -56,15 +34,6 @@ func ExampleCollect() {
 	// answers.focus: "tests" chosen more than once
 	// answers.budget: 9 is above the maximum 8
 	// true [tests] 2
-}
-
-func ExampleFromAskUserQuestion() {
-	f, _ := form.Parse([]byte(`{"title": "Scope", "fields": [
-		{"id": "focus", "text": "Which areas matter?", "type": "multi_select", "options": ["security", "tests", "docs"]}]}`))
-	// AskUserQuestion answers by question text, joining multi-select labels with commas.
-	answers, _ := form.FromAskUserQuestion(f, map[string]any{"Which areas matter?": "security, docs"})
-	fmt.Println(answers["focus"])
-	// Output: [security docs]
 }
 
 func ExampleTemplates_Cast() {

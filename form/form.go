@@ -20,9 +20,9 @@ const (
 // Types lists every field type in the order the seed introduces them.
 var Types = []Type{SingleSelect, MultiSelect, Boolean, TextInput, Number, Date, Textarea, Decision, Pushback, Progress}
 
-// singleChoice reports whether the answer is one of the options: the plain
+// SingleChoice reports whether the answer is one of the options: the plain
 // single-select and the three constructs built on it.
-func (t Type) singleChoice() bool {
+func (t Type) SingleChoice() bool {
 	switch t {
 	case SingleSelect, Decision, Pushback, Progress:
 		return true
@@ -30,9 +30,9 @@ func (t Type) singleChoice() bool {
 	return false
 }
 
-// richControl reports whether the type needs a control AskUserQuestion does
+// RichControl reports whether the type needs a control AskUserQuestion does
 // not have.
-func (t Type) richControl() bool {
+func (t Type) RichControl() bool {
 	return t == Number || t == Date || t == Textarea
 }
 

@@ -233,7 +233,6 @@ func FuzzParse(f *testing.F) {
 		if bytes.Count(data, []byte("{")) > 200 {
 			return
 		}
-		_ = RenderAsk(form)
 		_, _ = Collect(form, map[string]any{}, nil)
 
 	})

@@ -45,5 +45,5 @@ func summaryValue(v any) string {
 	if n, ok := toFloat(v); ok {
 		return fmtNum(n)
 	}
-	return formatValue(v)
+	return FormatValue(v)
 }

@@ -75,7 +75,7 @@ func SelectSurface(f *Form, opts *SurfaceOptions) SurfaceChoice {
 func richFields(f *Form) []string {
 	var out []string
 	for _, fl := range f.Fields {
-		if fl.Type.richControl() {
+		if fl.Type.RichControl() {
 			out = append(out, fmt.Sprintf("%s (%s)", fl.ID, fl.Type))
 		}
 	}

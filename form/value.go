@@ -158,3 +158,38 @@ func hexEscape(s []byte, i int) (rune, bool) {
 	}
 	return rune(v), true
 }
+
+// Document is an outside JSON document (answers, a tool's output, a
+// response) decoded strictly, for the surfaces that read answers back.
+type Document struct {
+	// Value holds the document as plain values: map[string]any, []any,
+	// string, float64, bool and nil. A number out of float64's range stays a
+	// number that marshals as written and that Collect reports. When a key
+	// is given twice the last wins here; Problems reports it.
+	Value any
+	data  []byte
+	root  jsonnode.Node
+}
+
+// DecodeJSON decodes an outside JSON document: at most MaxInput bytes of
+// UTF-8 holding an object (or, when arrayOK, an array). name says what it is
+// in messages ("answers"). A document that cannot be decoded is an error
+// (a problem.List).
+func DecodeJSON(data []byte, name string, arrayOK bool) (*Document, error) {
+	root, probs := parseDocument(data, name, arrayOK)
+	if probs != nil {
+		return nil, probs
+	}
+	return &Document{Value: jsonValue(&root), data: data, root: root}, nil
+}
+
+// Problems lists what the plain values hide, in document order: keys given
+// more than once (all but the last would be lost) and lone UTF-16 surrogate
+// escapes such as "\ud800" (decoded as U+FFFD, changing the text). prefix
+// names the document in the paths ("" for none: "a.b"; "answers":
+// "answers.a.b").
+func (d *Document) Problems(prefix string) problem.List {
+	var probs problem.List
+	documentProblems(d.data, &d.root, prefix, &probs)
+	return probs
+}

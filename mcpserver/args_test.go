@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/surfaces"
 )
 
 // FuzzArgs feeds arbitrary tool arguments through the decoding every tool
@@ -31,7 +32,7 @@ func FuzzArgs(f *testing.F) {
 			t.Fatal("no form and no problem")
 		}
 		if fm != nil && answers != nil {
-			if parsed, err := form.ParseAnswers(fm, answers); err == nil {
+			if parsed, err := surfaces.ParseAnswers(fm, answers); err == nil {
 				form.Collect(fm, parsed, nil)
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/form/native"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,8 +20,8 @@ type askResult struct {
 	ResponseID      string             `json:"response_id,omitempty"`
 	TemplateID      string             `json:"template_id,omitempty"`
 	Problems        []string           `json:"problems,omitempty"`
-	AskUserQuestion []form.AskInput    `json:"ask_user_question,omitempty"`
-	Followups       []form.Followup    `json:"followups,omitempty"`
+	AskUserQuestion []ask.Input        `json:"ask_user_question,omitempty"`
+	Followups       []ask.Followup     `json:"followups,omitempty"`
 	Unsupported     []form.Unsupported `json:"unsupported,omitempty"`
 	Message         string             `json:"message,omitempty"`
 }
@@ -50,7 +52,7 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 			message += "\n\n" + f.Description
 		}
 	}
-	r := form.RenderElicit(f)
+	r := native.Render(f)
 	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
 		askKey: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: r.Schema},
 	}}, nil
@@ -69,7 +71,7 @@ func canElicitForms(c *mcp.ClientCapabilities) bool {
 // fallback is the answer for a client that cannot elicit: the ready
 // AskUserQuestion inputs to use instead.
 func fallback(f *form.Form) askResult {
-	r := form.RenderAsk(f)
+	r := ask.Render(f)
 	return askResult{Action: "unsupported", AskUserQuestion: r.AskUserQuestion, Followups: r.Followups, Unsupported: r.Unsupported,
 		Message: "this client cannot show elicitation forms: ask with the AskUserQuestion inputs, then validate with elicitation_collect_response"}
 }
@@ -86,7 +88,7 @@ func answer(f *form.Form, tid string, resp *mcp.ElicitResult) askResult {
 	default:
 		return askResult{Action: resp.Action, Problems: []string{"action: unknown elicitation action " + resp.Action}}
 	}
-	r, err := form.Collect(f, form.FromElicitation(f, resp.Content), &form.CollectOptions{TemplateID: tid})
+	r, err := form.Collect(f, native.Answers(f, resp.Content), &form.CollectOptions{TemplateID: tid})
 	if err != nil {
 		a := &args{}
 		a.addPrefixed("", err)

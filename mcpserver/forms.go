@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/form/surfaces"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -15,7 +17,7 @@ func withFormArgs(extra ...string) []string {
 
 // renderResult is the CLI's render result plus the surface the router picks.
 type renderResult struct {
-	*form.AskRender
+	*ask.Result
 	Surface       form.Surface `json:"surface"`
 	SurfaceReason string       `json:"surface_reason"`
 }
@@ -26,7 +28,7 @@ func (h *handlers) renderForm(_ context.Context, _ *mcp.CallToolRequest, a *args
 		return nil
 	}
 	choice := form.SelectSurface(f, &form.SurfaceOptions{KeyboardModeFunc: h.keyboardMode})
-	return renderResult{AskRender: form.RenderAsk(f), Surface: choice.Surface, SurfaceReason: choice.Reason}
+	return renderResult{Result: ask.Render(f), Surface: choice.Surface, SurfaceReason: choice.Reason}
 }
 
 func (h *handlers) collectResponse(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
@@ -38,7 +40,7 @@ func (h *handlers) collectResponse(_ context.Context, _ *mcp.CallToolRequest, a 
 	if f == nil || answers == nil {
 		return nil
 	}
-	parsed, err := form.ParseAnswers(f, answers)
+	parsed, err := surfaces.ParseAnswers(f, answers)
 	if err != nil {
 		a.addPrefixed("", err)
 		return nil
@@ -77,7 +79,7 @@ func (h *handlers) formSummary(_ context.Context, _ *mcp.CallToolRequest, a *arg
 	if f == nil || resp == nil {
 		return nil
 	}
-	r, err := form.ParseResponse(f, resp, &form.CollectOptions{TemplateID: tid})
+	r, err := surfaces.ParseResponse(f, resp, &form.CollectOptions{TemplateID: tid})
 	if err != nil {
 		a.addPrefixed("", err)
 		return nil

@@ -6,6 +6,8 @@ import (
 
 	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/form/surfaces"
 	"github.com/spf13/cobra"
 )
 
@@ -51,8 +53,8 @@ func (a *app) formValidate() *cobra.Command {
 	return cmd
 }
 
-// surfaces are the values of form render --surface.
-var surfaces = []string{string(form.SurfaceAsk)}
+// renderSurfaces are the values of form render --surface.
+var renderSurfaces = []string{string(form.SurfaceAsk)}
 
 func (a *app) formRender() *cobra.Command {
 	var src formSource
@@ -62,14 +64,14 @@ func (a *app) formRender() *cobra.Command {
 		Short: "Render a form for a surface (ask: AskUserQuestion payloads)",
 		Args:  func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 0, "") },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(surfaces, surface) {
-				return usagef("--surface %q is not supported (supported: %v)", surface, surfaces)
+			if !slices.Contains(renderSurfaces, surface) {
+				return usagef("--surface %q is not supported (supported: %v)", surface, renderSurfaces)
 			}
 			f, _, err := a.loadForm(&src, args)
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}
-			return writeJSON(a.stdout, form.RenderAsk(f))
+			return writeJSON(a.stdout, ask.Render(f))
 		},
 	}
 	src.register(cmd)
@@ -113,7 +115,7 @@ func (a *app) collect(f *form.Form, answersArg, templateID string) (*form.Respon
 	if err != nil {
 		return nil, err
 	}
-	answers, err := form.ParseAnswers(f, data)
+	answers, err := surfaces.ParseAnswers(f, data)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +138,7 @@ func (a *app) formSummary() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, err := form.ParseResponse(f, data, &form.CollectOptions{TemplateID: tid})
+			r, err := surfaces.ParseResponse(f, data, &form.CollectOptions{TemplateID: tid})
 			if err != nil {
 				return err
 			}

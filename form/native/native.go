@@ -1,31 +1,33 @@
-package form
+package native
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/elicit/elicit/form"
 )
 
-// ElicitRender is a form mapped to an MCP elicitation request (spec
+// Result is a form mapped to an MCP elicitation request (spec
 // 2025-11-25: a flat object of primitive properties).
-type ElicitRender struct {
+type Result struct {
 	// Schema is the requestedSchema.
 	Schema map[string]any `json:"requested_schema"`
 	// Unsupported lists the fields native elicitation cannot ask.
-	Unsupported []Unsupported `json:"unsupported"`
+	Unsupported []form.Unsupported `json:"unsupported"`
 }
 
-// RenderElicit maps a form to a spec-valid requestedSchema: single choices
+// Render maps a form to a spec-valid requestedSchema: single choices
 // as titled oneOf strings, multi-selects as arrays of enum strings, booleans,
 // numbers with bounds, dates as format date, text with maxLength, defaults
 // as the spec allows. Display-only progress reports cannot be asked.
-func RenderElicit(f *Form) *ElicitRender {
+func Render(f *form.Form) *Result {
 	props := map[string]any{}
 	var required []string
-	r := &ElicitRender{Unsupported: []Unsupported{}}
+	r := &Result{Unsupported: []form.Unsupported{}}
 	for i := range f.Fields {
 		fl := &f.Fields[i]
 		if fl.DisplayOnly() {
-			r.Unsupported = append(r.Unsupported, Unsupported{QuestionID: fl.ID, Type: fl.Type,
+			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type,
 				Reason: "a display-only progress report has nothing to ask: narrate it, or show it on the widget", Surface: "widget"})
 			continue
 		}
@@ -41,31 +43,31 @@ func RenderElicit(f *Form) *ElicitRender {
 	return r
 }
 
-func elicitProperty(f *Field) map[string]any {
+func elicitProperty(f *form.Field) map[string]any {
 	p := map[string]any{"title": f.Text}
 	if d := elicitDescription(f); d != "" {
 		p["description"] = d
 	}
 	switch {
-	case f.Type.singleChoice():
+	case f.Type.SingleChoice():
 		one := make([]any, 0, len(f.Options))
-		for _, o := range orderedOptions(f) {
+		for _, o := range f.Choices() {
 			one = append(one, map[string]any{"const": o, "title": choiceTitle(f, o)})
 		}
 		p["type"], p["oneOf"] = "string", one
-	case f.Type == MultiSelect:
+	case f.Type == form.MultiSelect:
 		p["type"] = "array"
 		p["items"] = map[string]any{"type": "string", "enum": f.Options}
 		if f.Required {
 			p["minItems"] = 1
 		}
-	case f.Type == Boolean:
+	case f.Type == form.Boolean:
 		p["type"] = "boolean"
-	case f.Type == Number:
+	case f.Type == form.Number:
 		p["type"] = "number"
 		setBound(p, "minimum", f.Minimum)
 		setBound(p, "maximum", f.Maximum)
-	case f.Type == Date:
+	case f.Type == form.Date:
 		p["type"], p["format"] = "string", "date"
 	default:
 		p["type"] = "string"
@@ -85,23 +87,23 @@ func setBound(p map[string]any, key string, v *float64) {
 	}
 }
 
-func elicitDefault(f *Field) any {
-	if f.Type == Boolean {
+func elicitDefault(f *form.Field) any {
+	if f.Type == form.Boolean {
 		return f.Default == "Yes"
 	}
 	return f.Default
 }
 
 // choiceTitle labels a choice as AskUserQuestion would.
-func choiceTitle(f *Field, o string) string {
+func choiceTitle(f *form.Field, o string) string {
 	t := o
-	if o == recommendation(f) {
-		t += suffixRecommended
+	if o == f.Recommendation() {
+		t += form.RecommendedSuffix
 	}
 	if o == f.UserPosition {
-		t += suffixUserPosition
+		t += form.UserPositionSuffix
 	}
-	if note := optionDescription(f, o); note != "" {
+	if note := joinNonEmpty(" ", f.OptionNote(o), f.GuessNote(o)); note != "" {
 		t += " — " + note
 	}
 	return t
@@ -109,36 +111,36 @@ func choiceTitle(f *Field, o string) string {
 
 // elicitDescription carries what the dialog has no other place for: help,
 // the construct's rationale or report, suggestions, and a guess's basis.
-func elicitDescription(f *Field) string {
+func elicitDescription(f *form.Field) string {
 	var parts []string
 	switch f.Type {
-	case Decision:
+	case form.Decision:
 		parts = append(parts, f.Rationale)
-	case Pushback:
+	case form.Pushback:
 		if f.Rationale != "" {
 			parts = append(parts, "I'd push back: "+f.Rationale)
 		}
-	case Progress:
-		parts = append(parts, strings.TrimPrefix(progressText(f), f.Text+" — "))
-	case TextInput:
+	case form.Progress:
+		parts = append(parts, progressDescription(f))
+	case form.TextInput:
 		if len(f.Options) > 0 {
 			parts = append(parts, "Suggestions: "+strings.Join(f.Options, "; ")+".")
 		}
 	}
 	parts = append(parts, f.HelpText)
 	if f.Inferred() {
-		parts = append(parts, fmt.Sprintf("Guessed: %s (%s).", formatValue(f.Default), f.InferredFrom))
+		parts = append(parts, fmt.Sprintf("Guessed: %s (%s).", form.FormatValue(f.Default), f.InferredFrom))
 	}
 	return joinNonEmpty(" ", parts...)
 }
 
-// FromElicitation turns an accepted elicitation's content into answers keyed
+// Answers turns an accepted elicitation's content into answers keyed
 // by field id: booleans become "Yes"/"No"; everything else passes through for
 // Collect to validate (a client is never trusted).
-func FromElicitation(f *Form, content map[string]any) map[string]any {
+func Answers(f *form.Form, content map[string]any) map[string]any {
 	out := make(map[string]any, len(content))
 	for k, v := range content {
-		if fl := f.Field(k); fl != nil && fl.Type == Boolean {
+		if fl := f.Field(k); fl != nil && fl.Type == form.Boolean {
 			if b, ok := v.(bool); ok {
 				v = map[bool]string{true: "Yes", false: "No"}[b]
 			}
@@ -146,4 +148,25 @@ func FromElicitation(f *Form, content map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// progressDescription is the progress report as the dialog shows it, with
+// the construct's rationale and, for a task report whose text is not a
+// question, what is being asked.
+func progressDescription(f *form.Field) string {
+	d := joinNonEmpty(" ", f.ProgressReport(), f.Rationale)
+	if f.ProgressStyle != "report" && !strings.HasSuffix(strings.TrimSpace(f.Text), "?") {
+		d += " Which blocked item should we tackle next?"
+	}
+	return d
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
 }

@@ -1,38 +1,40 @@
-package form
+package ask
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/elicit/elicit/form"
 )
 
 // The limits of Claude Code's AskUserQuestion tool.
 const (
-	AskMaxQuestions = 4
-	AskMinOptions   = 2
-	AskMaxOptions   = 4
-	AskMaxHeader    = 12
+	MaxQuestions = 4
+	MinOptions   = 2
+	MaxOptions   = 4
+	MaxHeader    = 12
 	// TwoTierMax is the most options the two-tier picker can offer: 4
 	// groups of 4.
-	TwoTierMax = AskMaxOptions * AskMaxOptions
+	TwoTierMax = MaxOptions * MaxOptions
 	// BatchSource marks a deliberate multi-question batch.
 	BatchSource = "elicit-form"
 )
 
-// AskRender is a form rendered for AskUserQuestion.
-type AskRender struct {
+// Result is a form rendered for AskUserQuestion.
+type Result struct {
 	Success     bool   `json:"success"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
 	// Batches are the seed's per-field payloads, at most 4 per batch.
 	Batches [][]Payload `json:"batches"`
 	// AskUserQuestion holds one ready-to-send tool input per batch.
-	AskUserQuestion []AskInput `json:"ask_user_question"`
+	AskUserQuestion []Input `json:"ask_user_question"`
 	// Followups are the second tier of two-tier pickers, to send after the
 	// first tier's answer.
 	Followups []Followup `json:"followups,omitempty"`
 	// Unsupported lists the fields AskUserQuestion cannot ask, with why and
 	// which surface can.
-	Unsupported []Unsupported `json:"unsupported"`
+	Unsupported []form.Unsupported `json:"unsupported"`
 }
 
 // Payload is the seed's per-question payload.
@@ -45,28 +47,28 @@ type Payload struct {
 	HelpText   string   `json:"help_text,omitempty"`
 }
 
-// AskInput is one AskUserQuestion tool input.
-type AskInput struct {
-	Questions []AskQuestion `json:"questions"`
-	Metadata  *AskMetadata  `json:"metadata,omitempty"`
+// Input is one AskUserQuestion tool input.
+type Input struct {
+	Questions []Question `json:"questions"`
+	Metadata  *Metadata  `json:"metadata,omitempty"`
 }
 
-// AskQuestion is one question of an AskUserQuestion call.
-type AskQuestion struct {
-	Question    string      `json:"question"`
-	Header      string      `json:"header"`
-	Options     []AskOption `json:"options"`
-	MultiSelect bool        `json:"multiSelect"`
+// Question is one question of an AskUserQuestion call.
+type Question struct {
+	Question    string   `json:"question"`
+	Header      string   `json:"header"`
+	Options     []Option `json:"options"`
+	MultiSelect bool     `json:"multiSelect"`
 }
 
-// AskOption is one option of an AskUserQuestion question.
-type AskOption struct {
+// Option is one option of an AskUserQuestion question.
+type Option struct {
 	Label       string `json:"label"`
 	Description string `json:"description"`
 }
 
-// AskMetadata is the tool input's metadata.
-type AskMetadata struct {
+// Metadata is the tool input's metadata.
+type Metadata struct {
 	Source string `json:"source"`
 }
 
@@ -81,32 +83,24 @@ type Followup struct {
 
 // FollowupGroup is the question to ask when the first tier's answer is Label.
 type FollowupGroup struct {
-	Label    string      `json:"label"`
-	Question AskQuestion `json:"question"`
+	Label    string   `json:"label"`
+	Question Question `json:"question"`
 }
 
-// Unsupported is a field AskUserQuestion cannot ask.
-type Unsupported struct {
-	QuestionID string `json:"question_id"`
-	Type       Type   `json:"type"`
-	Reason     string `json:"reason"`
-	Surface    string `json:"surface"`
-}
-
-// RenderAsk renders a form for AskUserQuestion. Fields the host cannot
-// express are listed in Unsupported, never dropped.
-func RenderAsk(f *Form) *AskRender {
-	n := (len(f.Fields) + AskMaxQuestions - 1) / AskMaxQuestions
-	r := &AskRender{Success: true, Title: f.Title, Description: f.Description,
-		Batches: make([][]Payload, 0, n), AskUserQuestion: make([]AskInput, 0, n), Unsupported: []Unsupported{}}
-	batch := make([]Payload, 0, min(len(f.Fields), AskMaxQuestions))
-	questions := make([]AskQuestion, 0, cap(batch))
-	plans := make([]askPlan, len(f.Fields))
+// Render renders a form for AskUserQuestion. Fields the host cannot express
+// are listed in Unsupported, never dropped.
+func Render(f *form.Form) *Result {
+	n := (len(f.Fields) + MaxQuestions - 1) / MaxQuestions
+	r := &Result{Success: true, Title: f.Title, Description: f.Description,
+		Batches: make([][]Payload, 0, n), AskUserQuestion: make([]Input, 0, n), Unsupported: []form.Unsupported{}}
+	batch := make([]Payload, 0, min(len(f.Fields), MaxQuestions))
+	questions := make([]Question, 0, cap(batch))
+	plans := make([]plan, len(f.Fields))
 	for i := range f.Fields {
 		p := &plans[i]
 		p.plan(&f.Fields[i])
 		if p.unsupported != "" {
-			r.Unsupported = append(r.Unsupported, Unsupported{QuestionID: p.field.ID, Type: p.field.Type, Reason: p.unsupported, Surface: "widget"})
+			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: p.field.ID, Type: p.field.Type, Reason: p.unsupported, Surface: "widget"})
 			continue
 		}
 		batch = append(batch, payload(p))
@@ -114,9 +108,9 @@ func RenderAsk(f *Form) *AskRender {
 		if len(p.groups) > 0 {
 			r.Followups = append(r.Followups, p.followup())
 		}
-		if len(batch) == AskMaxQuestions {
+		if len(batch) == MaxQuestions {
 			r.addBatch(batch, questions)
-			batch, questions = make([]Payload, 0, AskMaxQuestions), make([]AskQuestion, 0, AskMaxQuestions)
+			batch, questions = make([]Payload, 0, MaxQuestions), make([]Question, 0, MaxQuestions)
 		}
 	}
 	if len(batch) > 0 {
@@ -125,25 +119,25 @@ func RenderAsk(f *Form) *AskRender {
 	return r
 }
 
-func (r *AskRender) addBatch(batch []Payload, questions []AskQuestion) {
-	in := AskInput{Questions: questions}
+func (r *Result) addBatch(batch []Payload, questions []Question) {
+	in := Input{Questions: questions}
 	if len(questions) > 1 {
-		in.Metadata = &AskMetadata{Source: BatchSource}
+		in.Metadata = &Metadata{Source: BatchSource}
 	}
 	r.Batches = append(r.Batches, batch)
 	r.AskUserQuestion = append(r.AskUserQuestion, in)
 }
 
 // payload builds the seed's payload for an askable field.
-func payload(p *askPlan) Payload {
+func payload(p *plan) Payload {
 	f := p.field
 	t := string(f.Type)
-	if f.Type.singleChoice() {
-		t = string(SingleSelect)
+	if f.Type.SingleChoice() {
+		t = string(form.SingleSelect)
 	}
 	help := f.HelpText
 	if f.Inferred() {
-		help = joinNonEmpty(" ", help, fmt.Sprintf("Guessed: %s (%s).", formatValue(f.Default), f.InferredFrom))
+		help = joinNonEmpty(" ", help, fmt.Sprintf("Guessed: %s (%s).", form.FormatValue(f.Default), f.InferredFrom))
 	}
 	return Payload{QuestionID: f.ID, Question: f.Text, Type: t, Options: p.options, Default: f.Default, HelpText: help}
 }
@@ -156,17 +150,4 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(out, sep)
-}
-
-// formatValue renders an answer value for people.
-func formatValue(v any) string {
-	switch x := v.(type) {
-	case []string:
-		return strings.Join(x, ", ")
-	case float64:
-		return fmtNum(x)
-	case string:
-		return x
-	}
-	return fmt.Sprint(v)
 }

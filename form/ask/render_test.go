@@ -1,28 +1,28 @@
-package form
+package ask
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf16"
 
+	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/formtest"
 	"github.com/elicit/elicit/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestRenderAskGolden(t *testing.T) {
-	for name, data := range testForms(t) {
+func TestRenderGolden(t *testing.T) {
+	for name, data := range formtest.Forms(t) {
 		t.Run(name, func(t *testing.T) {
-			golden.Check(t, "ask/"+name+".json", golden.JSON(t, RenderAsk(mustParse(t, data))))
+			golden.Check(t, name+".json", golden.JSON(t, Render(formtest.MustParse(t, data))))
 		})
 	}
 }
 
-// TestAskUserQuestionHostLimits checks every tool input produced for every
-// test form against the limits the real host enforces (hosts.md).
 func TestAskUserQuestionHostLimits(t *testing.T) {
-	for name, data := range testForms(t) {
-		f := mustParse(t, data)
-		r := RenderAsk(f)
+	for name, data := range formtest.Forms(t) {
+		f := formtest.MustParse(t, data)
+		r := Render(f)
 		asked := map[string]bool{}
 		for i, in := range r.AskUserQuestion {
 			checkAskInput(t, name, in)
@@ -32,7 +32,7 @@ func TestAskUserQuestionHostLimits(t *testing.T) {
 		}
 		for _, fu := range r.Followups {
 			for _, g := range fu.Groups {
-				checkAskInput(t, name+" followup", AskInput{Questions: []AskQuestion{g.Question}})
+				checkAskInput(t, name+" followup", Input{Questions: []Question{g.Question}})
 			}
 		}
 		for _, u := range r.Unsupported {
@@ -52,7 +52,7 @@ func TestAskUserQuestionHostLimits(t *testing.T) {
 	}
 }
 
-func checkAskInput(t *testing.T, name string, in AskInput) {
+func checkAskInput(t *testing.T, name string, in Input) {
 	t.Helper()
 	if n := len(in.Questions); n < 1 || n > 4 {
 		t.Errorf("%s: %d questions, want 1-4", name, n)
@@ -80,30 +80,13 @@ func checkAskInput(t *testing.T, name string, in AskInput) {
 	}
 }
 
-func TestHeader(t *testing.T) {
-	tests := map[string]string{
-		"goal":                   "Goal",
-		"done_when":              "Done when",
-		"effort-cap":             "Effort cap",
-		"ship_date_and_time":     "Ship date",
-		"supercalifragilistic":   "Supercalifra",
-		"ünïcode_wörds_are_fine": "Ünïcode",
-		"__":                     "Question",
-	}
-	for id, want := range tests {
-		if got := header(id); got != want {
-			t.Errorf("header(%q) = %q, want %q", id, got, want)
-		}
-	}
-}
-
 func TestTwoTierGroupsAreBalanced(t *testing.T) {
 	for n := 5; n <= 16; n++ {
 		opts := make([]string, n)
 		for i := range opts {
 			opts[i] = string(rune('a'+i)) + "x"
 		}
-		p := planAsk(&Field{ID: "x", Text: "X?", Type: SingleSelect, Options: opts, Required: true})
+		p := planFor(&form.Field{ID: "x", Text: "X?", Type: form.SingleSelect, Options: opts, Required: true})
 		total := 0
 		for _, g := range p.groups {
 			if k := len(g.Question.Options); k < 2 || k > 4 {
@@ -115,13 +98,13 @@ func TestTwoTierGroupsAreBalanced(t *testing.T) {
 			t.Errorf("n=%d: %d options in %d groups", n, total, len(p.groups))
 		}
 	}
-	p := planAsk(&Field{ID: "x", Text: "X?", Type: SingleSelect, Options: make([]string, 17)})
+	p := planFor(&form.Field{ID: "x", Text: "X?", Type: form.SingleSelect, Options: make([]string, 17)})
 	if p.unsupported == "" {
 		t.Error("17 options must be unsupported")
 	}
 }
 
-func TestRenderAskBatches(t *testing.T) {
+func TestRenderBatches(t *testing.T) {
 	js := `{"title": "T", "fields": [`
 	for i := range 9 {
 		if i > 0 {
@@ -129,7 +112,7 @@ func TestRenderAskBatches(t *testing.T) {
 		}
 		js += `{"id": "b` + string(rune('0'+i)) + `", "text": "Q` + string(rune('0'+i)) + `?", "type": "boolean"}`
 	}
-	r := RenderAsk(mustParse(t, []byte(js+`]}`)))
+	r := Render(formtest.MustParse(t, []byte(js+`]}`)))
 	var sizes []int
 	for _, in := range r.AskUserQuestion {
 		sizes = append(sizes, len(in.Questions))
@@ -140,4 +123,26 @@ func TestRenderAskBatches(t *testing.T) {
 	if r.AskUserQuestion[2].Metadata != nil {
 		t.Error("a one-question batch must not carry metadata")
 	}
+}
+
+// FuzzRender renders every form Parse accepts: no panic, and every field is
+// either asked or listed as unsupported.
+func FuzzRender(f *testing.F) {
+	for _, data := range formtest.Forms(f) {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fm, err := form.Parse(data)
+		if err != nil {
+			return
+		}
+		r := Render(fm)
+		n := len(r.Unsupported)
+		for _, b := range r.Batches {
+			n += len(b)
+		}
+		if n != len(fm.Fields) {
+			t.Fatalf("%d fields, %d asked or unsupported", len(fm.Fields), n)
+		}
+	})
 }

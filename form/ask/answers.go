@@ -1,49 +1,50 @@
-package form
+package ask
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/problem"
 )
 
-// askTarget is what one AskUserQuestion question text stands for.
-type askTarget struct {
-	plan  *askPlan
+// target is what one AskUserQuestion question text stands for.
+type target struct {
+	plan  *plan
 	group int // -1: the field's own question; 0: a two-tier first tier; k: group k
 }
 
-// askIndex maps every question text elicit would send for f back to its
+// index maps every question text elicit would send for f back to its
 // field; a field's plain text maps too, for agents that asked a question the
 // host cannot show as free text.
-func askIndex(f *Form) map[string]askTarget {
-	idx := make(map[string]askTarget, len(f.Fields))
+func index(f *form.Form) map[string]target {
+	idx := make(map[string]target, len(f.Fields))
 	for i := range f.Fields {
-		p := planAsk(&f.Fields[i])
-		idx[f.Fields[i].Text] = askTarget{plan: p, group: -1}
+		p := planFor(&f.Fields[i])
+		idx[f.Fields[i].Text] = target{plan: p, group: -1}
 		if p.unsupported != "" {
 			continue
 		}
 		if len(p.groups) == 0 {
-			idx[p.question.Question] = askTarget{plan: p, group: -1}
+			idx[p.question.Question] = target{plan: p, group: -1}
 			continue
 		}
-		idx[p.question.Question] = askTarget{plan: p, group: 0}
+		idx[p.question.Question] = target{plan: p, group: 0}
 		for k, g := range p.groups {
-			idx[g.Question.Question] = askTarget{plan: p, group: k + 1}
+			idx[g.Question.Question] = target{plan: p, group: k + 1}
 		}
 	}
 	return idx
 }
 
-// FromAskUserQuestion maps the AskUserQuestion tool's answers (keyed by
+// Answers maps the AskUserQuestion tool's answers (keyed by
 // question text, multi-select labels joined with commas, free "Other" text,
 // and both tiers of a two-tier picker) back onto field ids. answers may come
 // from several calls: pass the merged answers objects.
-func FromAskUserQuestion(f *Form, answers ...map[string]any) (map[string]any, error) {
-	idx := askIndex(f)
-	m := &askMapper{out: map[string]any{}, tier1: map[string]string{}, answered: map[string][]int{}}
+func Answers(f *form.Form, answers ...map[string]any) (map[string]any, error) {
+	idx := index(f)
+	m := &mapper{out: map[string]any{}, tier1: map[string]string{}, answered: map[string][]int{}}
 	for _, a := range answers {
 		keys := make([]string, 0, len(a))
 		for k := range a {
@@ -61,14 +62,14 @@ func FromAskUserQuestion(f *Form, answers ...map[string]any) (map[string]any, er
 	return m.out, nil
 }
 
-type askMapper struct {
+type mapper struct {
 	out      map[string]any
 	tier1    map[string]string // field id -> first-tier answer naming groups
 	answered map[string][]int  // field id -> groups (from 1) whose follow-up was answered
 	probs    problem.List
 }
 
-func (m *askMapper) answer(idx map[string]askTarget, q string, raw any) {
+func (m *mapper) answer(idx map[string]target, q string, raw any) {
 	path := fmt.Sprintf("answers[%q]", q)
 	t, ok := idx[q]
 	if !ok {
@@ -77,7 +78,7 @@ func (m *askMapper) answer(idx map[string]askTarget, q string, raw any) {
 	}
 	s, ok := raw.(string)
 	if !ok {
-		m.probs.Add(path, "must be a string, as AskUserQuestion answers are (got %s)", describeValue(raw))
+		m.probs.Add(path, "must be a string, as AskUserQuestion answers are (got %s)", form.DescribeValue(raw))
 		return
 	}
 	f := t.plan.field
@@ -87,7 +88,7 @@ func (m *askMapper) answer(idx map[string]askTarget, q string, raw any) {
 	switch {
 	case t.group == 0 && t.plan.namesGroups(s):
 		m.tier1[f.ID] = s
-	case f.Type == MultiSelect:
+	case f.Type == form.MultiSelect:
 		m.addMulti(f, t.plan.splitMulti(s))
 	default:
 		m.out[f.ID] = t.plan.unlabel(s)
@@ -96,7 +97,7 @@ func (m *askMapper) answer(idx map[string]askTarget, q string, raw any) {
 
 // addMulti merges the choices of a multi-select answer (two-tier pickers
 // answer in several questions), in option order.
-func (m *askMapper) addMulti(f *Field, chosen []string) {
+func (m *mapper) addMulti(f *form.Field, chosen []string) {
 	prev, _ := m.out[f.ID].([]string)
 	all := append(slices.Clone(prev), chosen...)
 	var ordered []string
@@ -115,14 +116,14 @@ func (m *askMapper) addMulti(f *Field, chosen []string) {
 
 // checkTiers reports two-tier pickers whose first tier chose a group whose
 // follow-up question was not answered.
-func (m *askMapper) checkTiers(f *Form) {
+func (m *mapper) checkTiers(f *form.Form) {
 	for i := range f.Fields {
 		id := f.Fields[i].ID
 		chosen, ok := m.tier1[id]
 		if !ok {
 			continue
 		}
-		p := planAsk(&f.Fields[i])
+		p := planFor(&f.Fields[i])
 		var missing []string
 		for _, label := range strings.Split(chosen, ",") {
 			label = strings.TrimSpace(label)
@@ -137,7 +138,7 @@ func (m *askMapper) checkTiers(f *Form) {
 }
 
 // groupNumber is the number (from 1) of the group labelled label, or 0.
-func (p *askPlan) groupNumber(label string) int {
+func (p *plan) groupNumber(label string) int {
 	for k, g := range p.groups {
 		if g.Label == label {
 			return k + 1
@@ -148,9 +149,9 @@ func (p *askPlan) groupNumber(label string) int {
 
 // namesGroups reports whether a first-tier answer names groups (one, or
 // several comma-joined for a multi-select) rather than being "Other" text.
-func (p *askPlan) namesGroups(answer string) bool {
+func (p *plan) namesGroups(answer string) bool {
 	parts := []string{answer}
-	if p.field.Type == MultiSelect {
+	if p.field.Type == form.MultiSelect {
 		parts = strings.Split(answer, ",")
 	}
 	for _, part := range parts {
@@ -163,22 +164,22 @@ func (p *askPlan) namesGroups(answer string) bool {
 
 // unlabel maps an option label back to the option; anything else is free
 // "Other" text and comes back as written.
-func (p *askPlan) unlabel(s string) string {
-	rec := recommendation(p.field)
+func (p *plan) unlabel(s string) string {
+	rec := p.field.Recommendation()
 	t := strings.TrimSpace(s)
 	for _, o := range p.options {
 		if l := p.label(o, rec); l == s || l == t {
 			return o
 		}
 	}
-	for _, suf := range []string{suffixRecommended, suffixUserPosition} {
+	for _, suf := range []string{form.RecommendedSuffix, form.UserPositionSuffix} {
 		t = strings.TrimSuffix(t, suf)
 	}
 	return t
 }
 
 // splitMulti splits a comma-joined multi-select answer into options.
-func (p *askPlan) splitMulti(s string) []string {
+func (p *plan) splitMulti(s string) []string {
 	var out []string
 	for _, part := range strings.Split(s, ",") {
 		if part = strings.TrimSpace(part); part != "" {

@@ -1,0 +1,172 @@
+package ask
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/elicit/elicit/form"
+)
+
+// plan is how one field is asked through AskUserQuestion; the answer reader
+// uses the same plan to map the tool's answers back.
+type plan struct {
+	field       *form.Field
+	unsupported string
+	options     []string // in asking order
+	question    Question
+	groups      []FollowupGroup
+}
+
+// planFor decides how to ask f.
+func planFor(f *form.Field) *plan {
+	p := new(plan)
+	p.plan(f)
+	return p
+}
+
+// plan fills p with how to ask f.
+func (p *plan) plan(f *form.Field) {
+	*p = plan{field: f}
+	if p.unsupported = unsupportedReason(f); p.unsupported != "" {
+		return
+	}
+	p.options = f.Choices()
+	if p.unsupported = optionsProblem(f, p.options); p.unsupported != "" {
+		return
+	}
+	opts := p.askOptions()
+	q := Question{Question: questionText(f), Header: form.Header(f.ID, MaxHeader), MultiSelect: f.Type == form.MultiSelect}
+	if len(opts) <= MaxOptions {
+		q.Options = opts
+		p.question = q
+		return
+	}
+	p.twoTier(q, opts)
+}
+
+// noControl says a rich type cannot be asked.
+var noControl = map[form.Type]string{
+	form.Number:   "AskUserQuestion has no number control",
+	form.Date:     "AskUserQuestion has no date control",
+	form.Textarea: "AskUserQuestion has no textarea control",
+}
+
+func unsupportedReason(f *form.Field) string {
+	switch {
+	case f.DisplayOnly():
+		return "a display-only progress report has nothing to ask: narrate it, or show it on the widget"
+	case f.Type.RichControl():
+		return noControl[f.Type]
+	}
+	return ""
+}
+
+func optionsProblem(f *form.Field, opts []string) string {
+	switch n := len(opts); {
+	case n == 0:
+		return "free text with no suggestions: AskUserQuestion needs 2 to 4 options to show"
+	case n == 1:
+		return "only one option: AskUserQuestion needs 2 to 4"
+	case n > TwoTierMax:
+		return fmt.Sprintf("%d options: the two-tier picker offers at most %d", n, TwoTierMax)
+	}
+	if f.Type == form.MultiSelect {
+		for _, o := range opts {
+			if strings.Contains(o, ",") {
+				return fmt.Sprintf("option %q contains a comma: AskUserQuestion joins multi-select answers with commas, so the answer could not be mapped back", o)
+			}
+		}
+	}
+	return ""
+}
+
+// askOptions labels and describes the options.
+func (p *plan) askOptions() []Option {
+	rec := p.field.Recommendation()
+	out := make([]Option, len(p.options))
+	for i, o := range p.options {
+		out[i] = Option{Label: p.label(o, rec), Description: joinNonEmpty(" ", p.field.OptionNote(o), p.field.GuessNote(o))}
+	}
+	return out
+}
+
+// label is how AskUserQuestion shows option o: badged when it is the
+// recommendation (rec) of a single choice, and when it is the user's own
+// position.
+func (p *plan) label(o, rec string) string {
+	label := o
+	if o == rec && p.field.Type != form.MultiSelect {
+		label += form.RecommendedSuffix
+	}
+	if o == p.field.UserPosition {
+		label += form.UserPositionSuffix
+	}
+	return label
+}
+
+// twoTier splits more than 4 options into 2-4 balanced groups: the first
+// tier picks a group, the follow-up picks within it.
+func (p *plan) twoTier(q Question, opts []Option) {
+	n := len(opts)
+	g := (n + MaxOptions - 1) / MaxOptions
+	tier1 := q
+	tier1.Question = q.Question + " (choose a group first)"
+	tier1.Options = make([]Option, 0, g)
+	start := 0
+	for k := range g {
+		end := start + n/g
+		if k < n%g {
+			end++
+		}
+		group := opts[start:end]
+		label := fmt.Sprintf("Group %d", k+1)
+		tier1.Options = append(tier1.Options, Option{Label: label, Description: groupDescription(group)})
+		second := q
+		second.Question = fmt.Sprintf("%s (%s)", q.Question, label)
+		second.Options = group
+		p.groups = append(p.groups, FollowupGroup{Label: label, Question: second})
+		start = end
+	}
+	p.question = tier1
+}
+
+func groupDescription(group []Option) string {
+	labels := make([]string, len(group))
+	for i, o := range group {
+		labels[i] = o.Label
+	}
+	return strings.Join(labels, "; ")
+}
+
+func (p *plan) followup() Followup {
+	return Followup{QuestionID: p.field.ID, After: p.question.Question, Groups: p.groups}
+}
+
+// questionText folds what the host cannot show beside a question into it:
+// a construct's rationale as the lead-in, a progress report's statuses, and
+// the help text.
+func questionText(f *form.Field) string {
+	q := f.Text
+	switch f.Type {
+	case form.Decision:
+		q = joinNonEmpty(" ", f.Rationale, q)
+	case form.Pushback:
+		if f.Rationale != "" {
+			q = "I'd push back: " + f.Rationale + " " + q
+		}
+	case form.Progress:
+		q = progressText(f)
+	}
+	if f.HelpText != "" {
+		q += " (" + f.HelpText + ")"
+	}
+	return q
+}
+
+func progressText(f *form.Field) string {
+	q := joinNonEmpty(" ", f.Text+" — "+f.ProgressReport(), f.Rationale)
+	if f.ProgressStyle != "report" && !strings.HasSuffix(strings.TrimSpace(f.Text), "?") {
+		q += " Which blocked item should we tackle next?"
+	}
+	return q
+}

@@ -1,0 +1,203 @@
+package form
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+)
+
+// How a field is presented, shared by every surface so that a question
+// reads the same wherever it is asked: which option is recommended and
+// offered first, the notes beside options, the progress report, and the
+// suffixes AskUserQuestion-style hosts show and collect strips again.
+
+// Label suffixes of the chat-tool surfaces (AskUserQuestion, Codex's
+// request_user_input); their answer readers strip them again.
+const (
+	RecommendedSuffix  = " (Recommended)"
+	UserPositionSuffix = " (your approach)"
+)
+
+// Unsupported is a field a surface cannot ask: why, and which surface can.
+type Unsupported struct {
+	QuestionID string `json:"question_id"`
+	Type       Type   `json:"type"`
+	Reason     string `json:"reason"`
+	Surface    string `json:"surface"`
+}
+
+// Recommendation is the option to put first and mark as recommended: a
+// construct's recommendation, or a single-choice field's default.
+func (f *Field) Recommendation() string {
+	if f.Recommended != "" {
+		return f.Recommended
+	}
+	if s, ok := f.Default.(string); ok && f.Type != MultiSelect {
+		return s
+	}
+	return ""
+}
+
+// Choices lists what a picker offers for f, recommendation first: the
+// options, "Yes" and "No" for a boolean, and a text field's default before
+// its suggestions.
+func (f *Field) Choices() []string {
+	opts := f.Options
+	switch f.Type {
+	case Boolean:
+		opts = []string{"Yes", "No"}
+	case TextInput:
+		if d, ok := f.Default.(string); ok && !contains(opts, d) {
+			opts = append([]string{d}, opts...)
+		}
+	}
+	rec := f.Recommendation()
+	if rec == "" || len(opts) == 0 || opts[0] == rec {
+		return opts
+	}
+	out := make([]string, 0, len(opts))
+	out = append(out, rec)
+	for _, o := range opts {
+		if o != rec {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// IsDefault reports whether option o is (part of) f's default.
+func (f *Field) IsDefault(o string) bool {
+	switch d := f.Default.(type) {
+	case string:
+		return d == o
+	case []string:
+		return contains(d, o)
+	}
+	return false
+}
+
+// OptionNote is what the form says beside option o: its option note (the
+// trade-off), or for a progress report the matching item's detail.
+func (f *Field) OptionNote(o string) string {
+	note := f.OptionNotes[o]
+	if note == "" && f.Type == Progress {
+		for _, it := range f.ProgressItems {
+			if it.Label == o {
+				note = it.Detail
+			}
+		}
+	}
+	return note
+}
+
+// GuessNote is the mark beside an inferred default, "Guessed from <why>.",
+// or "" when o is not a guessed default.
+func (f *Field) GuessNote(o string) string {
+	if f.Inferred() && f.IsDefault(o) {
+		return "Guessed from " + f.InferredFrom + "."
+	}
+	return ""
+}
+
+// ProgressReport is a progress field's items as one line: grouped as
+// "done: …; in flight: …; blocked: …." for a task report, or each item
+// with its tag for the neutral report style.
+func (f *Field) ProgressReport() string {
+	if f.ProgressStyle == "report" {
+		parts := make([]string, len(f.ProgressItems))
+		for i, it := range f.ProgressItems {
+			parts[i] = fmt.Sprintf("%s [%s]", it.Text(), it.Status)
+		}
+		return strings.Join(parts, "; ") + "."
+	}
+	var parts []string
+	for _, s := range ProgressBuckets {
+		var labels []string
+		for _, it := range f.ProgressItems {
+			if it.Status == s.Status {
+				labels = append(labels, it.Text())
+			}
+		}
+		if len(labels) > 0 {
+			parts = append(parts, s.Name+": "+strings.Join(labels, ", "))
+		}
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// ProgressBuckets are the task-report statuses in the order they are shown,
+// with their display names.
+var ProgressBuckets = []struct{ Status, Name string }{
+	{StatusDone, "done"}, {StatusInFlight, "in flight"}, {StatusBlocked, "blocked"},
+}
+
+// Text is the item's label with its detail in parentheses.
+func (it ProgressItem) Text() string {
+	if it.Detail == "" {
+		return it.Label
+	}
+	return it.Label + " (" + it.Detail + ")"
+}
+
+// FormatValue renders an answer or default for people: a list joined with
+// commas, a number in its shortest form.
+func FormatValue(v any) string {
+	switch x := v.(type) {
+	case []string:
+		return strings.Join(x, ", ")
+	case float64:
+		return fmtNum(x)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// Header derives a short chip label from a field id: words capitalized, at
+// most max UTF-16 units (as the chat hosts count), cut at a word boundary
+// where one exists.
+func Header(id string, max int) string {
+	words := strings.FieldsFunc(id, func(r rune) bool { return r == '_' || r == '-' || r == '.' || unicode.IsSpace(r) })
+	if len(words) == 0 {
+		return "Question"
+	}
+	out := ""
+	for _, w := range words {
+		next := w
+		if out != "" {
+			next = out + " " + w
+		}
+		if UTF16Len(next) > max {
+			break
+		}
+		out = next
+	}
+	if out == "" {
+		out = cutUTF16(words[0], max)
+	}
+	r := []rune(out)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+// UTF16Len is the length of s in UTF-16 code units, as JavaScript hosts
+// count it.
+func UTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+func cutUTF16(s string, max int) string {
+	n := 0
+	for i, r := range s {
+		if n+utf16.RuneLen(r) > max {
+			return s[:i]
+		}
+		n += utf16.RuneLen(r)
+	}
+	return s
+}

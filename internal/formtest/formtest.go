@@ -1,0 +1,59 @@
+// Package formtest gives the tests of the form packages (form and its
+// surfaces) the shared test forms in form/testdata/forms. It is for tests
+// only.
+package formtest
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/elicit/elicit/form"
+)
+
+// Dir is form/testdata, found from this file so that tests in any package
+// can read it.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "form", "testdata")
+}
+
+// Forms returns every valid test form by file name (without .json).
+func Forms(t testing.TB) map[string][]byte {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(Dir(), "forms", "*.json"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no test forms: %v", err)
+	}
+	out := map[string][]byte{}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(p), ".json")] = data
+	}
+	return out
+}
+
+// MustParse parses a form the test relies on being valid.
+func MustParse(t testing.TB, data []byte) *form.Form {
+	t.Helper()
+	f, err := form.Parse(data)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return f
+}
+
+// Bench reads the 6-field benchmark form.
+func Bench(t testing.TB) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(Dir(), "bench", "six-fields.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
