@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -24,8 +23,30 @@ const (
 	MaxElicitTimeout     = 900
 )
 
-// CodexModelAllowlist is the pattern a configured model must match.
-var CodexModelAllowlist = regexp.MustCompile(`^gpt-5(\.\d+)?-codex(-spark)?$`)
+// CodexModelAllowlist is the pattern a configured model must match;
+// ValidCodexModel checks it.
+const CodexModelAllowlist = `^gpt-5(\.\d+)?-codex(-spark)?$`
+
+// ValidCodexModel reports whether m matches CodexModelAllowlist. It is plain
+// code so that nothing is compiled at package initialisation.
+func ValidCodexModel(m string) bool {
+	rest, ok := strings.CutPrefix(m, "gpt-5")
+	if !ok {
+		return false
+	}
+	if frac, ok := strings.CutPrefix(rest, "."); ok {
+		n := 0
+		for n < len(frac) && frac[n] >= '0' && frac[n] <= '9' {
+			n++
+		}
+		if n == 0 {
+			return false
+		}
+		rest = frac[n:]
+	}
+	rest, ok = strings.CutPrefix(rest, "-codex")
+	return ok && (rest == "" || rest == "-spark")
+}
 
 // CodexReasoningAllowlist lists the accepted reasoning efforts.
 var CodexReasoningAllowlist = []string{"xhigh", "high", "medium", "low"}
@@ -121,7 +142,7 @@ func (s *CodexSettings) model(v json.RawMessage) {
 	switch {
 	case json.Unmarshal(v, &m) != nil:
 		s.warnf("codex.model must be a string (got %s); using %s", v, DefaultCodexModel)
-	case !CodexModelAllowlist.MatchString(m):
+	case !ValidCodexModel(m):
 		s.warnf("codex.model %q does not match %s; using %s", m, CodexModelAllowlist, DefaultCodexModel)
 	default:
 		s.Model = m

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -20,10 +19,11 @@ var requiredKeys = []string{
 	"last_failure_type",
 }
 
-var (
-	challengeID = regexp.MustCompile(`^C[1-9][0-9]*$`)
-	pointID     = regexp.MustCompile(`^P[1-9][0-9]*$`)
-)
+// numberedID reports whether id is prefix and a number without leading
+// zeros: `^C[1-9][0-9]*$` for challenges, `^P[1-9][0-9]*$` for points.
+func numberedID(prefix byte, id string) bool {
+	return len(id) >= 2 && id[0] == prefix && id[1] >= '1' && id[1] <= '9' && digits(id[2:])
+}
 
 // DecodeState strictly decodes a state file: valid JSON, one object, every
 // key of schema version 1 present, no unknown key, version 1, and a state
@@ -131,7 +131,7 @@ func (s *State) validateChallenges(p *problem.List) {
 	for _, id := range sortedKeys(s.Challenges) {
 		c := s.Challenges[id]
 		path := "challenges." + id
-		if !challengeID.MatchString(id) {
+		if !numberedID('C', id) {
 			p.Add(path, "is not a challenge ID (C1, C2, ...)")
 		}
 		if c == nil {
@@ -219,7 +219,7 @@ func (s *State) validatePlacement(p *problem.List) {
 		}
 	}
 	for _, id := range sortedKeys(s.Points) {
-		if !pointID.MatchString(id) {
+		if !numberedID('P', id) {
 			p.Add("points."+id, "is not a point ID (P1, P2, ...)")
 		}
 		if len(at[id]) == 0 {

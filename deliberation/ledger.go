@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Ledger tags.
@@ -30,12 +31,15 @@ func (f Fact) Kind() string {
 	return strings.TrimSpace(k)
 }
 
-var factEntry = regexp.MustCompile(`^(F[1-9][0-9]*)(?: \(supersedes (F[1-9][0-9]*)\))? \[([^\]]+)\]: ?(.*)$`)
+// factEntry is compiled on first use, not at package initialisation.
+var factEntry = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(F[1-9][0-9]*)(?: \(supersedes (F[1-9][0-9]*)\))? \[([^\]]+)\]: ?(.*)$`)
+})
 
 // parseFact parses "F5 (supersedes F1) [revision]: text". An entry in
 // another shape keeps only its ID, if any, and its raw text.
 func parseFact(raw string) Fact {
-	m := factEntry.FindStringSubmatch(raw)
+	m := factEntry().FindStringSubmatch(raw)
 	if m == nil {
 		id, _, _ := strings.Cut(raw, " ")
 		id = strings.TrimSuffix(id, ":")

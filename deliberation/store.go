@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -33,7 +32,25 @@ const (
 // validID accepts the seed's timestamp (with the milliseconds variant of
 // its recovery example) and elicit's collision suffix, nothing that could
 // leave the directory.
-var validID = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}(?:[0-9]{3})?(?:-[0-9]+)?$`)
+// It is `^[0-9]{8}-[0-9]{6}(?:[0-9]{3})?(?:-[0-9]+)?$` in plain code, so
+// that nothing is compiled at package initialisation.
+func validID(id string) bool {
+	if len(id) < len("20060102-150405") || !digits(id[:8]) || id[8] != '-' {
+		return false
+	}
+	clock, suffix, hasSuffix := strings.Cut(id[9:], "-")
+	return (len(clock) == 6 || len(clock) == 9) && digits(clock) && (!hasSuffix || suffix != "" && digits(suffix))
+}
+
+// digits reports whether s is ASCII digits only (true when empty).
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // DefaultDir is $ELICIT_HOME/deliberations, or ~/.elicit/deliberations.
 func DefaultDir(getenv func(string) string) (string, error) {
@@ -87,7 +104,7 @@ func (st *Store) TranscriptPath(id string) string {
 // ParseID accepts an ID or a state file name (or path) and returns the ID.
 func ParseID(arg string) (string, error) {
 	id := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(arg), statePrefix), ".json")
-	if !validID.MatchString(id) {
+	if !validID(id) {
 		return "", problem.List{{Path: "id", Message: fmt.Sprintf("%q is not a deliberation ID (YYYYMMDD-HHMMSS, as in codex-ask-state-YYYYMMDD-HHMMSS.json)", arg)}}
 	}
 	return id, nil

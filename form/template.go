@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -18,11 +17,26 @@ import (
 //go:embed templates/*.json
 var embedded embed.FS
 
-// templateName is what a template name may look like: no path traversal.
-var templateName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+// validTemplateName reports whether s may name a template (nothing that
+// could traverse paths): `^[a-z0-9][a-z0-9-]*$`.
+func validTemplateName(s string) bool { return lowerName(s, "-") }
 
-// slotName is what a slot (placeholder) name may look like.
-var slotName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+// validSlotName reports whether s may name a slot (placeholder):
+// `^[a-z0-9][a-z0-9_-]*$`.
+func validSlotName(s string) bool { return lowerName(s, "_-") }
+
+// lowerName reports whether s is ASCII lowercase letters and digits, with
+// the bytes of punct allowed after the first. Plain code rather than
+// regexps, so that nothing is compiled at package initialisation.
+func lowerName(s, punct string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') && (i == 0 || strings.IndexByte(punct, c) < 0) {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // Templates is the template library: the embedded templates, overridden and
 // extended by a folder of NAME.json files.
@@ -111,7 +125,7 @@ func (ts *Templates) collect(fsys fs.FS, dir, source string, names map[string]st
 	entries, _ := fs.ReadDir(fsys, dir)
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if ok && !e.IsDir() && templateName.MatchString(name) {
+		if ok && !e.IsDir() && validTemplateName(name) {
 			names[name] = source
 		}
 	}
@@ -146,7 +160,7 @@ func (ts *Templates) info(name, source string) TemplateInfo {
 // Source returns a template's file and where it came from ("embedded" or
 // "folder"); a folder template overrides an embedded one of the same name.
 func (ts *Templates) Source(name string) ([]byte, string, error) {
-	if !templateName.MatchString(name) {
+	if !validTemplateName(name) {
 		return nil, "", fmt.Errorf("invalid template name %q (use lowercase letters, digits and '-')", name)
 	}
 	if err := ts.Check(); err != nil {
@@ -228,7 +242,7 @@ func (c *caster) declare(root *jsonnode.Node) {
 		switch {
 		case it.Kind != jsonnode.String:
 			c.probs.Add(path, "must be a string (got %s)", describe(&it))
-		case !slotName.MatchString(it.Text):
+		case !validSlotName(it.Text):
 			c.probs.Add(path, "%q is not a valid slot name (use lowercase letters, digits, '_' and '-')", it.Text)
 		case slices.Contains(c.declared, it.Text):
 			c.probs.Add(path, "slot %q is declared twice", it.Text)
@@ -278,7 +292,7 @@ func (c *caster) substitute(s, path string) string {
 			continue
 		}
 		end := strings.IndexByte(s[i:], '}')
-		if end < 0 || !slotName.MatchString(s[i+1:i+end]) {
+		if end < 0 || !validSlotName(s[i+1:i+end]) {
 			b.WriteByte('{')
 			continue
 		}
