@@ -8,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commandGroups = append(commandGroups, configCommand) }
-
 func configCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",

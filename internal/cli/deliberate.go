@@ -12,8 +12,6 @@ import (
 	"github.com/elicit/elicit/deliberation"
 )
 
-func init() { commandGroups = append(commandGroups, deliberateCommand) }
-
 // deliberateCommand is the deliberation engine: the codex-ask protocol as
 // a persistent state machine.
 func deliberateCommand(a *app) *cobra.Command {

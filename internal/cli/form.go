@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commandGroups = append(commandGroups, formCommand, templatesCommand) }
-
 func formCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "form",

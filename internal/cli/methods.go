@@ -15,8 +15,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commandGroups = append(commandGroups, methodsCommand) }
-
 // registryFlags are the flags every methods command takes.
 type registryFlags struct{ registry, extra string }
 

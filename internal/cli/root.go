@@ -63,10 +63,17 @@ func (a *app) rootCommand() *cobra.Command {
 	return root
 }
 
-// commandGroups holds one constructor per command group (form, methods,
-// deliberate, ...); each group's file registers itself in an init function so
-// groups can be added without touching this file.
-var commandGroups []func(*app) *cobra.Command
+// commandGroups are elicit's command groups, one constructor each, in one
+// explicit list: a new group is added here, not by an init function in its
+// own file.
+var commandGroups = []func(*app) *cobra.Command{
+	configCommand,
+	deliberateCommand,
+	formCommand,
+	templatesCommand,
+	methodsCommand,
+	serveCommand,
+}
 
 // groupHelp is the RunE of a command that only groups subcommands: without
 // arguments it prints help, with an unknown subcommand it is a usage error.

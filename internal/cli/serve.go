@@ -12,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commandGroups = append(commandGroups, serveCommand) }
-
 func serveCommand(a *app) *cobra.Command {
 	var addr, token string
 	rf := &registryFlags{}
