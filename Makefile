@@ -1,7 +1,13 @@
 # elicit's build and test entry points. `make test` is what CI runs.
 GO ?= go
+# Every binary the project builds is static: no cgo, so no libc start-up and
+# no dynamic loader (docs/decisions.md, "Start-up"). Only the race detector
+# needs cgo, so the unit run turns it back on for its test binaries.
+export CGO_ENABLED := 0
+# The flags of every build, the hello-world reference of bench-process too.
+BUILDFLAGS ?= -trimpath
 
-.PHONY: test lint unit e2e bench bench-go bench-mcp build
+.PHONY: test lint unit e2e bench bench-go bench-process bench-mcp build
 
 test: lint unit e2e
 
@@ -13,21 +19,29 @@ lint:
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }
 
 unit:
-	$(GO) test -race -count=1 ./...
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
 
 # End-to-end suites with real outside parts: the MCP server driven by the
 # official TypeScript SDK and the MCP Inspector CLI, and the real codex CLI
 # against a stub model server (all installed from the committed lockfile with
 # npm ci).
 e2e: build
+	ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run TestStatic ./cmd/elicit/
 	cd e2e/node && npm ci --no-audit --no-fund --loglevel=error
 	cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
 	ELICIT_E2E_CODEX=1 $(GO) test -count=1 -run E2E ./consult/... ./crossmodel/
 
-bench: bench-go bench-mcp
+bench: bench-go bench-process bench-mcp
 
 bench-go:
-	@$(GO) test -run '^$$' -bench . -benchmem -count=1 ./... 2>/dev/null | $(GO) run ./internal/benchtable 2>/dev/null
+	@$(GO) test -run '^$$' -bench . -skip '^BenchmarkStartup$$' -benchmem -count=1 ./... 2>/dev/null | $(GO) run ./internal/benchtable 2>/dev/null
+
+# Whole-process start-up: elicit's commands beside a hello-world Go binary
+# built with the same flags, interleaved, 300 rounds; medians and ratios.
+bench-process: build
+	$(GO) build $(BUILDFLAGS) -o bin/hello ./internal/cli/testdata/hello
+	@ELICIT_BIN=$(CURDIR)/bin/elicit ELICIT_HELLO_BIN=$(CURDIR)/bin/hello \
+	  $(GO) test -run '^$$' -bench '^BenchmarkStartup$$' -benchtime 300x -count=1 ./internal/cli/
 
 # 1,000 sequential elicitation_render_form calls from the TypeScript SDK.
 bench-mcp: build
@@ -35,4 +49,4 @@ bench-mcp: build
 	@cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node bench.mjs 1000
 
 build:
-	$(GO) build -o bin/elicit ./cmd/elicit
+	$(GO) build $(BUILDFLAGS) -o bin/elicit ./cmd/elicit
