@@ -124,7 +124,7 @@ func (d *decoder) checkDefault(s *fieldState) {
 	switch {
 	case len(bad) > 0:
 		for _, b := range bad {
-			d.probs.Add(path.String()+b.at, "%s", b.msg)
+			d.probs.Add(d.path(path)+b.at, "%s", b.msg)
 		}
 	case v == nil:
 		d.add(path, "is empty (give a value or remove the default)")

@@ -37,15 +37,19 @@ type fieldState struct {
 	unknown     []string // unknown keys seen, for duplicates
 	requiredSet bool
 	defaultNode *jsonnode.Node
+	// textKey is the key the question text came under: "text", or its
+	// alias "label".
+	textKey string
 }
 
 func (s *fieldState) has(key string) bool { return s.seen&keyBit(key) != 0 }
 
 // field decodes and checks one field; ok is false when it is not an object.
-func (d *decoder) field(path loc, n *jsonnode.Node) (Field, bool) {
+// textKey is the key its question text came under.
+func (d *decoder) field(path loc, n *jsonnode.Node) (f Field, textKey string, ok bool) {
 	if n.Kind != jsonnode.Object {
 		d.add(path, "must be an object with id, text and type (got %s)", describe(n))
-		return Field{}, false
+		return Field{}, "", false
 	}
 	s := &fieldState{path: path}
 	s.Required = true
@@ -62,17 +66,28 @@ func (d *decoder) field(path loc, n *jsonnode.Node) (Field, bool) {
 			d.add(path.key(k), "missing (every field needs id, text and type)")
 		}
 	}
+	if s.textKey == "" {
+		s.textKey = "text"
+	}
 	if s.typeOK {
 		d.checkType(s)
 	}
 	d.checkInference(s)
-	return s.Field, true
+	return s.Field, s.textKey, true
 }
 
 // member decodes one key of a field.
 func (d *decoder) member(s *fieldState, m *jsonnode.Member) {
 	path := s.path.key(m.Key)
-	bit := keyBit(m.Key)
+	key := m.Key
+	if key == textAlias {
+		key = "text"
+	}
+	bit := keyBit(key)
+	if key == "text" && s.seen&bit != 0 && s.textKey != m.Key {
+		d.add(path, "both %q and its alias %q are given (give the question once)", "text", textAlias)
+		return
+	}
 	if s.seen&bit != 0 || (bit == 0 && slices.Contains(s.unknown, m.Key)) {
 		d.add(path, "duplicate key (give each key once)")
 		return
@@ -87,7 +102,10 @@ func (d *decoder) member(s *fieldState, m *jsonnode.Member) {
 		d.add(path, "not a key of type %s (it belongs to %s)", s.Type, strings.Join(typesWith(m.Key), ", "))
 		return
 	}
-	d.decodeKey(s, m.Key, path, &m.Value)
+	if key == "text" {
+		s.textKey = m.Key
+	}
+	d.decodeKey(s, key, path, &m.Value)
 }
 
 func (d *decoder) decodeKey(s *fieldState, key string, path loc, v *jsonnode.Node) {

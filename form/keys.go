@@ -9,6 +9,14 @@ import (
 // formKeys are the keys of a form object.
 var formKeys = []string{"title", "description", "fields"}
 
+// The aliases attune-forms documents, accepted and normalized: a form may
+// list its fields under "questions" and a field may give its question
+// under "label". Parse keeps only the canonical keys.
+const (
+	fieldsAlias = "questions"
+	textAlias   = "label"
+)
+
 // commonKeys belong to every field type.
 var commonKeys = []string{"id", "text", "type", "required", "default", "inferred_from", "help_text"}
 
@@ -110,7 +118,7 @@ var typeMasks = func() []uint32 {
 
 // aliases are names people reach for that mean one of our keys.
 var aliases = map[string]string{
-	"label": "text", "question": "text", "prompt": "text", "questions": "fields",
+	"question": "text", "prompt": "text",
 	"choices": "options", "name": "id", "key": "id", "min": "minimum", "max": "maximum",
 	"maxLength": "max_length", "maxlength": "max_length", "help": "help_text",
 	"helpText": "help_text", "optional": "required", "listStyle": "list_style",

@@ -16,7 +16,7 @@ func TestKeyBits(t *testing.T) {
 }
 
 func TestSuggest(t *testing.T) {
-	for word, want := range map[string]string{"maximun": "maximum", "label": "text", "questions": "options", "opts": "", "requred": "required", "xyz": ""} {
+	for word, want := range map[string]string{"maximun": "maximum", "label": "", "questions": "options", "question": "text", "opts": "", "requred": "required", "xyz": ""} {
 		if got := suggest(word, fieldKeys); got != want {
 			t.Errorf("suggest(%q) = %q, want %q", word, got, want)
 		}

@@ -109,13 +109,29 @@ func fromNode(root *jsonnode.Node) (*Form, error) {
 // decoder accumulates problems while decoding a form.
 type decoder struct {
 	probs problem.List
+	// fieldsKey is the key the fields being decoded came under: "fields",
+	// or its alias "questions", which the paths of their problems name.
+	fieldsKey string
 }
 
-func (d *decoder) add(l loc, format string, args ...any) { d.probs.Add(l.String(), format, args...) }
+func (d *decoder) add(l loc, format string, args ...any) {
+	d.probs.Add(d.path(l), format, args...)
+}
+
+// path names l as the document has it: under "questions" when the fields
+// came under that alias.
+func (d *decoder) path(l loc) string {
+	path := l.String()
+	if d.fieldsKey == fieldsAlias && l.field >= 0 {
+		path = fieldsAlias + strings.TrimPrefix(path, "fields")
+	}
+	return path
+}
 
 func (d *decoder) form(root *jsonnode.Node) *Form {
 	f := &Form{}
 	seen := map[string]bool{}
+	fieldsKey := ""
 	for i := range root.Members {
 		m := &root.Members[i]
 		if seen[m.Key] {
@@ -128,8 +144,15 @@ func (d *decoder) form(root *jsonnode.Node) *Form {
 			f.Title, _ = d.nonEmpty(formLoc(m.Key), &m.Value)
 		case "description":
 			f.Description, _ = d.str(formLoc(m.Key), &m.Value)
-		case "fields":
+		case "fields", fieldsAlias:
+			if fieldsKey != "" {
+				d.add(formLoc(m.Key), "both %q and its alias %q are given (give the fields once)", "fields", fieldsAlias)
+				continue
+			}
+			fieldsKey = m.Key
+			d.fieldsKey = m.Key
 			f.Fields = d.fields(&m.Value)
+			d.fieldsKey = ""
 		default:
 			d.unknownKey(formLoc(m.Key), m.Key, formKeys)
 		}
@@ -137,7 +160,7 @@ func (d *decoder) form(root *jsonnode.Node) *Form {
 	if !seen["title"] {
 		d.add(formLoc("title"), "missing (a form needs a non-empty title)")
 	}
-	if !seen["fields"] {
+	if fieldsKey == "" {
 		d.add(formLoc("fields"), "missing (a form needs a list of 1 or more fields)")
 	}
 	return f
@@ -153,22 +176,22 @@ func (d *decoder) unknownKey(path loc, key string, known []string) {
 
 func (d *decoder) fields(n *jsonnode.Node) []Field {
 	if n.Kind != jsonnode.Array || len(n.Items) == 0 {
-		d.add(formLoc("fields"), "must be a list of 1 or more fields (got %s)", describe(n))
+		d.add(formLoc(d.fieldsKey), "must be a list of 1 or more fields (got %s)", describe(n))
 		return nil
 	}
 	out := make([]Field, 0, len(n.Items))
 	at := make([]int, 0, len(n.Items)) // index in fields of each decoded field
 	for i := range n.Items {
-		f, ok := d.field(fieldLoc(i), &n.Items[i])
+		f, textKey, ok := d.field(fieldLoc(i), &n.Items[i])
 		if !ok {
 			continue
 		}
 		for k := range out {
 			if f.ID != "" && out[k].ID == f.ID {
-				d.add(fieldLoc(i).key("id"), "duplicate id %q (same as fields[%d])", f.ID, at[k])
+				d.add(fieldLoc(i).key("id"), "duplicate id %q (same as %s)", f.ID, d.path(fieldLoc(at[k])))
 			}
 			if f.Text != "" && out[k].Text == f.Text {
-				d.add(fieldLoc(i).key("text"), "duplicate question text %q (same as fields[%d]; AskUserQuestion answers come back keyed by question text)", f.Text, at[k])
+				d.add(fieldLoc(i).key(textKey), "duplicate question text %q (same as %s; AskUserQuestion answers come back keyed by question text)", f.Text, d.path(fieldLoc(at[k])))
 			}
 		}
 		out = append(out, f)

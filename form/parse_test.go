@@ -74,11 +74,24 @@ var parseProblemCases = []struct {
 	{"not an object", `[1]`, []string{"form must be a JSON object (got array of 1)"}},
 	{"not utf-8", "{\"title\": \"\xff\"}", []string{"form is not valid UTF-8 (first bad byte at offset 11)"}},
 	{"empty form", `{}`, []string{"title: missing (a form needs a non-empty title)", "fields: missing (a form needs a list of 1 or more fields)"}},
-	{"form keys", `{"title": "", "questions": [], "description": 3, "fields": []}`, []string{
+	{"form keys", `{"title": "", "fields": [], "description": 3, "fieldz": []}`, []string{
 		"title: must not be empty",
-		"questions: unknown key (did you mean 'fields'?)",
-		"description: must be a string (got number 3)",
 		"fields: must be a list of 1 or more fields (got array of 0)",
+		"description: must be a string (got number 3)",
+		"fieldz: unknown key (did you mean 'fields'?)",
+	}},
+	{"fields and its alias", `{"title": "T", "questions": [{"id": "a", "text": "A?", "type": "boolean"}], "fields": []}`, []string{
+		`fields: both "fields" and its alias "questions" are given (give the fields once)`,
+	}},
+	{"problems under the fields alias", `{"title": "T", "questions": [{"id": "a", "label": "A?", "type": "boolean", "text": "B?"},
+			{"id": "a", "label": "A?", "type": "boolean", "max": 3}]}`, []string{
+		`questions[0].text: both "text" and its alias "label" are given (give the question once)`,
+		"questions[1].max: unknown key (did you mean 'maximum'?)",
+		`questions[1].id: duplicate id "a" (same as questions[0])`,
+		`questions[1].label: duplicate question text "A?" (same as questions[0]; AskUserQuestion answers come back keyed by question text)`,
+	}},
+	{"fields alias empty", `{"title": "T", "questions": {}}`, []string{
+		"questions: must be a list of 1 or more fields (got object)",
 	}},
 	{"required as string", field(`{"id": "a", "text": "A?", "type": "boolean", "required": "false"}`), []string{
 		`fields[0].required: must be true or false (got string "false")`,
@@ -86,8 +99,8 @@ var parseProblemCases = []struct {
 	{"typo with hint", field(`{"id": "n", "text": "N?", "type": "number", "maximun": 3}`), []string{
 		"fields[0].maximun: unknown key (did you mean 'maximum'?)",
 	}},
-	{"alias hint", field(`{"id": "n", "label": "N?", "type": "boolean"}`), []string{
-		"fields[0].label: unknown key (did you mean 'text'?)",
+	{"alias hint", field(`{"id": "n", "question": "N?", "type": "boolean"}`), []string{
+		"fields[0].question: unknown key (did you mean 'text'?)",
 		"fields[0].text: missing (every field needs id, text and type)",
 	}},
 	{"key of another type", field(`{"id": "t", "text": "T?", "type": "text_input", "minimum": 1, "list_style": "ordered", "recommended": "x"}`), []string{
@@ -236,4 +249,18 @@ func FuzzParse(f *testing.F) {
 		_, _ = Collect(form, map[string]any{}, nil)
 
 	})
+}
+
+// TestAliasesNormalize checks that attune's aliases decode to the same form
+// as the canonical keys.
+func TestAliasesNormalize(t *testing.T) {
+	aliased := mustParse(t, []byte(`{"title": "T", "questions": [
+		{"id": "a", "label": "A?", "type": "single_select", "options": ["x", "y"]},
+		{"label": "B?", "id": "b", "type": "text_input", "required": false}]}`))
+	canonical := mustParse(t, []byte(`{"title": "T", "fields": [
+		{"id": "a", "text": "A?", "type": "single_select", "options": ["x", "y"]},
+		{"id": "b", "text": "B?", "type": "text_input", "required": false}]}`))
+	if diff := cmp.Diff(canonical, aliased); diff != "" {
+		t.Errorf("aliased form differs (-canonical +aliased):\n%s", diff)
+	}
 }

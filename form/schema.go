@@ -27,16 +27,21 @@ func schemaDoc() obj {
 		"title":                "elicit form",
 		"description":          "A declarative form: a title, an optional description and 1 or more fields.",
 		"type":                 "object",
-		"required":             []string{"title", "fields"},
+		"required":             []string{"title"},
+		"oneOf":                []any{obj{"required": []string{"fields"}}, obj{"required": []string{fieldsAlias}}},
 		"additionalProperties": false,
 		"properties": obj{
 			"title":       nonEmptyString("The form's title."),
 			"description": obj{"type": "string", "description": "An optional one-line description."},
-			"fields":      obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/field"}},
+			"fields":      fieldList,
+			fieldsAlias:   fieldList,
 		},
 		"$defs": obj{"field": fieldSchema(), "progress_item": progressItemSchema()},
 	}
 }
+
+// fieldList is the schema of "fields" and of its alias "questions".
+var fieldList = obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/field"}}
 
 func nonEmptyString(desc string) obj {
 	return obj{"type": "string", "pattern": `\S`, "description": desc}
@@ -52,6 +57,7 @@ func fieldProperties() obj {
 	return obj{
 		"id":             obj{"type": "string", "pattern": idPattern, "description": "The key the answer comes back under."},
 		"text":           nonEmptyString("The question."),
+		textAlias:        nonEmptyString("An alias of text (attune-forms)."),
 		"type":           obj{"enum": types},
 		"options":        obj{"type": "array", "items": option, "uniqueItems": true, "description": "The choices (suggestions for text_input)."},
 		"required":       obj{"type": "boolean", "description": "Whether an answer is needed; default true."},
@@ -74,7 +80,7 @@ func fieldProperties() obj {
 func fieldSchema() obj {
 	var rules []any
 	for _, t := range Types {
-		allowed := append(slices.Clone(commonKeys), typeKeys[t]...)
+		allowed := append(append(slices.Clone(commonKeys), textAlias), typeKeys[t]...)
 		then := obj{"propertyNames": obj{"enum": allowed}}
 		switch {
 		case slices.Contains(needsOptions, t):
@@ -90,7 +96,8 @@ func fieldSchema() obj {
 	}
 	return obj{
 		"type":                 "object",
-		"required":             []string{"id", "text", "type"},
+		"required":             []string{"id", "type"},
+		"oneOf":                []any{obj{"required": []string{"text"}}, obj{"required": []string{textAlias}}},
 		"additionalProperties": false,
 		"properties":           fieldProperties(),
 		"dependentRequired":    obj{"inferred_from": []string{"default"}},

@@ -24,23 +24,39 @@ FILE (or - for standard input), or cast from a template with --template NAME --s
 	return cmd
 }
 
+// validated is form validate's JSON report; Form is the canonical form
+// with --normalized.
+type validated struct {
+	Success  bool       `json:"success"`
+	Problems []string   `json:"problems"`
+	Form     *form.Form `json:"form,omitempty"`
+}
+
 func (a *app) formValidate() *cobra.Command {
 	var src formSource
-	var asJSON bool
+	var asJSON, normalized bool
 	cmd := &cobra.Command{
-		Use:   "validate FILE|-",
+		Use:   "validate FILE|- [--json] [--normalized]",
 		Short: "Check a form definition and list every problem (exit 1 when invalid)",
-		Args:  func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 0, "") },
+		Long: `With --normalized the canonical form is printed: aliases (questions, label) under their
+own names, defaults filled in (required, a confirm's options). With --json as well it is the
+report's "form" member.`,
+		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 0, "") },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, _, err := a.loadForm(&src, args)
-			if asJSON {
-				if err != nil {
-					return reportJSON(a.stdout, err)
+			switch {
+			case asJSON && err != nil:
+				return reportJSON(a.stdout, err)
+			case asJSON:
+				r := validated{Success: true, Problems: []string{}}
+				if normalized {
+					r.Form = f
 				}
-				return writeJSON(a.stdout, failure{Success: true, Problems: []string{}})
-			}
-			if err != nil {
+				return writeJSON(a.stdout, r)
+			case err != nil:
 				return err
+			case normalized:
+				return writeJSON(a.stdout, f)
 			}
 			fmt.Fprintf(a.stdout, "valid: %q with %d field(s)\n", f.Title, len(f.Fields))
 			return nil
@@ -48,6 +64,7 @@ func (a *app) formValidate() *cobra.Command {
 	}
 	src.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"success":bool,"problems":[...]}`)
+	cmd.Flags().BoolVar(&normalized, "normalized", false, "print the canonical form (aliases resolved, defaults filled in)")
 	return cmd
 }
 
