@@ -13,7 +13,7 @@ import (
 // to 20 minutes and must not be cut before 20.
 const (
 	DefaultTimeout     = 30 * time.Minute
-	DefaultIdleTimeout = 10 * time.Minute
+	DefaultIdleTimeout = 20 * time.Minute
 	DefaultEffort      = "high"
 )
 
@@ -28,7 +28,7 @@ type CodexOptions struct {
 	Effort string
 	// Timeout is the wall-clock limit of one call; default 30 minutes.
 	Timeout time.Duration
-	// IdleTimeout ends a call after this long without an event; default 10
+	// IdleTimeout ends a call after this long without an event; default 20
 	// minutes.
 	IdleTimeout time.Duration
 	// Config are further -c key=value overrides, passed before "resume".

@@ -56,8 +56,11 @@ func NewCommand(opts CommandOptions) *Command {
 	return &Command{o: opts}
 }
 
-// Name implements Consultant: "command:" and the program's name.
-func (c *Command) Name() string { return "command:" + c.o.Path }
+// Name implements Consultant: "command:" and the program with its
+// arguments, quoted so that ParseName gives them back.
+func (c *Command) Name() string {
+	return "command:" + joinWords(append([]string{c.o.Path}, c.o.Args...))
+}
 
 // Start implements Consultant.
 func (c *Command) Start(ctx context.Context, req Request) (*Reply, error) {

@@ -126,7 +126,7 @@ func TestScripted(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	c, err := New("command:my-agent -p 'a b'", &CodexOptions{Timeout: time.Second})
-	if err != nil || c.Name() != "command:my-agent" || Program(c) != "my-agent" || c.(*Command).o.Timeout != time.Second || !cmp.Equal(c.(*Command).o.Args, []string{"-p", "a b"}) {
+	if err != nil || c.Name() != "command:my-agent -p 'a b'" || Program(c) != "my-agent" || c.(*Command).o.Timeout != time.Second || !cmp.Equal(c.(*Command).o.Args, []string{"-p", "a b"}) {
 		t.Errorf("New(command) = %+v, %v", c, err)
 	}
 	c, err = New("codex", &CodexOptions{Path: "/opt/codex"})

@@ -64,6 +64,24 @@ func splitWords(s string) ([]string, error) {
 	return words, nil
 }
 
+// joinWords is the inverse of splitWords: words with a space, a tab, a
+// newline or a quote are quoted (single quotes, or double quotes when the
+// word holds a single quote).
+func joinWords(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		switch {
+		case w != "" && !strings.ContainsAny(w, " \t\n'\""):
+			out[i] = w
+		case !strings.Contains(w, "'"):
+			out[i] = "'" + w + "'"
+		default:
+			out[i] = `"` + w + `"`
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // New builds the consultant a name chooses: "codex" gives a Codex with
 // opts; "command:PROG ARGS..." a Command with opts' timeout, environment,
 // folder, runner and clock.

@@ -3,6 +3,7 @@ package deliberation
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Challenge outcomes of an evaluation.
@@ -72,13 +73,19 @@ func (s *State) rounds(c *Challenge) int { return s.Iteration - c.RaisedIter }
 func (s *State) applyChallenge(ce ChallengeEval) {
 	c := s.Challenges[ce.ID]
 	c.AwaitingID = false
+	if ce.Outcome != OutcomeMissingID {
+		s.noteDefense(ce)
+	}
 	switch ce.Outcome {
 	case OutcomeAccepted:
 		s.accept(ce)
 	case OutcomeRejected:
 		if c.Kind == KindReject || c.Kind == KindUngrounded {
 			s.closeChallenge(ce.ID)
-			s.dismissBound(c, terminalTag(c.Kind), orDefault(ce.Reason, c.Objection))
+			c.Status = ChallengeDefended
+			reason := orDefault(ce.Reason, c.Objection)
+			s.dismissBound(c, terminalTag(c.Kind), reason)
+			s.round = append(s.round, verdict{ClassReject, fmt.Sprintf("%s: %s — defense not accepted: %s", ce.ID, clause(c.Point), clause(reason))})
 			return
 		}
 		c.Status, c.AwaitingConfirmation = ChallengeDefended, false
@@ -88,6 +95,7 @@ func (s *State) applyChallenge(ce ChallengeEval) {
 	case OutcomeRefuted:
 		s.closeChallenge(ce.ID)
 		s.dismissBound(c, TagRejected, ce.Evidence)
+		s.round = append(s.round, verdict{ClassReject, fmt.Sprintf("%s: %s — refuted: %s", ce.ID, clause(c.Point), clause(ce.Evidence))})
 	case OutcomeConceded:
 		s.closeChallenge(ce.ID)
 		c.Status = ChallengeConceded
@@ -115,7 +123,51 @@ func (s *State) withReason(tagReason, reason string) string {
 	return tagReason + "; " + reason
 }
 
-// accept moves defended points to Agreed, through the Dependency Gate.
+// noteDefense keeps what the consultee said for a challenge, for the
+// Recovery prompt's argumentative flow: the evaluation's defense, or the
+// answer's lines that reference the challenge.
+func (s *State) noteDefense(ce ChallengeEval) {
+	d := strings.TrimSpace(ce.Defense)
+	if d == "" {
+		if r := s.lastResponse(); r != nil {
+			d = defenseLines(r.Text, ce.ID)
+		}
+	}
+	if d != "" {
+		s.Challenges[ce.ID].Defense = d
+	}
+}
+
+// maxDefense bounds a defense kept from an answer.
+const maxDefense = 400
+
+// defenseLines are the lines of text that reference challenge id, joined
+// into one line and cut at maxDefense characters.
+func defenseLines(text, id string) string {
+	var lines []string
+	for line := range strings.SplitSeq(text, "\n") {
+		if slices.Contains(References(line), id) {
+			lines = append(lines, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	return cutRunes(strings.Join(lines, " "), maxDefense)
+}
+
+// cutRunes cuts s to at most n characters, marking the cut with "…".
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// gateMessage is the Dependency Gate's verdict on a concession without a
+// verified failure mode.
+const gateMessage = "No concrete failure mode verified. Simpler version preferred."
+
+// accept moves defended points to Agreed, through the Dependency Gate, and
+// tells the consultee.
 func (s *State) accept(ce ChallengeEval) {
 	c := s.Challenges[ce.ID]
 	s.closeChallenge(ce.ID)
@@ -127,27 +179,49 @@ func (s *State) accept(ce ChallengeEval) {
 		}
 		p := s.Points[id]
 		if p != nil && p.Dependency && !verifiedConcession(ce.Concession) {
-			s.dismissText(id, text, TagRejected, "No concrete failure mode verified. Simpler version preferred.")
+			s.gateDismiss(ce.ID, id, text)
 			continue
 		}
 		if p != nil {
 			p.Text = text
+			if ce.ClaimType != "" {
+				p.ClaimType = ce.ClaimType
+			}
 		}
 		s.agree(id, text, agreedEvidence(ce.EvidenceType), ce.Reason)
 	}
 }
 
-// adjudicate judges each binding of a grouped challenge separately.
+// gateDismiss dismisses a dependency claim whose concession names no
+// verified failure mode, and says so in the next Evaluation line.
+func (s *State) gateDismiss(cid, id, text string) {
+	s.dismissText(id, text, TagRejected, gateMessage)
+	s.round = append(s.round, verdict{ClassReject, fmt.Sprintf("%s: %s — %s", cid, clause(text), gateMessage)})
+}
+
+// adjudicate judges each binding of a grouped challenge separately; a
+// withdrawn binding still passes the Dependency Gate.
 func (s *State) adjudicate(ce ChallengeEval) {
 	c := s.Challenges[ce.ID]
 	s.closeChallenge(ce.ID)
 	c.Status = ChallengeDefended
 	for _, b := range ce.Bindings {
+		text := s.pointText(b.ID)
 		if b.Outcome == BindingSustained {
-			s.dismissText(b.ID, s.pointText(b.ID), TagRejected, orDefault(b.Reason, c.Objection))
+			reason := orDefault(b.Reason, c.Objection)
+			s.dismissText(b.ID, text, TagRejected, reason)
+			s.round = append(s.round, verdict{ClassReject, fmt.Sprintf("%s [%s]: %s — %s", ce.ID, b.ID, clause(text), clause(reason))})
 			continue
 		}
-		s.agree(b.ID, s.pointText(b.ID), agreedEvidence(b.EvidenceType), b.Reason)
+		p := s.Points[b.ID]
+		if p != nil && p.Dependency && !verifiedConcession(b.Concession) {
+			s.gateDismiss(ce.ID+" ["+b.ID+"]", b.ID, text)
+			continue
+		}
+		if p != nil && b.ClaimType != "" {
+			p.ClaimType = b.ClaimType
+		}
+		s.agree(b.ID, text, agreedEvidence(b.EvidenceType), b.Reason)
 	}
 }
 
@@ -162,7 +236,8 @@ func verifiedConcession(c *Concession) bool {
 func (s *State) partial(ce ChallengeEval) {
 	c := s.Challenges[ce.ID]
 	c.Status = ChallengeDefended
-	id := nextID("P", s.pointIDs())
+	id := s.newPointID()
+	s.assigned.point(s.evalPath+".conceded_part", id)
 	s.Points[id] = &Point{Text: ce.ConcededPart, RaisedIter: s.Iteration}
 	s.dismiss(id, TagPartialConcede, ce.ConcededPart)
 	c.Narrowed, c.AwaitingConfirmation = ce.Narrowed, true
@@ -225,6 +300,9 @@ func (s *State) applyDrops(handled map[string]bool) {
 		case handled[id] || c.RaisedIter >= s.Iteration:
 		case slices.Contains(refs, id):
 			c.Status, c.AwaitingID = ChallengeDefended, false
+			if d := defenseLines(s.lastResponse().Text, id); d != "" {
+				c.Defense = d
+			}
 		default:
 			s.drop(id)
 		}

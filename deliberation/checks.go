@@ -1,6 +1,7 @@
 package deliberation
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -11,44 +12,71 @@ import (
 func (s *State) applyCoverage(ev *Evaluation) {
 	s.Checks.Coverage = "done"
 	cov := ev.Coverage
-	if !s.newEvidence(cov.Artifacts) || !cov.Attack {
-		for _, p := range ev.Points {
-			id := s.placePoint(p)
+	if !s.qualifyingCoverage(cov) {
+		for i, p := range ev.Points {
+			id := s.placePoint(fmt.Sprintf("points[%d]", i), p)
 			s.notEvaluated(id, p.Text, "coverage check: no qualifying new evidence")
 		}
 		return
 	}
 	if cov.Contradicts != "" {
-		for _, p := range ev.Points {
-			id := s.placePoint(p)
+		for i, p := range ev.Points {
+			id := s.placePoint(fmt.Sprintf("points[%d]", i), p)
 			s.unresolve(id, p.Text, "conflicts with "+cov.Contradicts+" (Agreed)", UnresolvedTradeoff)
 		}
 		s.Warnings = append(s.Warnings, "coverage check: new evidence conflicts with "+cov.Contradicts)
 		return
 	}
 	s.Checks.Extended++
-	for _, p := range ev.Points {
-		s.applyPoint(p)
+	s.extend = true
+	for i, p := range ev.Points {
+		s.applyPoint(fmt.Sprintf("points[%d]", i), p)
 	}
 }
 
-// newEvidence reports whether any artifact is absent from every earlier
-// response (the seed's verification: scan iterations 1 and 2).
-func (s *State) newEvidence(artifacts []string) bool {
+// qualifyingCoverage: the answer cites NEW evidence that passes the ATTACK
+// test.
+func (s *State) qualifyingCoverage(cov *CoverageEval) bool {
+	return cov != nil && cov.Attack && len(s.newArtifacts(cov.Artifacts)) > 0
+}
+
+// newArtifacts are the artifacts absent from every earlier response (the
+// seed's verification: scan iterations 1 and 2). An artifact counts as
+// cited only as a whole: client.go:1 is not cited by client.go:12.
+func (s *State) newArtifacts(artifacts []string) []string {
 	earlier := s.Responses[:len(s.Responses)-1]
+	var out []string
 	for _, a := range artifacts {
 		a = strings.ToLower(strings.TrimSpace(a))
 		if a == "" {
 			continue
 		}
 		cited := slices.ContainsFunc(earlier, func(r Response) bool {
-			return strings.Contains(strings.ToLower(r.Text), a)
+			return citesArtifact(strings.ToLower(r.Text), a)
 		})
 		if !cited {
-			return true
+			out = append(out, a)
 		}
 	}
-	return false
+	return out
+}
+
+// citesArtifact reports whether text contains artifact with no letter,
+// digit or underscore right before or after it.
+func citesArtifact(text, artifact string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], artifact)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(artifact)
+		before := at == 0 || !isWordByte(text[at-1]) || !isWordByte(artifact[0])
+		after := end == len(text) || !isWordByte(text[end]) || !isWordByte(artifact[len(artifact)-1])
+		if before && after {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 // stressAllowed: the stress test needs early unanimity and must happen in
@@ -83,7 +111,8 @@ func (s *State) applyStress(se *StressEval) {
 			}
 		}
 	case "refuted":
-		id := nextID("P", s.pointIDs())
+		id := s.newPointID()
+		s.assigned.point("stress_test.objection", id)
 		s.Points[id] = &Point{Text: se.Objection, RaisedIter: s.Iteration}
 		s.dismiss(id, TagRejected, se.Evidence)
 	default: // fatal, unresolved, inconclusive

@@ -112,7 +112,7 @@ func (s *State) validateNext(p *problem.List) {
 	}
 	switch s.Next.Action {
 	case ActionAsk, ActionCritique, ActionReminder, ActionRetry, ActionClarify, ActionCoverage,
-		ActionStress, ActionArbitrate, ActionSynthesize, ActionExit:
+		ActionStress, ActionArbitrate, ActionSynthesize, ActionExit, ActionRecover:
 	default:
 		p.Add("next.action", "is %q, not an action of the protocol", s.Next.Action)
 	}
@@ -255,17 +255,6 @@ func idNum(id string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
-}
-
-// nextID returns prefix + (largest number in use + 1).
-func nextID(prefix string, used []string) string {
-	n := 0
-	for _, id := range used {
-		if strings.HasPrefix(id, prefix) {
-			n = max(n, idNum(id))
-		}
-	}
-	return fmt.Sprintf("%s%d", prefix, n+1)
 }
 
 func removeString(list []string, v string) []string {

@@ -41,7 +41,7 @@ func TestDecodeEvaluationProblems(t *testing.T) {
 			"points[0].text: duplicate key (each key may appear once)"}},
 		{"unknown keys", `{"iteration":1,"respnse":"valid","colour":"red","challenges":[{"id":"C1","outcome":"accepted","evidnce":"x"}]}`, []string{
 			`respnse: unknown key; did you mean "response"?`,
-			"colour: unknown key; want one of: iteration, response, session_id, trivial, points, challenges, facts, require_stress_test, request_arbitration, coverage, stress_test, arbitration, surfaced_questions",
+			"colour: unknown key; want one of: iteration, response, degraded, session_id, trivial, points, challenges, facts, require_stress_test, request_arbitration, coverage, stress_test, arbitration, surfaced_questions",
 			`challenges[0].evidnce: unknown key; did you mean "evidence"?`}},
 		{"out of range", `{"iteration":99999999999999999999,"response":"valid"}`, []string{
 			"iteration: is a number (99999999999999999999), want a whole number"}},

@@ -2,6 +2,7 @@ package deliberation
 
 import (
 	"reflect"
+	"time"
 
 	"github.com/elicit/elicit/problem"
 )
@@ -14,9 +15,16 @@ type Evaluation struct {
 	// evaluation meant for another step).
 	Iteration int `json:"iteration"`
 	// Response is valid, format_failure (no numbered points and cannot be
-	// mapped to the disputes, or no evidence tags on verification claims) or
-	// quality_failure (structured but ignores the disputed points).
+	// mapped to the disputes, or no evidence tags on verification claims),
+	// quality_failure (structured but ignores the disputed points) or
+	// degraded_context (the consultee's session has lost the thread: the
+	// step goes again, as the Recovery prompt, to a fresh session).
 	Response string `json:"response"`
+	// Degraded are the signals of a degraded context: ignores_challenges
+	// (ignores recent challenges), asks_settled (asks about established
+	// facts), reverses_positions (contradicts its earlier positions
+	// without saying so).
+	Degraded []string `json:"degraded,omitempty"`
 	// SessionID is the consultee's session ID, once known.
 	SessionID string `json:"session_id,omitempty"`
 	// Trivial, when set, is the direct answer: the question turned out
@@ -49,6 +57,14 @@ const (
 	ResponseValid          = "valid"
 	ResponseFormatFailure  = "format_failure"
 	ResponseQualityFailure = "quality_failure"
+	ResponseDegraded       = "degraded_context"
+)
+
+// The signals of a degraded context (the seed's detection heuristics).
+const (
+	DegradedIgnoresChallenges = "ignores_challenges"
+	DegradedAsksSettled       = "asks_settled"
+	DegradedReversesPositions = "reverses_positions"
 )
 
 // PointEval is one point of the response and its classification.
@@ -58,6 +74,10 @@ type PointEval struct {
 	Text string `json:"text"`
 	// Triage is in-scope, out-of-scope or anchor-shift.
 	Triage string `json:"triage"`
+	// Drift marks the point against the Solution Space Mapping: tangent
+	// (one of the likely tangents; triage out-of-scope) or drift (shows a
+	// drift signal). Both are counted and named in the next prompt.
+	Drift string `json:"drift,omitempty"`
 	// ServesAnchor: an anchor-shift candidate serves the anchor better (it
 	// is then treated as in-scope).
 	ServesAnchor bool `json:"serves_anchor,omitempty"`
@@ -145,6 +165,13 @@ type ChallengeEval struct {
 	Outcome string `json:"outcome"`
 	// EvidenceType backs an accepted point: execution, textual or n/a.
 	EvidenceType string `json:"evidence_type,omitempty"`
+	// ClaimType settles the claim type of the challenged point when it was
+	// not given (a SKEPTICAL point needs none): accepting on n/a needs
+	// value.
+	ClaimType string `json:"claim_type,omitempty"`
+	// Defense is the consultee's defense in a line, for the Recovery
+	// prompt; by default the answer's lines that reference the challenge.
+	Defense string `json:"defense,omitempty"`
 	// Reason is a one-line reason for the outcome; Evidence is required to
 	// refute.
 	Reason   string `json:"reason,omitempty"`
@@ -173,7 +200,11 @@ type BindingEval struct {
 	ID           string `json:"id"`
 	Outcome      string `json:"outcome"`
 	EvidenceType string `json:"evidence_type,omitempty"`
-	Reason       string `json:"reason,omitempty"`
+	// ClaimType settles the point's claim type, as in ChallengeEval.
+	ClaimType string `json:"claim_type,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	// Concession is required to agree to a dependency claim.
+	Concession *Concession `json:"concession,omitempty"`
 }
 
 // Binding outcomes.
@@ -242,17 +273,56 @@ type ArbitrationEval struct {
 // object, valid UTF-8, no unknown or duplicate key, every value of its JSON
 // type. Every problem is reported, as a problem.List whose paths locate it
 // (points[2].text). It does not validate the evaluation against a state;
-// Evaluate does.
+// Evaluate does, and EvaluateJSON does both in one pass.
 func DecodeEvaluation(data []byte) (*Evaluation, error) {
-	root, bad := parseDocument(data)
-	if bad != "" {
-		return nil, problem.List{{Message: "evaluation is not valid: " + bad}}
+	ev, d, err := decodeEvaluation(data)
+	if err != nil {
+		return nil, err
 	}
-	d := treeDecoder{data: data}
-	var ev Evaluation
-	d.decode("", &root, reflect.ValueOf(&ev).Elem())
 	if err := d.probs.Err(); err != nil {
 		return nil, err
 	}
-	return &ev, nil
+	return ev, nil
+}
+
+// decodeEvaluation decodes what it can of a document: the evaluation, with
+// the fields that did not decode left zero, and the decoder's problems. An
+// error means the document is not a JSON object at all.
+func decodeEvaluation(data []byte) (*Evaluation, *treeDecoder, error) {
+	root, bad := parseDocument(data)
+	if bad != "" {
+		return nil, nil, problem.List{{Message: "evaluation is not valid: " + bad}}
+	}
+	d := &treeDecoder{data: data}
+	var ev Evaluation
+	d.decode("", &root, reflect.ValueOf(&ev).Elem())
+	return &ev, d, nil
+}
+
+// EvaluateJSON decodes an evaluation document and applies it, reporting
+// every problem in one pass: the document's own (unknown keys, wrong
+// types) and those of its judgments against the state, without repeating
+// a problem at a path the document already got wrong.
+func (s *State) EvaluateJSON(doc []byte, now time.Time) (*Next, error) {
+	ev, d, err := decodeEvaluation(doc)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.probs) == 0 {
+		return s.Evaluate(ev, now)
+	}
+	probs := d.probs
+	if err := s.expect(AwaitEvaluation); err != nil {
+		return nil, err
+	}
+	var checked problem.List
+	if err := s.validateEvaluation(ev); err != nil {
+		checked, _ = err.(problem.List)
+	}
+	for _, p := range checked {
+		if !d.covers(p.Path) {
+			probs = append(probs, p)
+		}
+	}
+	return nil, probs
 }

@@ -105,9 +105,11 @@ func TestSynthesizeRefused(t *testing.T) {
 	step(t, s, "1. x", points(skeptical("x", "fx")))
 	_, err := Synthesize(s)
 	assertProblems(t, err, []string{"status: the deliberation is still active (next action: critique; open challenges: C1): Synthesize is permitted only after convergence, the cap or an early exit"})
-	step(t, s, "1. reframe", points(`{"text":"a","triage":"anchor-shift"}`, `{"text":"b","triage":"anchor-shift"}`))
+	if err := s.Abandon(t0); err != nil {
+		t.Fatal(err)
+	}
 	_, err = Synthesize(s)
-	assertProblems(t, err, []string{"status: the deliberation is finished (anchor shift): Question may need narrowing or decomposition.; there is nothing to synthesize"})
+	assertProblems(t, err, []string{"status: the deliberation is abandoned (abandoned): abandoned; there is nothing to synthesize"})
 }
 
 func TestSynthesisInconclusive(t *testing.T) {

@@ -3,6 +3,7 @@ package deliberation
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -51,50 +52,79 @@ func parseFact(raw string) Fact {
 	return Fact{ID: m[1], Supersedes: m[2], Tag: m[3], Text: m[4], Raw: raw}
 }
 
+// ledgerIndex is the parsed ledger: built once per step and extended as
+// facts are added, so a step costs time linear in the ledger.
+type ledgerIndex struct {
+	facts []Fact
+	byID  map[string]int  // F# → index in facts
+	gone  map[string]bool // F# superseded by a later entry
+	max   int             // the highest F number in use
+}
+
+func (lx *ledgerIndex) add(f Fact) {
+	if f.ID != "" {
+		lx.byID[f.ID] = len(lx.facts)
+		lx.max = max(lx.max, idNum(f.ID))
+	}
+	if f.Supersedes != "" {
+		lx.gone[f.Supersedes] = true
+	}
+	lx.facts = append(lx.facts, f)
+}
+
+// ledger returns the parsed ledger, parsing it when the index is missing or
+// out of step with s.Ledger.
+func (s *State) ledger() *ledgerIndex {
+	if s.lx != nil && len(s.lx.facts) == len(s.Ledger) {
+		return s.lx
+	}
+	lx := &ledgerIndex{byID: map[string]int{}, gone: map[string]bool{}}
+	for _, e := range s.Ledger {
+		lx.add(parseFact(e))
+	}
+	s.lx = lx
+	return lx
+}
+
 // Facts parses the whole ledger (the append-only record).
 func (s *State) Facts() []Fact {
-	out := make([]Fact, len(s.Ledger))
-	for i, e := range s.Ledger {
-		out[i] = parseFact(e)
-	}
-	return out
+	return slices.Clone(s.ledger().facts)
 }
 
 // ActiveLedger is the current truth set, the only part a prompt shows:
 // every entry not superseded by a later one, verbatim.
 func (s *State) ActiveLedger() []string {
-	facts := s.Facts()
-	gone := map[string]bool{}
-	for _, f := range facts {
-		if f.Supersedes != "" {
-			gone[f.Supersedes] = true
-		}
-	}
 	var out []string
-	for _, f := range facts {
-		if f.ID == "" || !gone[f.ID] {
-			out = append(out, f.Raw)
+	for _, f := range s.activeFacts() {
+		out = append(out, f.Raw)
+	}
+	return out
+}
+
+// activeFacts are the entries of the active ledger, parsed.
+func (s *State) activeFacts() []Fact {
+	lx := s.ledger()
+	var out []Fact
+	for _, f := range lx.facts {
+		if f.ID == "" || !lx.gone[f.ID] {
+			out = append(out, f)
 		}
 	}
 	return out
 }
 
 func (s *State) fact(id string) (Fact, bool) {
-	for _, f := range s.Facts() {
-		if f.ID == id {
-			return f, true
-		}
+	lx := s.ledger()
+	if i, ok := lx.byID[id]; ok {
+		return lx.facts[i], true
 	}
 	return Fact{}, false
 }
 
 // addFact appends an entry and returns its ID. ref goes after "verified: ".
 func (s *State) addFact(kind, ref, text, supersedes string) string {
-	var ids []string
-	for _, f := range s.Facts() {
-		ids = append(ids, f.ID)
-	}
-	id := nextID("F", ids)
+	lx := s.ledger()
+	id := fmt.Sprintf("F%d", lx.max+1)
 	tag := kind
 	if kind == tagVerified {
 		tag = kind + ": " + ref
@@ -103,7 +133,9 @@ func (s *State) addFact(kind, ref, text, supersedes string) string {
 	if supersedes != "" {
 		entry += fmt.Sprintf(" (supersedes %s)", supersedes)
 	}
-	s.Ledger = append(s.Ledger, fmt.Sprintf("%s [%s]: %s", entry, tag, text))
+	raw := fmt.Sprintf("%s [%s]: %s", entry, tag, text)
+	s.Ledger = append(s.Ledger, raw)
+	lx.add(Fact{ID: id, Supersedes: supersedes, Tag: tag, Text: text, Raw: raw})
 	return id
 }
 
@@ -125,24 +157,51 @@ func userFactsSize(facts []string) int {
 // every user entry and every entry an open dispute cites; the IDs left
 // out are returned too.
 func (s *State) promptLedger() (shown, omitted []string) {
-	active := s.ActiveLedger()
+	active := s.activeFacts()
 	size := 0
-	for _, e := range active {
-		size += len(e)
+	for _, f := range active {
+		size += len(f.Raw)
 	}
 	if s.LedgerBudget <= 0 || size <= s.LedgerBudget {
-		return active, nil
+		for _, f := range active {
+			shown = append(shown, f.Raw)
+		}
+		return shown, nil
 	}
-	cited := s.disputeText()
-	for _, e := range active {
-		f := parseFact(e)
-		if f.Kind() == tagUser || (f.ID != "" && regexp.MustCompile(`\b`+f.ID+`\b`).MatchString(cited)) {
-			shown = append(shown, e)
+	cited := factRefs(s.disputeText())
+	for _, f := range active {
+		if f.Kind() == tagUser || (f.ID != "" && cited[f.ID]) {
+			shown = append(shown, f.Raw)
 		} else {
 			omitted = append(omitted, orDefault(f.ID, "?"))
 		}
 	}
 	return shown, omitted
+}
+
+// factRefs finds the ledger IDs (F1, F12, ...) text cites as whole words,
+// in one pass.
+func factRefs(text string) map[string]bool {
+	refs := map[string]bool{}
+	for i := 0; i < len(text); i++ {
+		if text[i] != 'F' || (i > 0 && isWordByte(text[i-1])) {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		if j > i+1 && text[i+1] != '0' && (j == len(text) || !isWordByte(text[j])) {
+			refs[text[i:j]] = true
+		}
+		i = j - 1
+	}
+	return refs
+}
+
+// isWordByte is regexp's \w: an ASCII letter, digit or underscore.
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // disputeText is the text of the open disputes and pending points.
@@ -160,7 +219,8 @@ func (s *State) disputeText() string {
 
 // addFacts appends validated facts from an evaluation.
 func (s *State) addFacts(facts []FactEval) {
-	for _, f := range facts {
-		s.addFact(f.Tag, f.Ref, strings.TrimSpace(f.Text), f.Supersedes)
+	for i, f := range facts {
+		id := s.addFact(f.Tag, f.Ref, strings.TrimSpace(f.Text), f.Supersedes)
+		s.assigned.fact(fmt.Sprintf("facts[%d]", i), id)
 	}
 }

@@ -23,18 +23,19 @@ func (st *Store) Respond(id, text string) (*State, error) {
 }
 
 // Evaluate decodes and applies an evaluation document to deliberation id
-// and returns the state, whose Next is the next action and prompt.
+// and returns the state, whose Next is the next action and prompt. Every
+// problem of the document is reported in one pass.
 func (st *Store) Evaluate(id string, doc []byte) (*State, error) {
-	ev, err := DecodeEvaluation(doc)
-	if err != nil {
+	if _, _, err := decodeEvaluation(doc); err != nil {
 		return nil, err
 	}
 	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
 		n := s.Iteration
-		next, err := s.Evaluate(ev, now)
+		next, err := s.EvaluateJSON(doc, now)
 		if err != nil {
 			return nil, err
 		}
+		ev, _ := DecodeEvaluation(doc)
 		compact, _ := json.Marshal(ev)
 		recs := []Record{{Kind: "evaluation", Iteration: n, Data: compact}}
 		if next.Prompt != "" {
@@ -62,7 +63,8 @@ func (st *Store) Recover(id string) (string, error) {
 }
 
 // Recover returns the Recovery prompt for a fresh consultee session and
-// makes it the pending prompt when an answer is awaited. A state of the
+// makes it the pending prompt when an answer is awaited; the next answer
+// must come from a fresh session (FreshSession), so send opens one. A state of the
 // original skill (no pending step) gets one: a critique awaiting the
 // answer.
 func (s *State) Recover() (string, error) {
@@ -70,6 +72,7 @@ func (s *State) Recover() (string, error) {
 		return "", problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is %s (%s); nothing to recover", s.Status, s.ExitReason)}}
 	}
 	prompt := s.Recovery()
+	s.FreshSession = true
 	if s.Next == nil {
 		s.Next = &Next{Action: ActionCritique, Iteration: s.Iteration}
 	}
@@ -121,4 +124,82 @@ func (s *State) PendingPrompt() (string, error) {
 		return "", problem.List{{Path: "next", Message: what}}
 	}
 	return s.Next.Prompt, nil
+}
+
+// Record kinds of the consultation operations.
+const (
+	recordConsultBegin = "consult_begin"
+	recordConsultEnd   = "consult_end"
+)
+
+// consultEnd is the data of a consult_end record.
+type consultEnd struct {
+	Reason string `json:"reason"`
+}
+
+// BeginConsultation notes that the pending prompt of id goes to a
+// consultant. A consultation already noted is refused while its process
+// runs; with takeOver, one whose process is gone (interrupted by a kill or a
+// restart) is ended first.
+func (st *Store) BeginConsultation(id string, c Consultation, takeOver bool) (*State, error) {
+	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
+		var recs []Record
+		if o := s.Consultation; o != nil && takeOver && !o.Alive() {
+			s.EndConsultation(now)
+			recs = append(recs, Record{Kind: recordConsultEnd, Iteration: s.Iteration, Data: mustMarshal(consultEnd{Reason: "interrupted"})})
+		}
+		if err := s.BeginConsultation(c, now); err != nil {
+			return nil, err
+		}
+		return append(recs, Record{Kind: recordConsultBegin, Iteration: s.Iteration, Data: mustMarshal(s.Consultation)}), nil
+	})
+}
+
+// EndConsultation clears the consultation of id without an answer (it
+// failed, was canceled or was interrupted), after recs (the caller's own
+// records of the failure).
+func (st *Store) EndConsultation(id, reason string, recs ...Record) (*State, error) {
+	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
+		if s.Consultation == nil {
+			stamp(recs, s.Iteration)
+			return recs, nil
+		}
+		s.EndConsultation(now)
+		stamp(recs, s.Iteration)
+		return append(recs, Record{Kind: recordConsultEnd, Iteration: s.Iteration, Data: mustMarshal(consultEnd{Reason: reason})}), nil
+	})
+}
+
+// RecordAnswer records a consultant's answer to deliberation id, if the
+// deliberation still awaits the prompt that was sent, with recs (the
+// caller's records of the call) after it.
+func (st *Store) RecordAnswer(id, sent, text string, info AnswerInfo, recs ...Record) (*State, error) {
+	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
+		if got, err := s.PendingPrompt(); err != nil || got != sent {
+			return nil, problem.List{{Path: "next", Message: "the deliberation changed while the consultant worked; its answer was not recorded (run send again)"}}
+		}
+		if err := s.RecordAnswer(text, info, now); err != nil {
+			return nil, err
+		}
+		rec := Record{Kind: "response", Iteration: s.Iteration, Text: text, Data: mustMarshal(info)}
+		stamp(recs, s.Iteration)
+		return append([]Record{rec}, recs...), nil
+	})
+}
+
+// stamp gives records without an iteration the state's.
+func stamp(recs []Record, n int) {
+	for i := range recs {
+		if recs[i].Iteration == 0 {
+			recs[i].Iteration = n
+		}
+	}
+}
+
+func mustMarshal(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic("deliberation: " + err.Error())
+	}
+	return data
 }

@@ -64,15 +64,24 @@ func (s *State) currentPhase() Phase {
 	return PhaseFor(s.Iteration)
 }
 
-// applyPoint registers (or re-registers) a point and routes it.
-func (s *State) applyPoint(p PointEval) {
+// applyPoint registers (or re-registers) a point and routes it; path is
+// where the point sits in the evaluation (points[2]).
+func (s *State) applyPoint(path string, p PointEval) {
 	route, note := s.route(p)
-	id := s.placePoint(p)
+	id := s.placePoint(path, p)
+	if p.Revises != "" && id != p.Revises {
+		note += " (a different-core revision of " + p.Revises + ")"
+	}
+	s.markDrift(id, p)
 	switch {
 	case route == routeOverflow:
 		s.notEvaluatedBlocking(id, p.Text, note, p.Blocking)
 	case route == routeOutOfScope:
-		s.dismiss(id, TagOutOfScope, orDefault(p.Reason, "out of scope of the question"))
+		reason := orDefault(p.Reason, "out of scope of the question")
+		if p.Drift == DriftTangent {
+			reason = orDefault(p.Reason, DriftTangent)
+		}
+		s.dismiss(id, TagOutOfScope, reason)
 	case route == routeAnchor:
 		s.Counters.AnchorShifts++
 		s.unresolve(id, p.Text, orDefault(p.Reason, "reframes the question; needs the user's consent to shift the anchor"), UnresolvedAnchorShift)
@@ -88,6 +97,27 @@ func (s *State) applyPoint(p PointEval) {
 			s.flip(p.Flips, p)
 		}
 	}
+}
+
+// Drift marks of a point against the Solution Space Mapping.
+const (
+	DriftTangent = "tangent" // one of the likely tangents: out of scope
+	DriftSignal  = "drift"   // shows a drift signal: the deliberation is leaving productive territory
+)
+
+// markDrift counts a point marked tangent or drift, for the status and the
+// next prompt.
+func (s *State) markDrift(id string, p PointEval) {
+	switch p.Drift {
+	case DriftTangent:
+		s.Counters.Tangents++
+	case DriftSignal:
+		s.Counters.Drift++
+	default:
+		return
+	}
+	s.Points[id].Drift = p.Drift
+	s.drifted = append(s.drifted, fmt.Sprintf("%s (%s)", id, p.Drift))
 }
 
 // flip applies decisive evidence to the point whose predicate it matches
@@ -113,15 +143,17 @@ func (s *State) placedText(id string) string {
 	return s.pointText(id)
 }
 
-// placePoint returns the point's ID: the clarified or revised point (taken
-// out of its old place) or a new one.
-func (s *State) placePoint(p PointEval) string {
+// placePoint returns the point's ID: the clarified point or a revision of
+// the same core claim (taken out of its old place), or a new one. A
+// revision of a different core claim after iteration 2 is a new argument:
+// it gets its own ID and the claim it would replace stays where it is.
+func (s *State) placePoint(path string, p PointEval) string {
 	id := p.Clarifies
-	if id == "" {
+	if id == "" && p.Revises != "" && s.sameClaimRevision(p) {
 		id = p.Revises
 	}
 	if id == "" {
-		id = nextID("P", s.pointIDs())
+		id = s.newPointID()
 	} else {
 		s.unplace(id)
 	}
@@ -130,18 +162,57 @@ func (s *State) placePoint(p PointEval) string {
 		Theme: p.Theme, Blocking: p.Blocking, Dependency: p.Dependency != nil,
 		Issue: p.Flaw, Clarify: p.Clarify,
 	}
+	s.assigned.point(path, id)
 	return id
 }
 
-func (s *State) pointIDs() []string {
-	ids := make([]string, 0, len(s.Points))
-	for id := range s.Points {
-		ids = append(ids, id)
+// sameClaimRevision: a revision re-enters at Evaluate in place of the point
+// it revises up to iteration 2, and after that when it keeps the same core
+// claim.
+func (s *State) sameClaimRevision(p PointEval) bool {
+	return s.Iteration <= 2 || p.SameCoreClaim
+}
+
+// newPointID numbers a new point: one more than the highest in use.
+func (s *State) newPointID() string {
+	if s.seqP == 0 {
+		for id := range s.Points {
+			s.seqP = max(s.seqP, numberOf("P", id))
+		}
+		for _, a := range s.Buckets.Agreed {
+			s.seqP = max(s.seqP, numberOf("P", a.ID))
+		}
+		for _, d := range s.Buckets.Dismissed {
+			s.seqP = max(s.seqP, numberOf("P", d.ID))
+		}
+		for _, u := range s.Buckets.Unresolved {
+			s.seqP = max(s.seqP, numberOf("P", u.ID))
+		}
+		for _, n := range s.NotEvaluated {
+			s.seqP = max(s.seqP, numberOf("P", n.ID))
+		}
 	}
-	for id := range s.placements() {
-		ids = append(ids, id)
+	s.seqP++
+	return fmt.Sprintf("P%d", s.seqP)
+}
+
+// newChallengeID numbers a new challenge.
+func (s *State) newChallengeID() string {
+	if s.seqC == 0 {
+		for id := range s.Challenges {
+			s.seqC = max(s.seqC, numberOf("C", id))
+		}
 	}
-	return ids
+	s.seqC++
+	return fmt.Sprintf("C%d", s.seqC)
+}
+
+// numberOf is the number of an ID with the prefix, or 0.
+func numberOf(prefix, id string) int {
+	if !strings.HasPrefix(id, prefix) {
+		return 0
+	}
+	return idNum(id)
 }
 
 // classify routes an evaluated point by its classification.
@@ -157,7 +228,7 @@ func (s *State) classify(id string, p PointEval) {
 		s.challenge(id, p)
 	case ClassIllFormed:
 		s.Pending = append(s.Pending, id)
-		s.round = append(s.round, verdict{ClassIllFormed, fmt.Sprintf("%s because %s", p.Text, orDefault(p.Flaw, "it is unevaluable as stated"))})
+		s.round = append(s.round, verdict{ClassIllFormed, fmt.Sprintf("%s: %s — %s", id, clause(p.Text), orDefault(clause(p.Flaw), "unevaluable as stated"))})
 	case ClassBlocked:
 		b := p.Blocked
 		s.unresolve(id, p.Text, blockedCrux(b), UnresolvedBlocked)
@@ -188,10 +259,11 @@ func (s *State) challenge(pointID string, p PointEval) {
 		c := s.Challenges[cid]
 		c.Bindings = append(c.Bindings, pointID)
 		c.Point += "; " + p.Text
+		s.assigned.bind(cid, pointID)
 		s.round = append(s.round, verdict{ClassSkeptical, s.verdictLine(cid, p)})
 		return
 	}
-	id := nextID("C", sortedKeys(s.Challenges))
+	id := s.newChallengeID()
 	kind := p.Classification
 	if p.Ungrounded {
 		kind, p.Flaw = KindUngrounded, ungroundedObjection
@@ -209,14 +281,18 @@ func (s *State) challenge(pointID string, p PointEval) {
 	}
 	s.Challenges[id] = c
 	s.Disputed = append(s.Disputed, id)
+	s.assigned.bind(id, pointID)
 	s.round = append(s.round, verdict{p.Classification, s.verdictLine(id, p)})
 }
 
 // verdictLine is a challenge's line in the Evaluation section.
 func (s *State) verdictLine(id string, p PointEval) string {
-	line := fmt.Sprintf("%s because %s", p.Text, p.Flaw)
-	if p.Classification == ClassReject {
-		line = fmt.Sprintf("%s — %s (one defense round)", p.Text, p.Flaw)
+	line := fmt.Sprintf("%s because %s", clause(p.Text), clause(p.Flaw))
+	switch {
+	case p.Ungrounded:
+		line = clause(p.Text) + " — a value claim without an observable referent: reframe with observable referents or withdraw"
+	case p.Classification == ClassReject:
+		line = fmt.Sprintf("%s — %s (one defense round)", clause(p.Text), clause(p.Flaw))
 	}
 	if s.Quick() {
 		return line
@@ -233,7 +309,7 @@ func (s *State) pointText(id string) string {
 
 func (s *State) agree(id, text, evidence, reason string) {
 	s.Buckets.Agreed = append(s.Buckets.Agreed, Agreed{ID: id, Point: text, EvidenceType: evidence, Reason: reason})
-	s.round = append(s.round, verdict{ClassAgree, text})
+	s.round = append(s.round, verdict{ClassAgree, clause(text)})
 }
 
 func (s *State) dismiss(id, tag, reason string) {

@@ -196,13 +196,18 @@ func MissingIDMessage(id string) string {
 func (s *State) clarificationLine(id string) string {
 	p := s.Points[id]
 	if p == nil {
-		return id + ": unevaluable as stated. Clarify."
+		return id + " is unevaluable as stated. Clarify."
 	}
-	return fmt.Sprintf("%s is unevaluable as stated: %s because %s. Clarify: %s", id, p.Text, orDefault(p.Issue, "it is ambiguous"), p.Clarify)
+	line := fmt.Sprintf("%s (%q) is unevaluable as stated", id, clause(p.Text))
+	if issue := clause(p.Issue); issue != "" {
+		line += ": " + issue
+	}
+	return line + ". Clarify: " + strings.TrimSpace(p.Clarify)
 }
 
-// evaluationBlock is the "Evaluation:" line of the Subsequent Call.
-func (s *State) evaluationBlock() string {
+// evaluationLine is the "Evaluation:" line of this exchange's verdicts, or
+// "" when there are none.
+func (s *State) evaluationLine() string {
 	var parts []string
 	for _, class := range []string{ClassAgree, ClassSkeptical, ClassReject, ClassIllFormed, ClassBlocked} {
 		var items []string
@@ -218,13 +223,26 @@ func (s *State) evaluationBlock() string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Evaluation: " + strings.Join(parts, ", ") + ".\n"
+	return "Evaluation: " + strings.Join(parts, ", ") + "."
 }
 
-// subsequentCall is the Subsequent Call prompt for iteration N.
-func (s *State) subsequentCall() string {
-	return s.subsequent("", "")
+// driftBlock names the points this exchange marked tangent or drift, with
+// the shape of a valid answer from the Solution Space Mapping.
+func (s *State) driftBlock() string {
+	if len(s.drifted) == 0 {
+		return ""
+	}
+	line := "Drift: " + strings.Join(s.drifted, ", ") + " left the question."
+	if shape := clause(s.SSM.Shape); shape != "" {
+		line += " Keep to it: " + shape + "."
+	} else {
+		line += " Keep to it."
+	}
+	return line + "\n"
 }
+
+// extendedNote opens an Extended CONSTRUCTIVE iteration.
+const extendedNote = "Extended CONSTRUCTIVE: the coverage check found new evidence that challenges the current conclusions. Raise every arguable point on it now; later iterations take only challenges, defenses and evidence."
 
 func (s *State) subsequent(suffix, note string) string {
 	var b strings.Builder
@@ -240,8 +258,11 @@ func (s *State) subsequent(suffix, note string) string {
 	if r := s.requestsBlock(); r != "" {
 		b.WriteString("\n" + r)
 	}
-	if e := s.evaluationBlock(); e != "" {
-		b.WriteString("\n" + e)
+	if s.LastEvaluation != "" {
+		b.WriteString("\n" + s.LastEvaluation + "\n")
+	}
+	if d := s.driftBlock(); d != "" {
+		b.WriteString("\n" + d)
 	}
 	if s.Quick() {
 		b.WriteString("\nRevise or defend. This is the last iteration: state your final position on each challenge.\n")
@@ -277,7 +298,8 @@ func (s *State) retryCall(retried, prompt string) string {
 	return fmt.Sprintf("Iteration %d/%d %s. %s\n\n%s", s.Iteration, s.limit(), suffix, note, prompt)
 }
 
-// clarificationCall asks the ILL-FORMED clarifications (N unchanged).
+// clarificationCall asks the ILL-FORMED clarifications (N unchanged),
+// with the verdicts of the exchange that raised them.
 func (s *State) clarificationCall() string {
 	var b strings.Builder
 	b.WriteString(wrapQuestion(s.QuestionText()))
@@ -285,6 +307,9 @@ func (s *State) clarificationCall() string {
 	b.WriteString("\nThese points are unevaluable as stated. One reply each: sharpen the claim, or it is dismissed.\n")
 	for _, id := range s.Pending {
 		b.WriteString("- " + s.clarificationLine(id) + "\n")
+	}
+	if s.LastEvaluation != "" {
+		b.WriteString("\n" + s.LastEvaluation + "\n")
 	}
 	return b.String()
 }
@@ -295,18 +320,27 @@ func (s *State) coverageCall() string {
 		"\nWhat's missing from this analysis? Cite only specific facts, test results, code or command output not referenced so far in this deliberation, and name the item each contradicts or the gap it reveals. Generic concerns (could be better, might have issues, consider also) do not count.\n"
 }
 
-// stressCall is the stress test: one steelmanned objection.
+// stressCall is the stress test: one steelmanned objection, asked of a
+// fresh session, so it carries its own context (no attribution).
 func (s *State) stressCall() string {
 	var b strings.Builder
-	b.WriteString(wrapQuestion(s.QuestionText()))
+	b.WriteString(s.preamble() + "\n" + wrapQuestion(s.QuestionText()))
 	b.WriteString("\n" + s.header("(stress test)"))
+	if l := s.ledgerBlock(); l != "" {
+		b.WriteString("\n" + l)
+	}
 	b.WriteString("\nAgreed so far:\n")
 	for _, a := range s.Buckets.Agreed {
 		fmt.Fprintf(&b, "- %s: %s\n", a.ID, a.Point)
 	}
-	b.WriteString("\nSteelman strongest objection. Classify: (i) fatal, (ii) unresolved, (iii) mitigable. Name the impact set: the Agreed point IDs affected if the objection holds. One objection only.\n")
+	if f := s.pathsBlock(filesTitle); f != "" {
+		b.WriteString("\n" + f)
+	}
+	b.WriteString("\n" + stressRequest + "\n")
 	return b.String()
 }
+
+const stressRequest = "Steelman strongest objection. Classify: (i) fatal, (ii) unresolved, (iii) mitigable. Name the impact set: the Agreed point IDs affected if the objection holds. One objection only."
 
 // arbitrationCall sends the question, ledger and buckets, without
 // attribution, to an arbiter.
@@ -331,8 +365,27 @@ func (s *State) arbitrationCall() string {
 
 // Recovery is the Recovery prompt, built from the state (never from
 // memory): the preamble, the question, the full ledger, the open
-// challenges, the argumentative flow and the pending request.
+// challenges, the last evaluation, the argumentative flow and the pending
+// request. The stress test and arbitration go to a fresh session anyway,
+// with prompts that carry their own context: for them it is that prompt.
 func (s *State) Recovery() string {
+	action := ""
+	if s.Next != nil {
+		action = s.Next.Action
+		if action == ActionRetry || action == ActionRecover {
+			action = orDefault(s.Next.For, action)
+		}
+	}
+	return s.recovery(action)
+}
+
+func (s *State) recovery(action string) string {
+	switch action {
+	case ActionStress:
+		return s.stressCall()
+	case ActionArbitrate:
+		return s.arbitrationCall()
+	}
 	var b strings.Builder
 	b.WriteString(s.preamble() + "\n" + wrapQuestion(s.QuestionText()) + "\n")
 	fmt.Fprintf(&b, "SESSION RECOVERY at iteration %d/%d.", s.Iteration, s.limit())
@@ -349,13 +402,16 @@ func (s *State) Recovery() string {
 	if r := s.requestsBlock(); r != "" {
 		b.WriteString("\n" + r)
 	}
+	if s.LastEvaluation != "" && action != ActionAsk {
+		b.WriteString("\n" + s.LastEvaluation + "\n")
+	}
 	if flow := s.flow(); flow != "" {
 		b.WriteString("\nArgumentative flow:\n" + flow)
 	}
 	if f := s.pathsBlock("File paths (re-stated):"); f != "" {
 		b.WriteString("\n" + f)
 	}
-	fmt.Fprintf(&b, "\nContinue from iteration %d. %s\nRecovered from session failure at iter %d.\n", s.Iteration, s.recoveryRequest(), s.Iteration)
+	fmt.Fprintf(&b, "\nContinue from iteration %d. %s\nRecovered from session failure at iter %d.\n", s.Iteration, s.recoveryRequest(action), s.Iteration)
 	return b.String()
 }
 
@@ -364,10 +420,17 @@ func (s *State) flow() string {
 	var b strings.Builder
 	for _, id := range sortedKeys(s.Challenges) {
 		c := s.Challenges[id]
-		fmt.Fprintf(&b, "- %s: You argued %s. I countered %s.", id, c.Point, c.Objection)
+		fmt.Fprintf(&b, "- %s: You argued %s. I countered %s.", id, clause(c.Point), clause(c.Objection))
 		switch c.Status {
 		case ChallengeDefended:
-			b.WriteString(" You defended.")
+			if c.Defense != "" {
+				b.WriteString(" You defended: " + c.Defense)
+				if !strings.HasSuffix(c.Defense, ".") {
+					b.WriteString(".")
+				}
+			} else {
+				b.WriteString(" You defended.")
+			}
 		case ChallengeConceded:
 			b.WriteString(" You conceded.")
 		case ChallengeDropped:
@@ -380,19 +443,22 @@ func (s *State) flow() string {
 	return b.String()
 }
 
-func (s *State) recoveryRequest() string {
-	if s.Next == nil {
+func (s *State) recoveryRequest(action string) string {
+	switch action {
+	case "":
 		return "Revise or defend. Reference challenge IDs when defending."
-	}
-	switch s.Next.Action {
 	case ActionCoverage:
 		return "What's missing from this analysis? Cite only evidence not referenced so far."
-	case ActionStress:
-		return "Steelman the strongest objection to the agreed points; classify fatal, unresolved or mitigable; name the impact set."
 	case ActionClarify:
 		return "Clarify the points marked unevaluable."
 	case ActionAsk:
 		return strings.TrimSpace(s.request())
 	}
 	return "Revise or defend. Reference challenge IDs when defending (e.g., \"Re C1: ...\")."
+}
+
+// clause is a text used inside a sentence: trimmed, without its final
+// full stop.
+func clause(text string) string {
+	return strings.TrimRight(strings.TrimSpace(text), ".")
 }

@@ -63,7 +63,23 @@ func replayRecord(s *State, rec Record) (*State, error) {
 	}
 	switch rec.Kind {
 	case "response":
+		if len(rec.Data) > 0 {
+			var info AnswerInfo
+			if err := json.Unmarshal(rec.Data, &info); err != nil {
+				return nil, fmt.Errorf("response record: %s", jsonError(err))
+			}
+			return s, s.RecordAnswer(rec.Text, info, now)
+		}
 		return s, s.Respond(rec.Text, now)
+	case recordConsultBegin:
+		var c Consultation
+		if err := json.Unmarshal(rec.Data, &c); err != nil {
+			return nil, fmt.Errorf("consult_begin record: %s", jsonError(err))
+		}
+		return s, s.BeginConsultation(c, now)
+	case recordConsultEnd:
+		s.EndConsultation(now)
+		return s, nil
 	case "evaluation":
 		ev, err := DecodeEvaluation(rec.Data)
 		if err != nil {

@@ -23,6 +23,9 @@ const (
 	ActionArbitrate  = "arbitration"    // send the buckets to an arbiter
 	ActionSynthesize = "synthesize"     // the deliberation is over; synthesize
 	ActionExit       = "exit"           // the deliberation stopped; tell the user Reason
+	// ActionRecover resends the pending step as the Recovery prompt, to a
+	// fresh consultee session (the context was degraded); N unchanged.
+	ActionRecover = "recover"
 )
 
 // Awaiting values of Next.
@@ -102,15 +105,17 @@ type Next struct {
 	Prompt    string `json:"prompt,omitempty"`
 	// Reason is the exit reason, or the message to show the user.
 	Reason string `json:"reason,omitempty"`
-	// For is the action a retry repeats (its answer is judged as that
-	// action's answer).
+	// For is the action a retry or a recover repeats (its answer is judged
+	// as that action's answer).
 	For string `json:"for,omitempty"`
+	// Assigned lists the IDs the evaluation that led here assigned.
+	Assigned *Assigned `json:"assigned,omitempty"`
 }
 
 // pending is the action whose answer is awaited: the retried one for a
 // retry.
 func (s *State) pending() string {
-	if s.Next.Action == ActionRetry && s.Next.For != "" {
+	if (s.Next.Action == ActionRetry || s.Next.Action == ActionRecover) && s.Next.For != "" {
 		return s.Next.For
 	}
 	return s.Next.Action
@@ -143,6 +148,14 @@ func (s *State) Respond(text string, now time.Time) error {
 	if err := s.expect(AwaitResponse); err != nil {
 		return err
 	}
+	if c := s.Consultation; c != nil {
+		return problem.List{{Path: "consultation", Message: fmt.Sprintf("%s has been consulted on iteration %d since %s: wait for its answer, or cancel it first", c.Consultant, c.Iteration, c.StartedAt)}}
+	}
+	return s.respond(text, now)
+}
+
+// respond records an answer once the checks are done.
+func (s *State) respond(text string, now time.Time) error {
 	if strings.TrimSpace(text) == "" {
 		return problem.List{{Path: "response", Message: "is empty"}}
 	}
@@ -156,6 +169,7 @@ func (s *State) Respond(text string, now time.Time) error {
 	}
 	s.Responses = append(s.Responses, Response{Iteration: s.Iteration, Action: s.pending(), Text: text, Refs: refs})
 	s.Next.Awaiting = AwaitEvaluation
+	s.FreshSession = false
 	s.touch(now)
 	return nil
 }
@@ -206,11 +220,31 @@ func (s *State) Evaluate(ev *Evaluation, now time.Time) (*Next, error) {
 		return nil, err
 	}
 	c := s.clone()
+	c.assigned = &Assigned{}
+	c.logPhaseMismatch()
 	c.apply(ev)
 	c.lastResponse().Evaluated = true
 	c.touch(now)
+	c.Next.Assigned = c.assigned.final(c)
 	*s = *c
+	s.assigned = nil
 	return s.Next, nil
+}
+
+// logPhaseMismatch notes a stored phase that differs from the one derived
+// from N (the stored one wins, as the seed says).
+func (s *State) logPhaseMismatch() {
+	derived := PhaseFor(s.Iteration)
+	if s.Checks.Extended > 0 && s.Iteration <= 2+s.Checks.Extended {
+		derived = Constructive
+	}
+	if s.Quick() || !s.Phase.valid() || s.Phase == derived {
+		return
+	}
+	w := fmt.Sprintf("phase mismatch at iteration %d: stored %s, derived %s (the stored phase is used)", s.Iteration, s.Phase, derived)
+	if !slices.Contains(s.Warnings, w) {
+		s.Warnings = append(s.Warnings, w)
+	}
 }
 
 // Abandon ends an active deliberation without a synthesis.
@@ -229,6 +263,10 @@ func (s *State) apply(ev *Evaluation) {
 	if ev.SessionID != "" {
 		id := ev.SessionID
 		s.SessionID = &id
+	}
+	if ev.Response == ResponseDegraded {
+		s.recoverDegraded(ev.Degraded)
+		return
 	}
 	if ev.Response != ResponseValid {
 		s.formatFailure(ev.Response)
@@ -287,25 +325,38 @@ func (s *State) formatFailure(kind string) {
 	s.Next.For = retried
 }
 
+// recoverDegraded answers a degraded context (the answer ignores recent
+// challenges, asks about settled facts or reverses positions without
+// saying so): the pending step is sent again as the Recovery prompt, to a
+// fresh session; N does not increment and no failure is counted.
+func (s *State) recoverDegraded(signals []string) {
+	s.Counters.Recoveries++
+	s.Warnings = append(s.Warnings, fmt.Sprintf("Degraded context at iteration %d (%s): the step is sent again in a fresh session with the Recovery prompt.", s.Iteration, strings.Join(signals, ", ")))
+	repeated := s.pending()
+	s.FreshSession = true
+	s.Next = &Next{Action: ActionRecover, For: repeated, Awaiting: AwaitResponse, Iteration: s.Iteration, Prompt: s.recovery(repeated)}
+}
+
 // applyExchange handles an ordinary response: defenses first, then drops,
 // then the new points.
 func (s *State) applyExchange(ev *Evaluation) {
 	pendingBefore := slices.Clone(s.Pending)
 	wasClarification := s.pending() == ActionClarify
 	handled := map[string]bool{}
-	for _, ce := range ev.Challenges {
+	for i, ce := range ev.Challenges {
 		handled[ce.ID] = true
+		s.evalPath = fmt.Sprintf("challenges[%d]", i)
 		s.applyChallenge(ce)
 	}
 	if !wasClarification && !s.Quick() {
 		s.applyDrops(handled)
 	}
 	clarified := map[string]bool{}
-	for _, p := range ev.Points {
+	for i, p := range ev.Points {
 		if p.Clarifies != "" {
 			clarified[p.Clarifies] = true
 		}
-		s.applyPoint(p)
+		s.applyPoint(fmt.Sprintf("points[%d]", i), p)
 	}
 	for _, id := range pendingBefore {
 		if !clarified[id] && slices.Contains(s.Pending, id) {
@@ -340,10 +391,11 @@ func (s *State) decide(newPoints bool) {
 	}
 	switch {
 	case len(s.Disputed) > 0 && n >= limit:
-		s.finish(ExitCap, "")
-	case len(s.Disputed) > 0:
+		s.capReached()
+	case len(s.Disputed) > 0 || s.extend:
 		s.advance(ActionCritique)
 	case len(s.Pending) > 0:
+		s.LastEvaluation = s.evaluationLine()
 		s.setNext(ActionClarify, s.clarificationCall())
 	case s.Quick():
 		s.finish(ExitConverged, "")
@@ -361,19 +413,44 @@ func (s *State) decide(newPoints bool) {
 	}
 }
 
+// capReached ends a deliberation at the cap: remaining disputes go to
+// Unresolved, and arbitration, when triggered, still comes first.
+func (s *State) capReached() {
+	s.unresolveDisputed()
+	if s.arbitrationTriggered() {
+		s.askArbitration(ExitCap)
+		return
+	}
+	s.finish(ExitCap, "")
+}
+
+// unresolveDisputed writes the open challenges to Unresolved.
+func (s *State) unresolveDisputed() {
+	for _, id := range slices.Clone(s.Disputed) {
+		c := s.Challenges[id]
+		s.closeChallenge(id)
+		s.unresolveBound(c, c.Objection, UnresolvedTradeoff)
+	}
+}
+
 // advance increments N (only after a valid response) and sends the
 // Subsequent Call; phases derive from N unless an Extended CONSTRUCTIVE
 // iteration set them.
 func (s *State) advance(action string) {
 	s.Iteration++
 	s.Phase = PhaseFor(s.Iteration)
+	note := ""
 	if s.Checks.Extended > 0 && s.Iteration <= 2+s.Checks.Extended {
 		s.Phase = Constructive
+	}
+	if s.extend {
+		note = extendedNote
 	}
 	if action == ActionCritique && s.onlyReminders() {
 		action = ActionReminder
 	}
-	s.setNext(action, s.subsequentCall())
+	s.LastEvaluation = s.evaluationLine()
+	s.setNext(action, s.subsequent("", note))
 }
 
 func (s *State) onlyReminders() bool {
@@ -392,12 +469,17 @@ func (s *State) onlyReminders() bool {
 // through arbitration when it is triggered.
 func (s *State) converge() {
 	if s.arbitrationTriggered() {
-		s.Checks.Arbitration = "asked"
-		s.Checks.DeferredExit = ExitConverged
-		s.setNext(ActionArbitrate, s.arbitrationCall())
+		s.askArbitration(ExitConverged)
 		return
 	}
 	s.finish(ExitConverged, "")
+}
+
+// askArbitration sends the buckets to an arbiter before the exit.
+func (s *State) askArbitration(exit string) {
+	s.Checks.Arbitration = "asked"
+	s.Checks.DeferredExit = exit
+	s.setNext(ActionArbitrate, s.arbitrationCall())
 }
 
 func (s *State) arbitrationTriggered() bool {
@@ -411,17 +493,13 @@ func (s *State) arbitrationTriggered() bool {
 // remaining disputes go to Unresolved, pending clarifications and
 // unverified facts to Not evaluated.
 func (s *State) finish(reason, message string) {
-	for _, id := range slices.Clone(s.Disputed) {
-		c := s.Challenges[id]
-		s.closeChallenge(id)
-		s.unresolveBound(c, c.Objection, UnresolvedTradeoff)
-	}
+	s.unresolveDisputed()
 	for _, id := range s.Pending {
 		s.notEvaluated(id, s.pointText(id), "awaiting clarification when the deliberation ended")
 	}
 	s.Pending = nil
-	for _, f := range s.Facts() {
-		if f.Kind() == tagUnverified && slices.Contains(s.ActiveLedger(), f.Raw) {
+	for _, f := range s.activeFacts() {
+		if f.Kind() == tagUnverified {
 			s.NotEvaluated = append(s.NotEvaluated, NotEvaluated{ID: f.ID, Point: f.Raw, Reason: "codex-unverified fact, not verified by Synthesize"})
 		}
 	}
@@ -438,7 +516,7 @@ func (s *State) finish(reason, message string) {
 
 func synthesizable(reason string) bool {
 	switch reason {
-	case ExitConverged, ExitCap, ExitTrivial, ExitQuality:
+	case ExitConverged, ExitCap, ExitTrivial, ExitQuality, ExitAnchorShift:
 		return true
 	}
 	return false

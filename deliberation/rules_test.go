@@ -73,7 +73,7 @@ func TestTriage(t *testing.T) {
 		t.Fatal("one anchor shift must not exit")
 	}
 	next := step(t, s, "1. d", points(`{"text":"reframe as a queue design","triage":"anchor-shift"}`))
-	if next.Action != ActionExit || s.ExitReason != ExitAnchorShift || next.Reason != exitMsgAnchorShift {
+	if next.Action != ActionSynthesize || s.ExitReason != ExitAnchorShift || next.Reason != exitMsgAnchorShift {
 		t.Errorf("two anchor shifts: action %s, exit %q", next.Action, s.ExitReason)
 	}
 }
@@ -138,7 +138,7 @@ func TestEvaluationChecksTheStep(t *testing.T) {
 	_, err := s.Evaluate(ev, t0)
 	assertProblems(t, err, []string{"iteration: is 4, want 1 (the iteration being evaluated)"})
 	_, err = evalJSON(s, `{"response":"sure"}`)
-	assertProblems(t, err, []string{`response: is "sure", want valid, format_failure or quality_failure`})
+	assertProblems(t, err, []string{`response: is "sure", want valid, format_failure, quality_failure or degraded_context`})
 }
 
 func TestSkepticalDroppedRemindedUndefended(t *testing.T) {
@@ -226,7 +226,7 @@ func TestChallengeNotReferenced(t *testing.T) {
 	s := start(t, nil)
 	step(t, s, "1. x", points(skeptical("x", "y")))
 	respond(t, s, "about x: fine")
-	_, err := evalJSON(s, challengeEval(`{"id":"C1","outcome":"accepted","evidence_type":"n/a"}`, `{"id":"C7","outcome":"accepted"}`))
+	_, err := evalJSON(s, challengeEval(`{"id":"C1","outcome":"accepted","evidence_type":"n/a","claim_type":"value"}`, `{"id":"C7","outcome":"accepted"}`))
 	assertProblems(t, err, []string{
 		"challenges[0].outcome: C1 is not referenced in the response: use missing_id (or leave it out: it counts as dropped)",
 		`challenges[1].id: "C7" is not a challenge of this deliberation`,
@@ -245,7 +245,7 @@ func TestPartialDefense(t *testing.T) {
 	}
 	t.Run("confirmed and sound", func(t *testing.T) {
 		s := s.clone()
-		step(t, s, "Re C1: confirmed", challengeEval(`{"id":"C1","outcome":"accepted","evidence_type":"n/a"}`))
+		step(t, s, "Re C1: confirmed", challengeEval(`{"id":"C1","outcome":"accepted","evidence_type":"n/a","claim_type":"value"}`))
 		if a := s.Buckets.Agreed; len(a) != 1 || a[0].Point != "backoff with jitter on 429 only" {
 			t.Errorf("agreed = %+v", a)
 		}
@@ -301,7 +301,7 @@ func TestIllFormedClarification(t *testing.T) {
 	if next.Action != ActionClarify || s.Iteration != 1 || !slices.Equal(s.Pending, []string{"P1"}) {
 		t.Fatalf("action %s N=%d pending %v", next.Action, s.Iteration, s.Pending)
 	}
-	if !strings.Contains(next.Prompt, "P1 is unevaluable as stated: it depends because no referent. Clarify: depends on what?") {
+	if !strings.Contains(next.Prompt, `P1 ("it depends") is unevaluable as stated: no referent. Clarify: depends on what?`) {
 		t.Errorf("clarification prompt:\n%s", next.Prompt)
 	}
 	t.Run("sharpened", func(t *testing.T) {
@@ -619,7 +619,7 @@ func TestDependencyGate(t *testing.T) {
 	t.Run("concession without a failure mode", func(t *testing.T) {
 		s := start(t, nil)
 		step(t, s, "1. redis", points(dep))
-		step(t, s, "Re C1: redis is standard", challengeEval(`{"id":"C1","outcome":"accepted","evidence_type":"n/a"}`))
+		step(t, s, "Re C1: redis is standard", challengeEval(`{"id":"C1","outcome":"accepted","evidence_type":"n/a","claim_type":"value"}`))
 		if d := s.Buckets.Dismissed; len(d) != 1 || d[0].Reason != "No concrete failure mode verified. Simpler version preferred." {
 			t.Errorf("dismissed %+v", d)
 		}

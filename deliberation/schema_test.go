@@ -32,7 +32,7 @@ func TestSchemaMatchesTypes(t *testing.T) {
 		{"dependency", prop(def("point"), "dependency"), Dependency{}},
 		{"challenge", def("challenge"), ChallengeEval{}},
 		{"binding", def("binding"), BindingEval{}},
-		{"concession", prop(def("challenge"), "concession"), Concession{}},
+		{"concession", def("concession"), Concession{}},
 		{"fact", def("fact"), FactEval{}},
 		{"coverage", def("coverage"), CoverageEval{}},
 		{"stress_test", def("stress_test"), StressEval{}},
@@ -73,7 +73,7 @@ func TestSchemaEnumsMatchValidation(t *testing.T) {
 		} `json:"properties"`
 	}
 	json.Unmarshal(EvaluationSchema(), &schema)
-	if got := schema.Properties["response"].Enum; !slices.Equal(got, []string{ResponseValid, ResponseFormatFailure, ResponseQualityFailure}) {
+	if got := schema.Properties["response"].Enum; !slices.Equal(got, []string{ResponseValid, ResponseFormatFailure, ResponseQualityFailure, ResponseDegraded}) {
 		t.Errorf("response enum = %v", got)
 	}
 }
@@ -108,6 +108,9 @@ func TestSchemaEnumsAcceptedByValidation(t *testing.T) {
 			return `{"challenges":[{"id":"C1","outcome":"rejected","deadlock":"` + v + `"}]}`
 		}},
 		{"fact", "tag", "facts[0].tag", func(v string) string { return `{"facts":[{"tag":"` + v + `","text":"x"}]}` }},
+		{"point", "drift", "points[0].drift", func(v string) string {
+			return `{"points":[{"text":"x","triage":"out-of-scope","drift":"` + v + `"}]}`
+		}},
 	}
 	for _, c := range cases {
 		for _, v := range enum(c.def, c.prop) {
@@ -120,5 +123,43 @@ func TestSchemaEnumsAcceptedByValidation(t *testing.T) {
 				t.Errorf("schema enum %s.%s value %q is refused by validation: %v", c.def, c.prop, v, err)
 			}
 		}
+	}
+}
+
+// TestSchemaDescribesEveryField: every property of the evaluation schema
+// says what it is for, itself or through the definition it refers to, so
+// the schema alone teaches the document.
+func TestSchemaDescribesEveryField(t *testing.T) {
+	var schema map[string]any
+	if err := json.Unmarshal(EvaluationSchema(), &schema); err != nil {
+		t.Fatal(err)
+	}
+	defs := schema["$defs"].(map[string]any)
+	described := func(p map[string]any) bool {
+		if d, _ := p["description"].(string); d != "" {
+			return true
+		}
+		ref, _ := p["$ref"].(string)
+		def, _ := defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+		d, _ := def["description"].(string)
+		return d != ""
+	}
+	var walk func(path string, obj map[string]any)
+	walk = func(path string, obj map[string]any) {
+		props, _ := obj["properties"].(map[string]any)
+		for name, v := range props {
+			p := v.(map[string]any)
+			if !described(p) {
+				t.Errorf("%s.%s has no description", path, name)
+			}
+			walk(path+"."+name, p)
+			if items, ok := p["items"].(map[string]any); ok {
+				walk(path+"."+name+"[]", items)
+			}
+		}
+	}
+	walk("", schema)
+	for name, d := range defs {
+		walk("$defs."+name, d.(map[string]any))
 	}
 }

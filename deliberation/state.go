@@ -151,6 +151,18 @@ type State struct {
 	Responses []Response `json:"responses,omitempty"`
 	// Next is the pending action and its prompt.
 	Next *Next `json:"next,omitempty"`
+	// LastEvaluation is the Evaluation line of the last prompt that carried
+	// one; a retry resends it and the Recovery prompt restates it.
+	LastEvaluation string `json:"last_evaluation,omitempty"`
+	// Consultant is the consultant whose session SessionID is ("codex",
+	// "command:claude -p"); another consultant gets a fresh session.
+	Consultant string `json:"consultant,omitempty"`
+	// FreshSession: the next answer must come from a fresh consultant
+	// session given the Recovery prompt (after recover, or a degraded
+	// context).
+	FreshSession bool `json:"fresh_session,omitempty"`
+	// Consultation is the consultant call in flight, if any.
+	Consultation *Consultation `json:"consultation,omitempty"`
 
 	// round collects this exchange's verdicts for the next prompt.
 	round []verdict
@@ -160,6 +172,20 @@ type State struct {
 	groups map[string]string
 	// scopeChanged: this exchange brought new points into deliberation.
 	scopeChanged bool
+	// extend: a coverage check found NEW evidence that passes the ATTACK
+	// test, so an Extended CONSTRUCTIVE iteration follows.
+	extend bool
+	// evalPath is the path of the challenge judgment being applied.
+	evalPath string
+	// drifted names this exchange's points marked tangent or drift.
+	drifted []string
+	// seqP and seqC are the highest point and challenge numbers in use,
+	// found once per step (0: not yet).
+	seqP, seqC int
+	// lx is the parsed ledger, kept in step with Ledger.
+	lx *ledgerIndex
+	// assigned collects the IDs this evaluation assigned.
+	assigned *Assigned
 }
 
 // Challenge is an objection to a point that must be defended by ID or
@@ -193,6 +219,9 @@ type Challenge struct {
 	AwaitingID bool `json:"awaiting_id,omitempty"`
 	// DefinitionalRetry: the one definitional retry of a deadlock was used.
 	DefinitionalRetry bool `json:"definitional_retry,omitempty"`
+	// Defense is the consultee's last defense, in its words (the
+	// evaluation's, or the answer's lines that reference the challenge).
+	Defense string `json:"defense,omitempty"`
 }
 
 // SSM is the Solution Space Mapping.
@@ -246,6 +275,9 @@ type Point struct {
 	// Issue and Clarify are an ILL-FORMED point's problem and question.
 	Issue   string `json:"issue,omitempty"`
 	Clarify string `json:"clarify,omitempty"`
+	// Drift is tangent or drift when the evaluation marked the point
+	// against the Solution Space Mapping.
+	Drift string `json:"drift,omitempty"`
 }
 
 // NotEvaluated is content outside the buckets, with the reason.
@@ -282,6 +314,11 @@ type Counters struct {
 	IDRecoveries int `json:"id_recoveries,omitempty"`
 	Stalls       int `json:"stalls,omitempty"`
 	Retries      int `json:"retries,omitempty"`
+	// Tangents and Drift count the points marked tangent or drift.
+	Tangents int `json:"tangents,omitempty"`
+	Drift    int `json:"drift,omitempty"`
+	// Recoveries counts degraded contexts recovered in a fresh session.
+	Recoveries int `json:"recoveries,omitempty"`
 	// Steps counts accepted operations (respond, evaluate).
 	Steps int `json:"steps,omitempty"`
 }

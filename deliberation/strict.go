@@ -77,6 +77,25 @@ type treeDecoder struct {
 	// encoding/json does; otherwise null is accepted only where the Go value
 	// can hold it (pointers, lists, maps).
 	nullOK bool
+	// near are the known keys suggested for unknown ones, by path.
+	near []string
+}
+
+// covers reports whether a problem at path is already told by a decoding
+// problem: the same path, a path inside it, or the key an unknown key was
+// taken to mean.
+func (d *treeDecoder) covers(path string) bool {
+	for _, p := range d.probs {
+		if p.Path == path || strings.HasPrefix(path, p.Path+".") || strings.HasPrefix(path, p.Path+"[") {
+			return true
+		}
+	}
+	for _, n := range d.near {
+		if path == n || strings.HasPrefix(path, n+".") || strings.HasPrefix(path, n+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 var rawMessageType = reflect.TypeFor[json.RawMessage]()
@@ -229,6 +248,9 @@ func (d *treeDecoder) object(path string, n *jsonnode.Node, v reflect.Value) {
 		f, ok := fields.index[m.Key]
 		if !ok {
 			d.probs.Add(at, "unknown key; %s", suggest(m.Key, fields.names))
+			if best := spelling.Closest(strings.ToLower(m.Key), fields.names, 3); best != "" {
+				d.near = append(d.near, join(path, best))
+			}
 			continue
 		}
 		d.decode(at, &m.Value, v.Field(f))

@@ -15,6 +15,9 @@ type Synthesis struct {
 	Iterations    int    `json:"iterations"`
 	MaxIterations int    `json:"max_iterations"`
 	ExitReason    string `json:"exit_reason"`
+	// Message is the exit's message for the user, when it has one
+	// ("Question may need narrowing or decomposition.").
+	Message string `json:"message,omitempty"`
 	// PermittedBy cites the protocol text that permits Synthesize here
 	// (the exit validation).
 	PermittedBy string `json:"permitted_by"`
@@ -33,10 +36,11 @@ type Synthesis struct {
 
 // permits are the protocol texts that permit Synthesize, by exit reason.
 var permits = map[string]string{
-	ExitConverged: "Stop: no open challenges AND scope stable → proceed to Synthesize.",
-	ExitCap:       "If N=8: write remaining to Unresolved, proceed to Synthesize.",
-	ExitTrivial:   "Early exit (trivial): if by iteration 2 the question turns out to be factual or trivial, answer directly.",
-	ExitQuality:   "Iterations: N/8 (converged | cap reached | early exit: trivial | early exit: quality)",
+	ExitConverged:   "Stop: no open challenges AND scope stable → proceed to Synthesize.",
+	ExitCap:         "If N=8: write remaining to Unresolved, proceed to Synthesize.",
+	ExitTrivial:     "Early exit (trivial): if by iteration 2 the question turns out to be factual or trivial, answer directly.",
+	ExitQuality:     "Iterations: N/8 (converged | cap reached | early exit: trivial | early exit: quality)",
+	ExitAnchorShift: "2+ anchor shifts in same session → exit: \"Question may need narrowing or decomposition.\" Surface shift proposals as suggested reframings in output, not pending decisions.",
 }
 
 const quickPermit = "At most 2 iterations: Ask → Evaluate → Done. Still unresolved → state both positions; the user decides."
@@ -64,6 +68,9 @@ func Synthesize(s *State) (*Synthesis, error) {
 		ArbitrationConcerns: nonNil(s.ArbitrationConcerns), Warnings: nonNil(s.Warnings),
 	}
 	y.Inconclusive = s.ExitReason != ExitTrivial && len(y.Agreed) == 0 && len(y.Dismissed) == 0
+	if s.ExitReason == ExitAnchorShift {
+		y.Message = exitMsgAnchorShift
+	}
 	return y, nil
 }
 
@@ -180,6 +187,9 @@ func (y *Synthesis) header(b *strings.Builder) {
 		}
 	}
 	fmt.Fprintf(b, "> **Ledger:** %s\n", orDefault(strings.Join(ids, ", "), "none"))
+	if y.Message != "" {
+		fmt.Fprintf(b, "\n**%s**\n", y.Message)
+	}
 	if y.Answer != "" {
 		fmt.Fprintf(b, "\n**Answer:** %s\n", y.Answer)
 	}

@@ -15,15 +15,21 @@ func (s *State) validateEvaluation(ev *Evaluation) error {
 	if ev.Iteration != s.Iteration {
 		p.Add("iteration", "is %d, want %d (the iteration being evaluated)", ev.Iteration, s.Iteration)
 	}
+	if ev.Response != ResponseDegraded && len(ev.Degraded) > 0 {
+		p.Add("degraded", "is given only with the response degraded_context")
+	}
 	switch ev.Response {
 	case ResponseValid:
-	case ResponseFormatFailure, ResponseQualityFailure:
+	case ResponseFormatFailure, ResponseQualityFailure, ResponseDegraded:
 		if len(ev.Points)+len(ev.Challenges)+len(ev.Facts) > 0 || ev.Coverage != nil || ev.StressTest != nil || ev.Arbitration != nil {
 			p.Add("response", "is %s: an unusable response carries no points, challenges, facts or checks", ev.Response)
 		}
+		if ev.Response == ResponseDegraded {
+			validateDegraded(ev.Degraded, &p)
+		}
 		return p.Err()
 	default:
-		p.Add("response", "is %q, want valid, format_failure or quality_failure", ev.Response)
+		p.Add("response", "is %q, want valid, format_failure, quality_failure or degraded_context", ev.Response)
 		return p.Err()
 	}
 	if ev.Trivial != "" && s.Iteration > 2 {
@@ -42,6 +48,20 @@ func (s *State) validateEvaluation(ev *Evaluation) error {
 		}
 	}
 	return p.Err()
+}
+
+// validateDegraded: a degraded context names at least one of its signals.
+func validateDegraded(signals []string, p *problem.List) {
+	if len(signals) == 0 {
+		p.Add("degraded", "is required with degraded_context: one or more of ignores_challenges, asks_settled, reverses_positions")
+	}
+	for i, sig := range signals {
+		switch sig {
+		case DegradedIgnoresChallenges, DegradedAsksSettled, DegradedReversesPositions:
+		default:
+			p.Add(fmt.Sprintf("degraded[%d]", i), "is %q, want ignores_challenges, asks_settled or reverses_positions", sig)
+		}
+	}
 }
 
 // validateRound: what an answer may carry depends on the prompt it
@@ -95,8 +115,8 @@ func (s *State) validateUserBudget(facts []FactEval, p *problem.List) {
 		return
 	}
 	var texts []string
-	for _, f := range s.Facts() {
-		if f.Kind() == tagUser && slices.Contains(s.ActiveLedger(), f.Raw) {
+	for _, f := range s.activeFacts() {
+		if f.Kind() == tagUser {
 			texts = append(texts, f.Text)
 		}
 	}
@@ -139,6 +159,15 @@ func (s *State) validatePoints(points []PointEval, p *problem.List) {
 		}
 		if pt.Kind != "" && pt.Kind != "argument" && pt.Kind != "evidence" {
 			p.Add(path+".kind", "is %q, want argument or evidence", pt.Kind)
+		}
+		switch pt.Drift {
+		case "", DriftSignal:
+		case DriftTangent:
+			if pt.Triage != "out-of-scope" {
+				p.Add(path+".drift", "tangent marks a point out of scope: triage must be out-of-scope (not %q); use drift for an in-scope point that shows a drift signal", pt.Triage)
+			}
+		default:
+			p.Add(path+".drift", "is %q, want tangent or drift", pt.Drift)
 		}
 		s.validateTarget(path, pt, seen, p)
 		if route, _ := s.route(pt); route == routeEvaluate {
@@ -270,6 +299,9 @@ func (s *State) validateOverflow(points []PointEval, blocking map[string]bool, p
 
 // validateClassification enforces the classification gates.
 func (s *State) validateClassification(path string, pt PointEval, p *problem.List) {
+	if pt.ClaimType != "" && pt.ClaimType != "empirical" && pt.ClaimType != "value" {
+		p.Add(path+".claim_type", "is %q, want empirical or value", pt.ClaimType)
+	}
 	switch pt.Classification {
 	case ClassAgree:
 		s.validateAgree(path, pt, p)
@@ -283,7 +315,9 @@ func (s *State) validateClassification(path string, pt PointEval, p *problem.Lis
 		requireFlaw(path, pt.Classification, pt.Flaw, p)
 	case ClassReject:
 		requireFlaw(path, pt.Classification, pt.Flaw, p)
-		requireClaimType(path, pt.ClaimType, p)
+		if pt.ClaimType == "" {
+			requireClaimType(path, pt.ClaimType, p)
+		}
 		if strings.TrimSpace(pt.Evidence) == "" {
 			p.Add(path+".evidence", "is required for REJECT (execution, textual or reasoning supporting the rejection)")
 		}
@@ -326,7 +360,9 @@ func requireClaimType(path, t string, p *problem.List) {
 }
 
 func (s *State) validateAgree(path string, pt PointEval, p *problem.List) {
-	requireClaimType(path, pt.ClaimType, p)
+	if pt.ClaimType == "" {
+		requireClaimType(path, pt.ClaimType, p)
+	}
 	if pt.ClaimType == "empirical" && pt.EvidenceType != "execution" && pt.EvidenceType != "textual" {
 		p.Add(path+".evidence_type", "is %q: an empirical AGREE needs execution or textual evidence (otherwise BLOCKED)", pt.EvidenceType)
 	}
@@ -382,15 +418,11 @@ func validateDependency(path string, d *Dependency, p *problem.List) {
 // incomingFacts are the IDs the evaluation's facts will get, with their
 // tags, so its points may rely on them.
 func (s *State) incomingFacts(facts []FactEval) map[string]string {
-	var ids []string
-	for _, f := range s.Facts() {
-		ids = append(ids, f.ID)
-	}
+	n := s.ledger().max
 	out := map[string]string{}
 	for _, f := range facts {
-		id := nextID("F", ids)
-		ids = append(ids, id)
-		out[id] = f.Tag
+		n++
+		out[fmt.Sprintf("F%d", n)] = f.Tag
 	}
 	return out
 }

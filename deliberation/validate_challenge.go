@@ -11,6 +11,10 @@ import (
 func (s *State) validateChallengeEvals(evals []ChallengeEval, p *problem.List) {
 	seen := map[string]bool{}
 	handled := map[string]bool{}
+	disputed := make(map[string]bool, len(s.Disputed))
+	for _, id := range s.Disputed {
+		disputed[id] = true
+	}
 	for i, ce := range evals {
 		path := fmt.Sprintf("challenges[%d]", i)
 		handled[ce.ID] = true
@@ -19,7 +23,7 @@ func (s *State) validateChallengeEvals(evals []ChallengeEval, p *problem.List) {
 		case c == nil:
 			p.Add(path+".id", "%q is not a challenge of this deliberation", ce.ID)
 			continue
-		case !slices.Contains(s.Disputed, ce.ID):
+		case !disputed[ce.ID]:
 			p.Add(path+".id", "%s is no longer disputed (status %s)", ce.ID, c.Status)
 			continue
 		case seen[ce.ID]:
@@ -52,6 +56,7 @@ func (s *State) validateOutcome(path string, c *Challenge, ce ChallengeEval, p *
 		p.Add(path+".outcome", "is %q, want accepted, rejected, refuted, conceded, partial, corrected, upgraded, evaluating, missing_id or adjudicated", ce.Outcome)
 		return
 	}
+	validClaimType(path, ce.ClaimType, p)
 	s.validateGrouped(path, c, ce, p)
 	if oneRound(c) {
 		switch ce.Outcome {
@@ -126,15 +131,14 @@ func (s *State) validateGrouped(path string, c *Challenge, ce ChallengeEval, p *
 }
 
 func (s *State) validateBinding(path string, b BindingEval, p *problem.List) {
+	validClaimType(path, b.ClaimType, p)
 	switch b.Outcome {
 	case BindingSustained:
 	case BindingWithdrawn:
 		switch b.EvidenceType {
 		case "execution", "textual":
 		case "n/a":
-			if pt := s.Points[b.ID]; pt != nil && pt.ClaimType == "empirical" {
-				p.Add(path+".evidence_type", "the point is empirical: agreeing needs execution or textual evidence")
-			}
+			s.gateOnNA(path, []string{b.ID}, b.ClaimType, "agreeing", p)
 		default:
 			p.Add(path+".evidence_type", "is %q, want execution, textual or n/a", b.EvidenceType)
 		}
@@ -143,18 +147,48 @@ func (s *State) validateBinding(path string, b BindingEval, p *problem.List) {
 	}
 }
 
+// validClaimType checks an optional claim_type.
+func validClaimType(path, t string, p *problem.List) {
+	if t != "" && t != "empirical" && t != "value" {
+		p.Add(path+".claim_type", "is %q, want empirical or value", t)
+	}
+}
+
+// gateOnNA is the empirical gate for agreeing on n/a (no execution or
+// textual evidence): only a value claim may be agreed so. The claim type is
+// the point's, or the one the judgment settles; unknown counts as not a
+// value claim (When Uncertain: unclear evidence type → unverified).
+func (s *State) gateOnNA(path string, ids []string, settled, verb string, p *problem.List) {
+	for _, id := range ids {
+		t := settled
+		if pt := s.Points[id]; pt != nil && t == "" {
+			t = pt.ClaimType
+		}
+		switch t {
+		case "value":
+		case "empirical":
+			p.Add(path+".evidence_type", "the point is empirical: %s needs execution or textual evidence (otherwise a missing-data deadlock, Blocked)", verb)
+			return
+		case "":
+			what := "the claim type of " + id
+			if id == "" {
+				what = "the claim type of the challenged point"
+			}
+			p.Add(path+".claim_type", "%s is unknown: %s on n/a needs claim_type value (a value judgment); an empirical claim needs execution or textual evidence", what, strings.TrimSuffix(verb, " it"))
+			return
+		default:
+			return
+		}
+	}
+}
+
 func (s *State) validateAccepted(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
 	switch ce.EvidenceType {
-	case "execution", "textual", "n/a":
+	case "execution", "textual":
+	case "n/a":
+		s.gateOnNA(path, c.bound(), ce.ClaimType, "accepting it", p)
 	default:
 		p.Add(path+".evidence_type", "is %q, want execution, textual or n/a", ce.EvidenceType)
-		return
-	}
-	for _, id := range c.bound() {
-		if pt := s.Points[id]; pt != nil && pt.ClaimType == "empirical" && ce.EvidenceType == "n/a" {
-			p.Add(path+".evidence_type", "the point is empirical: accepting it needs execution or textual evidence (otherwise a missing-data deadlock, Blocked)")
-			break
-		}
 	}
 }
 
@@ -231,6 +265,9 @@ func (s *State) validateChecks(ev *Evaluation, p *problem.List) {
 		case !c.given && action == c.want:
 			p.Add(c.name, "is required: the response answers the %s prompt", c.want)
 		}
+	}
+	if ev.Coverage != nil && action == ActionCoverage && len(ev.Points) == 0 && s.qualifyingCoverage(ev.Coverage) {
+		p.Add("points", "the coverage answer cites NEW evidence (%s) that passes the ATTACK test: give the gap as points (they enter the deliberation), or set attack false", strings.Join(s.newArtifacts(ev.Coverage.Artifacts), ", "))
 	}
 	if ev.StressTest != nil {
 		s.validateStress(ev.StressTest, p)

@@ -13,7 +13,7 @@ import (
 
 func init() { toolGroups = append(toolGroups, (*handlers).consultTools) }
 
-var sendArgs = []string{"id", "consultant", "effort", "model", "timeout_seconds", "idle_timeout_seconds", "max_tokens", "max_time_seconds", "structured"}
+var sendArgs = []string{"id", "consultant", "effort", "model", "timeout_seconds", "idle_timeout_seconds", "max_tokens", "max_time_seconds", "structured", "fresh"}
 
 func (h *handlers) consultTools() []toolDef {
 	props := obj{
@@ -21,10 +21,11 @@ func (h *handlers) consultTools() []toolDef {
 		"effort":               obj{"type": "string", "enum": []string{"high", "xhigh"}, "description": "Reasoning effort (default high); xhigh for non-obvious consequences or costly mistakes."},
 		"model":                obj{"type": "string", "description": "The codex model (default: codex's configured model)."},
 		"timeout_seconds":      obj{"type": "integer", "minimum": 1, "description": "Wall-clock limit of the call (default 1800: consultations take 5-20+ minutes)."},
-		"idle_timeout_seconds": obj{"type": "integer", "minimum": 1, "description": "End a codex call after this long without an event (default 600)."},
+		"idle_timeout_seconds": obj{"type": "integer", "minimum": 1, "description": "End a codex call after this long without an event (default 1200)."},
 		"max_tokens":           obj{"type": "integer", "minimum": 1, "description": "Token budget of the whole deliberation (kept until changed)."},
 		"max_time_seconds":     obj{"type": "integer", "minimum": 1, "description": "Consultant-time budget of the whole deliberation (kept until changed)."},
 		"structured":           obj{"type": "boolean", "description": "Hold codex to a JSON answer schema (points labelled EVIDENCE/INFERENCE/GUESS, challenge IDs defended or conceded), recorded as protocol text, so format failures cannot happen."},
+		"fresh":                obj{"type": "boolean", "description": "Open a fresh session with the Recovery prompt instead of resuming."},
 	}
 	for k, v := range idArg {
 		props[k] = v
@@ -57,13 +58,13 @@ func (h *handlers) delibSend(ctx context.Context, _ *mcp.CallToolRequest, a *arg
 	o := &consult.CodexOptions{Model: a.str("model", false), Effort: effort,
 		Timeout: seconds(a.integer("timeout_seconds")), IdleTimeout: seconds(a.integer("idle_timeout_seconds"))}
 	budget := relay.Budget{MaxTokens: int64(a.integer("max_tokens")), MaxTime: seconds(a.integer("max_time_seconds"))}
-	structured := a.boolean("structured")
+	structured, fresh := a.boolean("structured"), a.boolean("fresh")
 	c, err := sendConsultant(h.opts.Getenv, name, o)
 	if err != nil {
 		a.errorf("consultant", "%v", err)
 	}
 	return h.withID(a, func(st *deliberation.Store, id string) any {
-		r, err := relay.Send(ctx, st, id, c, &relay.Options{Effort: effort, Budget: budget, Structured: structured != nil && *structured})
+		r, err := relay.Send(ctx, st, id, c, &relay.Options{Effort: effort, Budget: budget, Structured: structured != nil && *structured, Fresh: fresh != nil && *fresh})
 		var ce *consult.Error
 		if errors.As(err, &ce) {
 			return map[string]any{"success": false, "failure": map[string]any{"consultant": ce.Consultant, "kind": ce.Kind,

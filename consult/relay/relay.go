@@ -42,6 +42,12 @@ type Options struct {
 	// Structured holds the consultant to AnswerSchema (codex
 	// --output-schema) and records the answer rendered as text.
 	Structured bool
+	// Fresh opens a fresh session with the Recovery prompt instead of
+	// resuming the recorded one.
+	Fresh bool
+	// Background marks the consultation as running in the background (an
+	// MCP server, or send --background) in the state.
+	Background bool
 }
 
 // Result is what one Send did.
@@ -52,6 +58,9 @@ type Result struct {
 	SessionID  string `json:"session_id,omitempty"`
 	// Resumed: the call continued the recorded session.
 	Resumed bool `json:"resumed"`
+	// Side: the step was asked of a session of its own (the stress test,
+	// arbitration); the deliberation's session is kept.
+	Side bool `json:"side,omitempty"`
 	// Recovery says why a resume failed and a fresh session got the
 	// Recovery prompt; empty when there was no recovery.
 	Recovery   string        `json:"recovery,omitempty"`
@@ -85,6 +94,7 @@ type callData struct {
 	Consultant string `json:"consultant"`
 	SessionID  string `json:"session_id,omitempty"`
 	Resumed    bool   `json:"resumed"`
+	Side       bool   `json:"side,omitempty"`
 	Recovery   string `json:"recovery,omitempty"`
 	// Usage is this call's; Reported what the consultant said (codex: the
 	// thread's running total on a resume).
@@ -105,6 +115,37 @@ var ErrBudget = errors.New("budget spent")
 // answer and the session id. A failed call changes nothing but the
 // transcript, and is returned as a *consult.Error.
 func Send(ctx context.Context, st *deliberation.Store, id string, c consult.Consultant, opts *Options) (*Result, error) {
+	call, err := Begin(st, id, c, opts)
+	if err != nil {
+		return nil, err
+	}
+	return call.Run(ctx)
+}
+
+// Call is a consultation that has begun: the state notes it (which
+// consultant, since when, in which process) until Run records its answer
+// or its failure.
+type Call struct {
+	sn     *sender
+	prompt string
+	plan   plan
+}
+
+// How a call reaches the consultant.
+type plan struct {
+	// side: the step gets a session of its own (stress test, arbitration).
+	side bool
+	// start: a new session with the pending prompt (the First Call).
+	start bool
+	// fresh: why a fresh session gets the Recovery prompt ("" = resume).
+	fresh string
+}
+
+// Begin checks that deliberation id awaits an answer and that the budget
+// allows a call, decides which session the call uses, and notes the
+// consultation in the state. A consultation left by a process that is gone
+// (a kill, a restart) is taken over and recovered in a fresh session.
+func Begin(st *deliberation.Store, id string, c consult.Consultant, opts *Options) (*Call, error) {
 	o := Options{}
 	if opts != nil {
 		o = *opts
@@ -122,18 +163,73 @@ func Send(ctx context.Context, st *deliberation.Store, id string, c consult.Cons
 	if err != nil {
 		return nil, err
 	}
-	totals, reported, err := spent(st, id)
+	interrupted := ""
+	if in := s.Consultation; in != nil {
+		if in.Alive() {
+			return nil, problem.List{{Path: "consultation", Message: fmt.Sprintf("%s has been consulted on iteration %d since %s by process %d: wait for it (deliberate wait %s) or cancel it (deliberate cancel %s)", in.Consultant, in.Iteration, in.StartedAt, in.PID, id, id)}}
+		}
+		interrupted = fmt.Sprintf("the consultation started at %s by process %d was interrupted", in.StartedAt, in.PID)
+	}
+	totals, reported, last, err := spent(st, id)
 	if err != nil {
 		return nil, err
 	}
 	totals.Budget = merge(totals.Budget, o.Budget)
-	ctx, cancel, err := budgetContext(ctx, totals)
+	if err := checkBudget(totals); err != nil {
+		return nil, err
+	}
+	p := choose(s, c.Name(), last, o.Fresh, interrupted)
+	if _, err := st.BeginConsultation(id, deliberation.NewConsultation(c.Name(), o.Background), interrupted != ""); err != nil {
+		return nil, err
+	}
+	sn := &sender{st: st, id: id, c: c, o: o, totals: totals, reported: reported}
+	return &Call{sn: sn, prompt: prompt, plan: p}, nil
+}
+
+// choose decides the session: a side session for the stress test and
+// arbitration; a new one for the First Call; a fresh one with the Recovery
+// prompt when asked for, after recover or a degraded context, when the
+// consultant changed, when there is no session to resume or the last
+// consultation was interrupted; otherwise the recorded one is resumed.
+func choose(s *deliberation.State, name, last string, fresh bool, interrupted string) plan {
+	session := ""
+	if s.SessionID != nil {
+		session = *s.SessionID
+	}
+	prev := s.Consultant
+	if prev == "" {
+		prev = last
+	}
+	switch {
+	case s.SideSession():
+		return plan{side: true}
+	case session == "" && s.FirstCallPending():
+		return plan{start: true}
+	case fresh:
+		return plan{fresh: "a fresh session was asked for"}
+	case s.FreshSession:
+		return plan{fresh: "fresh session asked for by recover"}
+	case session != "" && prev != "" && prev != name:
+		return plan{fresh: fmt.Sprintf("consultant switched from %s to %s", prev, name)}
+	case session == "":
+		return plan{fresh: "no session to resume"}
+	case interrupted != "":
+		return plan{fresh: interrupted}
+	}
+	return plan{}
+}
+
+// Run sends the prompt and records the answer, or the failure: either way
+// the consultation noted by Begin ends. Canceling ctx kills the
+// consultant's process group and records the cancellation.
+func (call *Call) Run(ctx context.Context) (*Result, error) {
+	ctx, cancel, err := budgetContext(ctx, call.sn.totals)
 	if err != nil {
+		call.sn.end("budget spent")
 		return nil, err
 	}
 	defer cancel()
-	sn := &sender{st: st, id: id, c: c, o: o, totals: totals, reported: reported}
-	return sn.send(ctx, s, prompt)
+	return call.sn.send(ctx, call.prompt, call.plan)
 }
 
 // pending is the prompt awaiting the consultee's answer.
@@ -158,9 +254,8 @@ func merge(recorded, given Budget) Budget {
 	return recorded
 }
 
-// budgetContext refuses a spent budget and otherwise bounds the call by
-// the time left.
-func budgetContext(ctx context.Context, t Totals) (context.Context, context.CancelFunc, error) {
+// checkBudget refuses a spent budget.
+func checkBudget(t Totals) error {
 	b := t.Budget
 	var probs problem.List
 	if b.MaxTokens > 0 && t.Tokens >= b.MaxTokens {
@@ -170,11 +265,17 @@ func budgetContext(ctx context.Context, t Totals) (context.Context, context.Canc
 	if b.MaxTime > 0 && spent >= b.MaxTime {
 		probs.Add("budget.max_time", "%s of %s spent in %d calls: %v (raise it with --max-time, or synthesize)", spent.Round(time.Second), b.MaxTime, t.Calls, ErrBudget)
 	}
-	if err := probs.Err(); err != nil {
+	return probs.Err()
+}
+
+// budgetContext refuses a spent budget and otherwise bounds the call by
+// the time left.
+func budgetContext(ctx context.Context, t Totals) (context.Context, context.CancelFunc, error) {
+	if err := checkBudget(t); err != nil {
 		return nil, nil, err
 	}
-	if b.MaxTime > 0 {
-		ctx, cancel := context.WithTimeout(ctx, b.MaxTime-spent)
+	if b := t.Budget; b.MaxTime > 0 {
+		ctx, cancel := context.WithTimeout(ctx, b.MaxTime-time.Duration(t.DurationMS)*time.Millisecond)
 		return ctx, cancel, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -184,20 +285,22 @@ func budgetContext(ctx context.Context, t Totals) (context.Context, context.Canc
 // Spent sums the consult records of id's transcript; the budget is the
 // last one recorded.
 func Spent(st *deliberation.Store, id string) (Totals, error) {
-	t, _, err := spent(st, id)
+	t, _, _, err := spent(st, id)
 	return t, err
 }
 
-// spent also returns the last usage each session reported.
-func spent(st *deliberation.Store, id string) (Totals, map[string]consult.Usage, error) {
+// spent also returns the last usage each session reported and the last
+// consultant that answered.
+func spent(st *deliberation.Store, id string) (Totals, map[string]consult.Usage, string, error) {
 	var t Totals
 	reported := map[string]consult.Usage{}
+	last := ""
 	f, err := os.Open(st.TranscriptPath(id))
 	if errors.Is(err, os.ErrNotExist) {
-		return t, reported, nil
+		return t, reported, "", nil
 	}
 	if err != nil {
-		return t, nil, fmt.Errorf("read transcript: %w", err)
+		return t, nil, "", fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -218,6 +321,9 @@ func spent(st *deliberation.Store, id string) (Totals, map[string]consult.Usage,
 		if d.SessionID != "" && d.Kind == "" {
 			reported[d.SessionID] = d.Reported
 		}
+		if d.Kind == "" && !d.Side {
+			last = d.Consultant
+		}
 	}
-	return t, reported, sc.Err()
+	return t, reported, last, sc.Err()
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/elicit/elicit/consult"
 	"github.com/elicit/elicit/deliberation"
-	"github.com/elicit/elicit/problem"
 )
 
 // sender is one Send in progress.
@@ -32,70 +31,96 @@ func (sn *sender) request(prompt string) consult.Request {
 	return req
 }
 
-func (sn *sender) send(ctx context.Context, s *deliberation.State, prompt string) (*Result, error) {
-	session := ""
-	if s.SessionID != nil {
-		session = *s.SessionID
-	}
-	if session == "" {
+func (sn *sender) send(ctx context.Context, prompt string, p plan) (*Result, error) {
+	switch {
+	case p.side || p.start:
 		rep, err := sn.c.Start(ctx, sn.request(prompt))
 		if err != nil {
 			return nil, sn.fail(err, false)
 		}
-		return sn.record(prompt, rep, false, "")
+		return sn.record(prompt, rep, call{side: p.side})
+	case p.fresh != "":
+		return sn.recover(ctx, p.fresh)
 	}
-	rep, err := sn.c.Resume(ctx, session, sn.request(prompt))
+	s, err := sn.st.Load(sn.id)
+	if err != nil {
+		sn.end("the state could not be read")
+		return nil, err
+	}
+	rep, err := sn.c.Resume(ctx, *s.SessionID, sn.request(prompt))
 	if err == nil {
-		return sn.record(prompt, rep, true, "")
+		return sn.record(prompt, rep, call{resumed: true})
 	}
 	var ce *consult.Error
 	if !errors.As(err, &ce) || !ce.Retryable() || ctx.Err() != nil {
 		return nil, sn.fail(err, true)
 	}
-	return sn.recover(ctx, ce)
+	sn.logFailure(ce, true, false)
+	return sn.recover(ctx, fmt.Sprintf("%s: %s", ce.Kind, ce.Message))
+}
+
+// call says how an answer was obtained.
+type call struct {
+	resumed, side bool
+	recovery      string
 }
 
 // recover is the seed's Session Recovery: the Recovery prompt, built from
 // the state file, goes to a fresh session.
-func (sn *sender) recover(ctx context.Context, cause *consult.Error) (*Result, error) {
-	sn.logFailure(cause, true)
+func (sn *sender) recover(ctx context.Context, why string) (*Result, error) {
 	prompt, err := sn.st.Recover(sn.id)
 	if err != nil {
+		sn.end("the state could not be recovered")
 		return nil, err
 	}
 	rep, err := sn.c.Start(ctx, sn.request(prompt))
 	if err != nil {
 		return nil, sn.fail(err, false)
 	}
-	return sn.record(prompt, rep, false, fmt.Sprintf("%s: %s", cause.Kind, cause.Message))
+	return sn.record(prompt, rep, call{recovery: why})
 }
 
-// fail notes a failed call in the transcript and returns err.
+// fail notes a failed call in the transcript, ends the consultation and
+// returns err.
 func (sn *sender) fail(err error, resumed bool) error {
 	var ce *consult.Error
 	if errors.As(err, &ce) {
-		sn.logFailure(ce, resumed)
+		sn.logFailure(ce, resumed, true)
+		return err
 	}
+	sn.end(err.Error())
 	return err
 }
 
-func (sn *sender) logFailure(ce *consult.Error, resumed bool) {
+// logFailure records a failed call; with final, the consultation ends.
+func (sn *sender) logFailure(ce *consult.Error, resumed, final bool) {
 	d := callData{Consultant: sn.c.Name(), Resumed: resumed, Budget: sn.totals.Budget, Kind: string(ce.Kind), Message: ce.Message}
 	if ce.Partial != nil {
 		d.SessionID, d.Usage, d.DurationMS = ce.Partial.SessionID, ce.Partial.Usage, ce.Partial.Duration.Milliseconds()
 	}
-	sn.st.Update(sn.id, func(s *deliberation.State, _ time.Time) ([]deliberation.Record, error) {
-		return []deliberation.Record{{Kind: KindFailure, Iteration: s.Iteration, Data: mustJSON(d)}}, nil
-	})
+	rec := deliberation.Record{Kind: KindFailure, Data: mustJSON(d)}
+	if final {
+		sn.st.EndConsultation(sn.id, string(ce.Kind), rec)
+	} else {
+		sn.st.Update(sn.id, func(s *deliberation.State, _ time.Time) ([]deliberation.Record, error) {
+			rec.Iteration = s.Iteration
+			return []deliberation.Record{rec}, nil
+		})
+	}
 	sn.totals.Calls++
 	sn.totals.Tokens += d.Usage.Total()
 	sn.totals.DurationMS += d.DurationMS
 }
 
+// end ends the consultation without a consultant failure to record.
+func (sn *sender) end(reason string) {
+	sn.st.EndConsultation(sn.id, reason)
+}
+
 // record stores the answer and the session id, if the deliberation still
 // awaits the prompt that was sent.
-func (sn *sender) record(prompt string, rep *consult.Reply, resumed bool, recovery string) (*Result, error) {
-	d := callData{Consultant: sn.c.Name(), SessionID: rep.SessionID, Resumed: resumed, Recovery: recovery,
+func (sn *sender) record(prompt string, rep *consult.Reply, how call) (*Result, error) {
+	d := callData{Consultant: sn.c.Name(), SessionID: rep.SessionID, Resumed: how.resumed, Side: how.side, Recovery: how.recovery,
 		Usage: rep.Usage, Reported: rep.Usage, DurationMS: rep.Duration.Milliseconds(), Budget: sn.totals.Budget}
 	if rep.UsageIsThreadTotal {
 		d.Usage = rep.Usage.Sub(sn.reported[rep.SessionID])
@@ -106,32 +131,16 @@ func (sn *sender) record(prompt string, rep *consult.Reply, resumed bool, recove
 			d.Structured, answer = json.RawMessage(strings.TrimSpace(rep.Text)), text
 		}
 	}
-	s, err := sn.st.Update(sn.id, func(s *deliberation.State, now time.Time) ([]deliberation.Record, error) {
-		if got, _ := pending(s); got != prompt {
-			return nil, problem.List{{Path: "next", Message: "the deliberation changed while the consultant worked; its answer was not recorded (run send again)"}}
-		}
-		if err := s.Respond(answer, now); err != nil {
-			return nil, err
-		}
-		if rep.SessionID != "" {
-			id := rep.SessionID
-			s.SessionID = &id
-		}
-		if recovery != "" {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("Recovered from session failure at iter %d (%s).", s.Iteration, recovery))
-		}
-		return []deliberation.Record{
-			{Kind: "response", Iteration: s.Iteration, Text: answer},
-			{Kind: KindConsult, Iteration: s.Iteration, Data: mustJSON(d)},
-		}, nil
-	})
+	info := deliberation.AnswerInfo{Consultant: sn.c.Name(), SessionID: rep.SessionID, Side: how.side, Recovery: how.recovery}
+	s, err := sn.st.RecordAnswer(sn.id, prompt, answer, info, deliberation.Record{Kind: KindConsult, Data: mustJSON(d)})
 	if err != nil {
+		sn.end("the answer could not be recorded")
 		return nil, err
 	}
 	t := sn.totals
 	t.Calls++
 	t.Tokens += d.Usage.Total()
 	t.DurationMS += d.DurationMS
-	return &Result{ID: sn.id, Iteration: s.Iteration, Consultant: sn.c.Name(), SessionID: rep.SessionID, Resumed: resumed,
-		Recovery: recovery, Answer: answer, Usage: d.Usage, DurationMS: d.DurationMS, Notices: rep.Notices, Totals: t, Next: s.Next}, nil
+	return &Result{ID: sn.id, Iteration: s.Iteration, Consultant: sn.c.Name(), SessionID: rep.SessionID, Resumed: how.resumed, Side: how.side,
+		Recovery: how.recovery, Answer: answer, Usage: d.Usage, DurationMS: d.DurationMS, Notices: rep.Notices, Totals: t, Next: s.Next}, nil
 }

@@ -22,7 +22,7 @@ type sendFlags struct {
 	consultant, effort, model string
 	timeout, idle, maxTime    time.Duration
 	maxTokens                 int64
-	structured                bool
+	structured, fresh         bool
 }
 
 func (f *sendFlags) register(cmd *cobra.Command) {
@@ -35,6 +35,7 @@ func (f *sendFlags) register(cmd *cobra.Command) {
 	fl.Int64Var(&f.maxTokens, "max-tokens", 0, "token budget of the whole deliberation (0: none; the last one given stays)")
 	fl.DurationVar(&f.maxTime, "max-time", 0, "consultant-time budget of the whole deliberation (0: none; the last one given stays)")
 	fl.BoolVar(&f.structured, "structured", false, "hold codex to a JSON answer schema (labelled points, defended or conceded challenge IDs), recorded as text")
+	fl.BoolVar(&f.fresh, "fresh", false, "open a fresh session with the Recovery prompt instead of resuming the recorded one")
 }
 
 func (f *sendFlags) check() error {
@@ -66,8 +67,10 @@ func (a *app) deliberateSend() *cobra.Command {
 		Short: "Send the pending prompt to the consultant and record its answer",
 		Long: `Send the pending prompt to the consultant (codex by default): a new session on the first
 iteration, a resume after it. When a resume fails (thread not found, expired, timeout, error),
-a fresh session gets the Recovery prompt built from the state file, noted in the state. The answer
-and the session id are recorded; evaluate the answer next. On a terminal, progress goes to stderr.`,
+a fresh session gets the Recovery prompt built from the state file, noted in the state; so does a
+send after recover, after a degraded context, with another consultant, or with --fresh. The stress
+test and arbitration go to a session of their own. The answer and the session id are recorded;
+evaluate the answer next. On a terminal, progress goes to stderr.`,
 		Args: exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {
@@ -140,7 +143,7 @@ func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool)
 		return err
 	}
 	opts := &relay.Options{Effort: f.effort, Budget: relay.Budget{MaxTokens: f.maxTokens, MaxTime: f.maxTime},
-		Progress: a.progress(), Structured: f.structured}
+		Progress: a.progress(), Structured: f.structured, Fresh: f.fresh}
 	r, err := relay.Send(context.Background(), st, id, c, opts)
 	a.endProgress(opts.Progress)
 	if err != nil {

@@ -1,0 +1,153 @@
+package deliberation
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// Consultation is a consultant call in flight: written when it starts,
+// cleared when its answer or its failure is recorded. A state that still
+// has one after the process that ran it is gone was interrupted (a kill, a
+// restart); the next send recovers it in a fresh session.
+type Consultation struct {
+	// Consultant names the consultant ("codex", "command:claude -p").
+	Consultant string `json:"consultant"`
+	// Iteration and Action are the step whose prompt was sent.
+	Iteration int    `json:"iteration"`
+	Action    string `json:"action"`
+	StartedAt string `json:"started_at"`
+	// PID and ProcStart identify the process that runs the call
+	// (ProcStart is its start time as the system reports it, so that a
+	// reused PID is not taken for it).
+	PID       int    `json:"pid"`
+	ProcStart string `json:"proc_start,omitempty"`
+	// Background: the call runs in the background (an MCP server, or
+	// deliberate send --background).
+	Background bool `json:"background,omitempty"`
+}
+
+// AnswerInfo says where a consultant's answer came from.
+type AnswerInfo struct {
+	Consultant string `json:"consultant"`
+	SessionID  string `json:"session_id,omitempty"`
+	// Side: the answer came from a session of its own (a stress test or
+	// an arbitration, asked without attribution); the deliberation's
+	// session is kept.
+	Side bool `json:"side,omitempty"`
+	// Recovery says why a fresh session got the Recovery prompt.
+	Recovery string `json:"recovery,omitempty"`
+}
+
+// BeginConsultation notes that the pending prompt was sent to a consultant.
+// It fails when no answer is awaited or a consultation is already noted
+// (end it first).
+func (s *State) BeginConsultation(c Consultation, now time.Time) error {
+	if err := s.expect(AwaitResponse); err != nil {
+		return err
+	}
+	if o := s.Consultation; o != nil {
+		return problem.List{{Path: "consultation", Message: fmt.Sprintf("%s has been consulted on iteration %d since %s (process %d)", o.Consultant, o.Iteration, o.StartedAt, o.PID)}}
+	}
+	c.Iteration, c.Action, c.StartedAt = s.Iteration, s.pending(), now.UTC().Format(time.RFC3339)
+	s.Consultation = &c
+	s.UpdatedAt = c.StartedAt
+	return nil
+}
+
+// EndConsultation clears the consultation in flight without an answer (it
+// failed, was canceled or interrupted); the prompt still awaits one.
+func (s *State) EndConsultation(now time.Time) {
+	if s.Consultation == nil {
+		return
+	}
+	s.Consultation = nil
+	s.UpdatedAt = now.UTC().Format(time.RFC3339)
+}
+
+// RecordAnswer records a consultant's answer to the pending prompt, with
+// the session it came from: the deliberation's session (and consultant)
+// unless the answer came from a side session.
+func (s *State) RecordAnswer(text string, info AnswerInfo, now time.Time) error {
+	if err := s.expect(AwaitResponse); err != nil {
+		return err
+	}
+	inFlight, fresh := s.Consultation, s.FreshSession
+	s.Consultation = nil
+	if err := s.respond(text, now); err != nil {
+		s.Consultation = inFlight
+		return err
+	}
+	if info.Side {
+		s.FreshSession = fresh
+	} else {
+		s.Consultant = info.Consultant
+		if info.SessionID != "" {
+			id := info.SessionID
+			s.SessionID = &id
+		}
+	}
+	if info.Recovery != "" {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("Recovered from session failure at iter %d (%s).", s.Iteration, info.Recovery))
+	}
+	return nil
+}
+
+// SideSession reports whether the pending step is asked of a session of
+// its own: the stress test and arbitration, so the model that argued the
+// points does not judge them.
+func (s *State) SideSession() bool {
+	if s.Next == nil || !s.Active() {
+		return false
+	}
+	a := s.pending()
+	return a == ActionStress || a == ActionArbitrate
+}
+
+// FirstCallPending reports whether the pending prompt is the First Call
+// (or its retry), which opens a session with the preamble.
+func (s *State) FirstCallPending() bool {
+	return s.Next != nil && s.Active() && s.pending() == ActionAsk
+}
+
+// Notes are hints for the orchestrator about what the deliberation lacks:
+// a Solution Space Mapping that is missing in full mode.
+func (s *State) Notes() []string {
+	if s.Quick() || !s.Active() {
+		return nil
+	}
+	var missing []string
+	for _, f := range []struct{ name, v string }{{"shape", s.SSM.Shape}, {"tangents", s.SSM.Tangents}, {"drift_signals", s.SSM.DriftSignals}} {
+		if strings.TrimSpace(f.v) == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	const why = " (CLI --shape, --tangents, --drift-signals) so that a tangent or drift can be told from a valuable insight"
+	switch len(missing) {
+	case 0:
+		return nil
+	case 3:
+		return []string{"no Solution Space Mapping: give shape, tangents and drift_signals" + why}
+	}
+	return []string{"Solution Space Mapping incomplete: no " + strings.Join(missing, ", ") + "; give them" + why}
+}
+
+// NewConsultation describes a consultation run by this process.
+func NewConsultation(consultant string, background bool) Consultation {
+	pid := os.Getpid()
+	return Consultation{Consultant: consultant, PID: pid, ProcStart: procStart(pid), Background: background}
+}
+
+// Alive reports whether the process that runs the consultation still runs;
+// when it does not, the consultation was interrupted.
+func (c *Consultation) Alive() bool {
+	return c != nil && processAlive(c.PID, c.ProcStart)
+}
+
+// Ours reports whether this process runs the consultation.
+func (c *Consultation) Ours() bool {
+	return c != nil && c.PID == os.Getpid() && c.ProcStart == procStart(c.PID)
+}
