@@ -26,18 +26,25 @@ func stressPending(t *testing.T, sc *consult.Scripted) (*deliberation.Store, str
 		`{"iteration":2,"response":"valid","require_stress_test":true,"points":[{"text":"honour Retry-After","triage":"in-scope","classification":"AGREE","claim_type":"value"}]}`,
 		`{"iteration":2,"response":"valid","coverage":{}}`,
 	}
+	sendAndEvaluate(t, st, id, sc, evals, deliberation.ActionStress)
+	return st, id
+}
+
+// sendAndEvaluate sends each pending prompt to c and applies the next
+// evaluation, then checks the pending action.
+func sendAndEvaluate(t *testing.T, st *deliberation.Store, id string, c consult.Consultant, evals []string, want string) {
+	t.Helper()
 	for _, ev := range evals {
-		if _, err := Send(context.Background(), st, id, sc, nil); err != nil {
+		if _, err := Send(context.Background(), st, id, c, nil); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := st.Evaluate(id, []byte(ev)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if s := load(t, st, id); s.Next.Action != deliberation.ActionStress {
-		t.Fatalf("pending %s", s.Next.Action)
+	if s := load(t, st, id); s.Next.Action != want {
+		t.Fatalf("pending %s, want %s", s.Next.Action, want)
 	}
-	return st, id
 }
 
 // Defect 3: the stress test and arbitration are asked in a fresh session,
@@ -69,17 +76,7 @@ func TestIssue13ArbitrationInAFreshSession(t *testing.T) {
 		`{"iteration":2,"response":"valid","points":[{"text":"b","triage":"in-scope","classification":"AGREE","claim_type":"value"}]}`,
 		`{"iteration":2,"response":"valid","coverage":{}}`,
 	}
-	for _, ev := range evals {
-		if _, err := Send(context.Background(), st, id, sc, nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.Evaluate(id, []byte(ev)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if s := load(t, st, id); s.Next.Action != deliberation.ActionArbitrate {
-		t.Fatalf("pending %s", s.Next.Action)
-	}
+	sendAndEvaluate(t, st, id, sc, evals, deliberation.ActionArbitrate)
 	r, err := Send(context.Background(), st, id, sc, nil)
 	if err != nil {
 		t.Fatal(err)
