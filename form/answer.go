@@ -35,8 +35,13 @@ func checkAnswer(f *Field, v any) (any, []answerProblem) {
 	if isNoAnswer(v) {
 		return nil, nil
 	}
-	if f.Type == MultiSelect {
+	switch f.Type {
+	case MultiSelect:
 		return checkMulti(f, v)
+	case Triage, AssumptionReview:
+		return checkRulings(f, v)
+	case Ranking:
+		return checkRankingAnswer(f, v)
 	}
 	val, msg := checkValue(f, v)
 	if msg != "" {
@@ -64,7 +69,7 @@ func checkValue(f *Field, v any) (any, string) {
 }
 
 // isNoAnswer reports whether v counts as unanswered: null, a string of
-// white space only, or an empty list.
+// white space only, an empty list or an empty object.
 func isNoAnswer(v any) bool {
 	switch x := v.(type) {
 	case nil:
@@ -74,6 +79,10 @@ func isNoAnswer(v any) bool {
 	case []any:
 		return len(x) == 0
 	case []string:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	case map[string]string:
 		return len(x) == 0
 	}
 	return false
@@ -90,17 +99,23 @@ func checkChoice(f *Field, v any) (any, string) {
 	return s, ""
 }
 
-func checkMulti(f *Field, v any) (any, []answerProblem) {
-	list, ok := v.([]any)
-	if !ok {
-		if items, ok := v.([]string); ok {
-			list = make([]any, len(items))
-			for i, s := range items {
-				list[i] = s
-			}
-		} else {
-			return nil, []answerProblem{{msg: fmt.Sprintf("must be a list of options (got %s)", DescribeValue(v))}}
+// anyList accepts a []any or a []string as a []any.
+func anyList(v any) ([]any, bool) {
+	if items, ok := v.([]string); ok {
+		list := make([]any, len(items))
+		for i, s := range items {
+			list[i] = s
 		}
+		return list, true
+	}
+	list, ok := v.([]any)
+	return list, ok
+}
+
+func checkMulti(f *Field, v any) (any, []answerProblem) {
+	list, ok := anyList(v)
+	if !ok {
+		return nil, []answerProblem{{msg: fmt.Sprintf("must be a list of options (got %s)", DescribeValue(v))}}
 	}
 	var probs []answerProblem
 	var bad, dups []string

@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// selectTypes need at least one option.
-var needsOptions = []Type{SingleSelect, MultiSelect, Decision, Pushback}
+// needsOptions are the types that need at least one option.
+var needsOptions = []Type{SingleSelect, MultiSelect, Decision, Pushback, Deliberation, Ranking}
 
 // checkType runs the rules that depend on the field's (valid) type.
 func (d *decoder) checkType(s *fieldState) {
@@ -30,6 +30,7 @@ func (d *decoder) checkType(s *fieldState) {
 	if s.Type == Progress {
 		d.checkProgress(s)
 	}
+	d.checkConstruct(s)
 	d.checkDefault(s)
 }
 
@@ -140,7 +141,7 @@ func (d *decoder) checkInference(s *fieldState) {
 	}
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

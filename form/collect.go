@@ -3,6 +3,7 @@ package form
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"slices"
 	"time"
@@ -40,10 +41,13 @@ func Collect(f *Form, answers map[string]any, opts *CollectOptions) (*Response, 
 		opts = &CollectOptions{}
 	}
 	var probs problem.List
+	answers, reported := foldDotted(f, answers, &probs)
 	unknownAnswers(f, answers, &probs)
 	out := make(map[string]any, len(f.Fields))
 	for i := range f.Fields {
-		collectField(&f.Fields[i], answers, out, &probs)
+		if !reported[f.Fields[i].ID] {
+			collectField(&f.Fields[i], answers, out, &probs)
+		}
 	}
 	if len(probs) > 0 {
 		return nil, probs
@@ -112,6 +116,12 @@ func expected(f *Field) string {
 		return "a number"
 	case f.Type == Date:
 		return "a date YYYY-MM-DD"
+	case f.Type == Triage:
+		return "a ruling for every row: {row key: one of " + quoteList(f.Dispositions, ", ") + "}"
+	case f.Type == AssumptionReview:
+		return `a ruling for every row: {row key: "accept", "reject" or {"edit": "text"}}`
+	case f.Type == Ranking:
+		return fmt.Sprintf("a list of %d of %s, best first", f.RankSlots(), quoteList(f.Options, ", "))
 	}
 	return "some text"
 }

@@ -34,22 +34,24 @@ type fieldState struct {
 	typeOK      bool
 	typeIdx     int      // index of Type in Types, when typeOK
 	seen        uint32   // bits of fieldKeys seen
+	nulls       uint32   // bits of the keys given as null
 	unknown     []string // unknown keys seen, for duplicates
 	requiredSet bool
 	defaultNode *jsonnode.Node
 	// textKey is the key the question text came under: "text", or its
 	// alias "label".
-	textKey string
+	textKey       string
+	suggestedNode *jsonnode.Node
 }
 
-func (s *fieldState) has(key string) bool { return s.seen&keyBit(key) != 0 }
+// has reports whether key was given (a null value is not).
+func (s *fieldState) has(key string) bool { return (s.seen&^s.nulls)&keyBit(key) != 0 }
 
 // field decodes and checks one field; ok is false when it is not an object.
-// textKey is the key its question text came under.
-func (d *decoder) field(path loc, n *jsonnode.Node) (f Field, textKey string, ok bool) {
+func (d *decoder) field(path loc, n *jsonnode.Node) (Field, bool) {
 	if n.Kind != jsonnode.Object {
 		d.add(path, "must be an object with id, text and type (got %s)", describe(n))
-		return Field{}, "", false
+		return Field{}, false
 	}
 	s := &fieldState{path: path}
 	s.Required = true
@@ -66,14 +68,11 @@ func (d *decoder) field(path loc, n *jsonnode.Node) (f Field, textKey string, ok
 			d.add(path.key(k), "missing (every field needs id, text and type)")
 		}
 	}
-	if s.textKey == "" {
-		s.textKey = "text"
-	}
 	if s.typeOK {
 		d.checkType(s)
 	}
 	d.checkInference(s)
-	return s.Field, s.textKey, true
+	return s.Field, true
 }
 
 // member decodes one key of a field.
@@ -98,7 +97,15 @@ func (d *decoder) member(s *fieldState, m *jsonnode.Member) {
 		d.unknownKey(path, m.Key, fieldKeys)
 		return
 	}
+	if m.Value.Kind == jsonnode.Null && bit&nullableKeys != 0 {
+		s.nulls |= bit // null stands for "not given"
+		return
+	}
 	if s.typeOK && typeMasks[s.typeIdx]&bit == 0 {
+		if why := forbidden[s.Type][key]; why != "" {
+			d.add(path, "not allowed on %s: %s", s.Type, why)
+			return
+		}
 		d.add(path, "not a key of type %s (it belongs to %s)", s.Type, strings.Join(typesWith(m.Key), ", "))
 		return
 	}
@@ -151,6 +158,20 @@ func (d *decoder) decodeKey(s *fieldState, key string, path loc, v *jsonnode.Nod
 		s.ProgressItems = d.progressItems(path, v)
 	case "progress_style":
 		s.ProgressStyle = d.oneOf(path, v, "report")
+	case "endorsements":
+		s.Endorsements = d.endorsements(path, v)
+	case "triage_items":
+		s.TriageItems = d.items(path, v, &triageRow)
+	case "assumptions":
+		s.Assumptions = d.items(path, v, &assumptionRow)
+	case "dispositions":
+		s.Dispositions = d.labels(path, v, "disposition")
+	case "consequences":
+		s.Consequences = d.consequences(path, v)
+	case "top_n":
+		s.TopN = d.topN(path, v)
+	case "suggested":
+		s.suggestedNode = v // its shape depends on the type
 	}
 }
 
@@ -200,6 +221,12 @@ func quoteList(items []string, sep string) string {
 }
 
 func (d *decoder) options(path loc, v *jsonnode.Node) []string {
+	return d.labels(path, v, "option")
+}
+
+// labels decodes a list of unique, non-empty, trimmed labels (options,
+// dispositions); noun names one in messages.
+func (d *decoder) labels(path loc, v *jsonnode.Node, noun string) []string {
 	if v.Kind != jsonnode.Array {
 		d.add(path, "must be a list of strings (got %s)", describe(v))
 		return nil
@@ -213,19 +240,27 @@ func (d *decoder) options(path loc, v *jsonnode.Node) []string {
 		case !ok:
 			continue
 		case strings.TrimSpace(o) == "":
-			d.add(p, "empty option (an option needs a label)")
+			d.add(p, "empty %s (%s %s needs a label)", noun, article(noun), noun)
 			continue
 		case strings.TrimSpace(o) != o:
-			d.add(p, "option %q has leading or trailing white space (write %q)", o, strings.TrimSpace(o))
+			d.add(p, "%s %q has leading or trailing white space (write %q)", noun, o, strings.TrimSpace(o))
 		}
 		if j, dup := seen[o]; dup {
-			d.add(p, "duplicate option %q (same as %s[%d])", o, path, j)
+			d.add(p, "duplicate %s %q (same as %s[%d])", noun, o, d.path(path), j)
 			continue
 		}
 		seen[o] = i
 		out = append(out, o)
 	}
 	return out
+}
+
+// article is "an" before a vowel, else "a".
+func article(noun string) string {
+	if strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 func (d *decoder) bound(path loc, v *jsonnode.Node) *float64 {
@@ -282,7 +317,7 @@ func (d *decoder) progressItems(path loc, v *jsonnode.Node) []ProgressItem {
 			continue
 		}
 		if j, dup := labels[item.Label]; dup && item.Label != "" {
-			d.add(p.key("label"), "duplicate label %q (same as %s[%d])", item.Label, path, j)
+			d.add(p.key("label"), "duplicate label %q (same as %s[%d])", item.Label, d.path(path), j)
 			continue
 		}
 		labels[item.Label] = i
@@ -292,33 +327,71 @@ func (d *decoder) progressItems(path loc, v *jsonnode.Node) []ProgressItem {
 }
 
 func (d *decoder) progressItem(path loc, v *jsonnode.Node) (ProgressItem, bool) {
-	if v.Kind != jsonnode.Object {
-		d.add(path, "must be an object {label, status, detail?} (got %s)", describe(v))
-		return ProgressItem{}, false
+	vals, ok := d.row(path, v, &progressRow)
+	return ProgressItem{Label: vals[0], Status: vals[1], Detail: vals[2]}, ok
+}
+
+// rowSpec describes the objects of a list of rows: progress items, triage
+// rows, assumptions, consequences.
+type rowSpec struct {
+	keys     []string // every key, the required ones first (at most 4)
+	required int      // how many keys, from the front, must be given
+	nonEmpty int      // how many keys, from the front, may not be empty
+	missing  string   // why a required key is needed
+}
+
+var (
+	progressRow    = rowSpec{keys: progressItemKeys, required: 2, nonEmpty: 2, missing: "a progress item needs a label and a status"}
+	triageRow      = rowSpec{keys: triageItemKeys, required: 1, nonEmpty: 2, missing: "every row needs a label"}
+	assumptionRow  = rowSpec{keys: assumptionKeys, required: 1, nonEmpty: 2, missing: "every row needs a label"}
+	consequenceRow = rowSpec{keys: consequenceKeys, required: 1, nonEmpty: 1, missing: "every consequence needs a label"}
+)
+
+// shape describes the row object: "{label, status, detail?}".
+func (s *rowSpec) shape() string {
+	parts := make([]string, len(s.keys))
+	for i, k := range s.keys {
+		parts[i] = k
+		if i >= s.required {
+			parts[i] += "?"
+		}
 	}
-	var item ProgressItem
-	seen := map[string]bool{}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// row decodes one row object: vals holds its strings in spec order ("" for
+// a key not given or with a problem). ok is false when it is not an object.
+func (d *decoder) row(path loc, v *jsonnode.Node, spec *rowSpec) (vals [4]string, ok bool) {
+	if v.Kind != jsonnode.Object {
+		d.add(path, "must be an object %s (got %s)", spec.shape(), describe(v))
+		return vals, false
+	}
+	var seen uint8
+	var unknown []string
 	for i := range v.Members {
 		m := &v.Members[i]
 		p := path.key(m.Key)
+		k := slices.Index(spec.keys, m.Key)
 		switch {
-		case seen[m.Key]:
+		case k >= 0 && seen&(1<<k) != 0, k < 0 && slices.Contains(unknown, m.Key):
 			d.add(p, "duplicate key (give each key once)")
-		case m.Key == "label":
-			item.Label, _ = d.nonEmpty(p, &m.Value)
-		case m.Key == "status":
-			item.Status, _ = d.nonEmpty(p, &m.Value)
-		case m.Key == "detail":
-			item.Detail, _ = d.str(p, &m.Value)
-		default:
-			d.unknownKey(p, m.Key, progressItemKeys)
+			continue
+		case k < 0:
+			unknown = append(unknown, m.Key)
+			d.unknownKey(p, m.Key, spec.keys)
+			continue
 		}
-		seen[m.Key] = true
-	}
-	for _, k := range []string{"label", "status"} {
-		if !seen[k] {
-			d.add(path.key(k), "missing (a progress item needs a label and a status)")
+		seen |= 1 << k
+		if k < spec.nonEmpty {
+			vals[k], _ = d.nonEmpty(p, &m.Value)
+		} else {
+			vals[k], _ = d.str(p, &m.Value)
 		}
 	}
-	return item, true
+	for k := range spec.required {
+		if seen&(1<<k) == 0 {
+			d.add(path.key(spec.keys[k]), "missing (%s)", spec.missing)
+		}
+	}
+	return vals, true
 }

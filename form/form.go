@@ -1,9 +1,11 @@
 package form
 
+import "encoding/json"
+
 // Type is a field type.
 type Type string
 
-// The ten field types.
+// The fifteen field types: seven plain controls and eight constructs.
 const (
 	SingleSelect Type = "single_select"
 	MultiSelect  Type = "multi_select"
@@ -15,19 +17,42 @@ const (
 	Decision     Type = "decision"
 	Pushback     Type = "pushback"
 	Progress     Type = "progress"
+	// Deliberation shows which voices endorse which position; the user
+	// chairs the pick.
+	Deliberation Type = "deliberation"
+	// Triage asks for one ruling (a disposition) per reviewed item.
+	Triage Type = "triage"
+	// Confirm is a two-way approval gate for a consequential action.
+	Confirm Type = "confirm"
+	// Ranking orders the options, all of them or the top N.
+	Ranking Type = "ranking"
+	// AssumptionReview asks the user to accept, reject or edit each
+	// assumption the agent inferred.
+	AssumptionReview Type = "assumption_review"
 )
 
-// Types lists every field type in the order the seed introduces them.
-var Types = []Type{SingleSelect, MultiSelect, Boolean, TextInput, Number, Date, Textarea, Decision, Pushback, Progress}
+// Types lists every field type: the seed's ten, then attune-forms' five
+// later constructs.
+var Types = []Type{SingleSelect, MultiSelect, Boolean, TextInput, Number, Date, Textarea, Decision, Pushback, Progress,
+	Deliberation, Triage, Confirm, Ranking, AssumptionReview}
 
 // SingleChoice reports whether the answer is one of the options: the plain
-// single-select and the three constructs built on it.
+// single-select and the constructs built on it.
 func (t Type) SingleChoice() bool {
 	switch t {
-	case SingleSelect, Decision, Pushback, Progress:
+	case SingleSelect, Decision, Pushback, Progress, Deliberation, Confirm:
 		return true
 	}
 	return false
+}
+
+// Expands reports whether flat surfaces ask the field as several
+// questions whose answers come back under dotted keys: one per item of a
+// triage board or an assumption review ("<id>.<item key>", and
+// "<id>.<item key>.text" for an edited assumption) and one per rank slot
+// of a ranking ("<id>.<slot>", from 1). Collect folds them back.
+func (t Type) Expands() bool {
+	return t == Triage || t == Ranking || t == AssumptionReview
 }
 
 // RichControl reports whether the type needs a control AskUserQuestion does
@@ -70,7 +95,84 @@ type Field struct {
 	ProgressItems []ProgressItem    `json:"progress_items,omitempty"`
 	// ProgressStyle is "" (a task report) or "report" (a neutral digest).
 	ProgressStyle string `json:"progress_style,omitempty"`
+	// Endorsements maps a deliberation's options to the voices that
+	// endorse them.
+	Endorsements map[string][]string `json:"endorsements,omitempty"`
+	// TriageItems are the rows of a triage board; Dispositions the rulings
+	// each row may get.
+	TriageItems  []Item    `json:"triage_items,omitempty"`
+	Dispositions []string  `json:"dispositions,omitempty"`
+	Suggested    Suggested `json:"suggested,omitzero"`
+	// Consequences are what a confirm's action will do.
+	Consequences []Consequence `json:"consequences,omitempty"`
+	// TopN is how many options a ranking orders; 0 means all of them.
+	TopN int `json:"top_n,omitempty"`
+	// Assumptions are the rows of an assumption review.
+	Assumptions []Item `json:"assumptions,omitempty"`
 }
+
+// Item is one row of a triage board or an assumption review. Its answer
+// key is its ID, or its Label when it has no ID.
+type Item struct {
+	ID     string `json:"id,omitempty"`
+	Label  string `json:"label"`
+	Detail string `json:"detail,omitempty"`
+	// Tag is a triage item's category (a severity, a file).
+	Tag string `json:"tag,omitempty"`
+	// Source is where an assumption was inferred from.
+	Source string `json:"source,omitempty"`
+}
+
+// Key is the key the item's ruling comes back under.
+func (it Item) Key() string {
+	if it.ID != "" {
+		return it.ID
+	}
+	return it.Label
+}
+
+// Consequence is one thing a confirmed action will do.
+type Consequence struct {
+	Label    string `json:"label"`
+	Severity string `json:"severity,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+// Suggested is the agent's proposal, shown as a proposal and never taken as
+// the answer: a ruling per item key (triage: a disposition; assumption
+// review: only "accept"), or a ranking's proposed order.
+type Suggested struct {
+	Rulings map[string]string
+	Order   []string
+}
+
+// IsZero reports whether nothing is suggested.
+func (s Suggested) IsZero() bool { return len(s.Rulings) == 0 && len(s.Order) == 0 }
+
+// MarshalJSON writes the rulings as an object or the order as a list.
+func (s Suggested) MarshalJSON() ([]byte, error) {
+	if s.Order != nil {
+		return json.Marshal(s.Order)
+	}
+	return json.Marshal(s.Rulings)
+}
+
+// The rulings of an assumption review, in the order they are offered.
+const (
+	RulingAccept = "accept"
+	RulingEdit   = "edit"
+	RulingReject = "reject"
+)
+
+// AssumptionRulings are an assumption review's fixed rulings.
+var AssumptionRulings = []string{RulingAccept, RulingEdit, RulingReject}
+
+// EditTextSuffix ends the dotted key of an edited assumption's replacement
+// text on flat surfaces: "<id>.<item key>.text".
+const EditTextSuffix = ".text"
+
+// ConfirmOptions are a confirm's options when the form names none.
+var ConfirmOptions = []string{"Approve", "Abort"}
 
 // ProgressItem is one reported item of a progress field.
 type ProgressItem struct {

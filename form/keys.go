@@ -32,6 +32,28 @@ var typeKeys = map[Type][]string{
 	Decision:     {"options", "recommended", "rationale", "option_notes"},
 	Pushback:     {"options", "recommended", "rationale", "option_notes", "user_position"},
 	Progress:     {"options", "recommended", "rationale", "option_notes", "progress_items", "progress_style"},
+	Deliberation: {"options", "recommended", "rationale", "option_notes", "endorsements"},
+	Triage:       {"triage_items", "dispositions", "suggested", "rationale"},
+	Confirm:      {"options", "consequences", "rationale"},
+	Ranking:      {"options", "top_n", "suggested", "rationale", "option_notes"},
+	// AssumptionReview's rulings are fixed: accept, edit, reject.
+	AssumptionReview: {"assumptions", "suggested", "rationale"},
+}
+
+// forbidden are keys a type refuses for a reason of its own, said in the
+// problem: the gates take no pre-filled answer.
+var forbidden = map[Type]map[string]string{
+	Confirm: {
+		"default":     "nothing is pre-selected on a confirm: approving must be an explicit act",
+		"recommended": "a confirm recommends neither option: approving must be an explicit act",
+	},
+	Ranking: {
+		"default": "a ranking takes no default order: give a proposed order as suggested, which is shown as a proposal",
+	},
+	AssumptionReview: {
+		"default":      "an assumption review takes no default rulings: pre-mark accepts with suggested",
+		"dispositions": "an assumption review's rulings are fixed (accept, edit, reject)",
+	},
 }
 
 // fieldKeys are all keys any field may have.
@@ -91,17 +113,53 @@ func keyBit(key string) uint32 {
 		return 1 << 16
 	case "progress_style":
 		return 1 << 17
+	case "endorsements":
+		return 1 << 18
+	case "triage_items":
+		return 1 << 19
+	case "dispositions":
+		return 1 << 20
+	case "suggested":
+		return 1 << 21
+	case "consequences":
+		return 1 << 22
+	case "top_n":
+		return 1 << 23
+	case "assumptions":
+		return 1 << 24
 	}
 	return 0
+}
+
+// nullableKeys are the keys a null value leaves out, as code that builds
+// forms from optional values writes them ("recommended": null): every key
+// but id, text, type (which a field needs) and required (attune-forms read
+// a null there as false, silently).
+var nullableKeys = func() uint32 {
+	var m uint32
+	for _, k := range fieldKeys {
+		if k != "id" && k != "text" && k != "type" && k != "required" {
+			m |= keyBit(k)
+		}
+	}
+	return m
+}()
+
+// allowedKeys are the keys type t allows, in table order.
+func allowedKeys(t Type) []string {
+	var out []string
+	for _, k := range append(slices.Clone(commonKeys), typeKeys[t]...) {
+		if forbidden[t][k] == "" {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // typeMask is the set of keys type t allows.
 func typeMask(t Type) uint32 {
 	var m uint32
-	for _, k := range commonKeys {
-		m |= keyBit(k)
-	}
-	for _, k := range typeKeys[t] {
+	for _, k := range allowedKeys(t) {
 		m |= keyBit(k)
 	}
 	return m
@@ -125,6 +183,8 @@ var aliases = map[string]string{
 	"inferredFrom": "inferred_from", "userPosition": "user_position", "notes": "option_notes",
 	"optionNotes": "option_notes", "items": "progress_items", "style": "progress_style",
 	"progressItems": "progress_items", "progressStyle": "progress_style",
+	"triageItems": "triage_items", "topN": "top_n", "top": "top_n", "suggestion": "suggested",
+	"suggestions": "suggested", "consequence": "consequences", "assumption": "assumptions",
 }
 
 // suggest returns the candidate closest to word, or "" when none is close.

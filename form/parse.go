@@ -143,7 +143,9 @@ func (d *decoder) form(root *jsonnode.Node) *Form {
 		case "title":
 			f.Title, _ = d.nonEmpty(formLoc(m.Key), &m.Value)
 		case "description":
-			f.Description, _ = d.str(formLoc(m.Key), &m.Value)
+			if m.Value.Kind != jsonnode.Null { // null: no description
+				f.Description, _ = d.str(formLoc(m.Key), &m.Value)
+			}
 		case "fields", fieldsAlias:
 			if fieldsKey != "" {
 				d.add(formLoc(m.Key), "both %q and its alias %q are given (give the fields once)", "fields", fieldsAlias)
@@ -182,7 +184,7 @@ func (d *decoder) fields(n *jsonnode.Node) []Field {
 	out := make([]Field, 0, len(n.Items))
 	at := make([]int, 0, len(n.Items)) // index in fields of each decoded field
 	for i := range n.Items {
-		f, textKey, ok := d.field(fieldLoc(i), &n.Items[i])
+		f, ok := d.field(fieldLoc(i), &n.Items[i])
 		if !ok {
 			continue
 		}
@@ -190,13 +192,11 @@ func (d *decoder) fields(n *jsonnode.Node) []Field {
 			if f.ID != "" && out[k].ID == f.ID {
 				d.add(fieldLoc(i).key("id"), "duplicate id %q (same as %s)", f.ID, d.path(fieldLoc(at[k])))
 			}
-			if f.Text != "" && out[k].Text == f.Text {
-				d.add(fieldLoc(i).key(textKey), "duplicate question text %q (same as %s; AskUserQuestion answers come back keyed by question text)", f.Text, d.path(fieldLoc(at[k])))
-			}
 		}
 		out = append(out, f)
 		at = append(at, i)
 	}
+	d.checkNamespaces(out, at)
 	return out
 }
 

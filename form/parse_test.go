@@ -2,6 +2,7 @@ package form
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,7 +89,6 @@ var parseProblemCases = []struct {
 		`questions[0].text: both "text" and its alias "label" are given (give the question once)`,
 		"questions[1].max: unknown key (did you mean 'maximum'?)",
 		`questions[1].id: duplicate id "a" (same as questions[0])`,
-		`questions[1].label: duplicate question text "A?" (same as questions[0]; AskUserQuestion answers come back keyed by question text)`,
 	}},
 	{"fields alias empty", `{"title": "T", "questions": {}}`, []string{
 		"questions: must be a list of 1 or more fields (got object)",
@@ -106,10 +106,10 @@ var parseProblemCases = []struct {
 	{"key of another type", field(`{"id": "t", "text": "T?", "type": "text_input", "minimum": 1, "list_style": "ordered", "recommended": "x"}`), []string{
 		"fields[0].minimum: not a key of type text_input (it belongs to number)",
 		"fields[0].list_style: not a key of type text_input (it belongs to single_select, multi_select)",
-		"fields[0].recommended: not a key of type text_input (it belongs to decision, pushback, progress)",
+		"fields[0].recommended: not a key of type text_input (it belongs to decision, pushback, progress, deliberation)",
 	}},
 	{"options on boolean", field(`{"id": "b", "text": "B?", "type": "boolean", "options": ["Yes", "No"]}`), []string{
-		"fields[0].options: not a key of type boolean (it belongs to single_select, multi_select, text_input, decision, pushback, progress)",
+		"fields[0].options: not a key of type boolean (it belongs to single_select, multi_select, text_input, decision, pushback, progress, deliberation, confirm, ranking)",
 	}},
 	{"bad options", field(`{"id": "s", "text": "S?", "type": "single_select", "options": ["a", "", "a", 3, " b"]}`), []string{
 		"fields[0].options[1]: empty option (an option needs a label)",
@@ -126,11 +126,10 @@ var parseProblemCases = []struct {
 		`fields[0].type: unknown type "singel_select" (did you mean 'single_select'?)`,
 		"fields[0].required: must be true or false (got number 1)",
 	}},
-	{"duplicate ids and texts", `{"title": "T", "fields": [
+	{"duplicate ids", `{"title": "T", "fields": [
 			{"id": "a", "text": "Same?", "type": "boolean"},
 			{"id": "a", "text": "Same?", "type": "boolean"}]}`, []string{
 		`fields[1].id: duplicate id "a" (same as fields[0])`,
-		`fields[1].text: duplicate question text "Same?" (same as fields[0]; AskUserQuestion answers come back keyed by question text)`,
 	}},
 	{"decision keys not in options", field(`{"id": "d", "text": "D?", "type": "decision", "options": ["x", "y"],
 			"recommended": "z", "option_notes": {"x": "fine", "w": "nope"}}`), []string{
@@ -214,7 +213,7 @@ var parseProblemCases = []struct {
 }
 
 func TestParseProblems(t *testing.T) {
-	for _, tt := range parseProblemCases {
+	for _, tt := range append(parseProblemCases, constructProblemCases...) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse([]byte(tt.in))
 			probs, ok := err.(problem.List)
@@ -263,4 +262,39 @@ func TestAliasesNormalize(t *testing.T) {
 	if diff := cmp.Diff(canonical, aliased); diff != "" {
 		t.Errorf("aliased form differs (-canonical +aliased):\n%s", diff)
 	}
+}
+
+// TestNullMeansNotGiven checks that null optional keys are left out, as
+// forms built from code with optional values write them, while a null
+// required, id, text or type stays a problem.
+func TestNullMeansNotGiven(t *testing.T) {
+	withNulls := []byte(`{"title": "T", "description": null, "fields": [
+		{"id": "d", "text": "D?", "type": "decision", "options": ["x", "y"], "recommended": null, "rationale": null,
+		 "option_notes": null, "default": null, "inferred_from": null, "progress_items": null, "help_text": null}]}`)
+	without := []byte(`{"title": "T", "fields": [{"id": "d", "text": "D?", "type": "decision", "options": ["x", "y"]}]}`)
+	if diff := cmp.Diff(mustParse(t, without), mustParse(t, withNulls)); diff != "" {
+		t.Errorf("nulls are not left out (-want +got):\n%s", diff)
+	}
+	if err := resolvedSchema(t).Validate(jsonAny(t, withNulls)); err != nil {
+		t.Errorf("the schema refuses the nulls the parser accepts: %v", err)
+	}
+	_, err := Parse([]byte(`{"title": "T", "fields": [{"id": null, "text": "D?", "type": "boolean", "required": null, "help_text": null, "help_text": "x"}]}`))
+	want := []string{
+		"fields[0].id: must be a string (got null)",
+		"fields[0].required: must be true or false (got null)",
+		"fields[0].help_text: duplicate key (give each key once)",
+	}
+	probs, _ := err.(problem.List)
+	if diff := cmp.Diff(want, probs.Strings()); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}
+
+func jsonAny(t *testing.T, data []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

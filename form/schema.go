@@ -32,11 +32,12 @@ func schemaDoc() obj {
 		"additionalProperties": false,
 		"properties": obj{
 			"title":       nonEmptyString("The form's title."),
-			"description": obj{"type": "string", "description": "An optional one-line description."},
+			"description": obj{"type": []string{"string", "null"}, "description": "An optional one-line description."},
 			"fields":      fieldList,
 			fieldsAlias:   fieldList,
 		},
-		"$defs": obj{"field": fieldSchema(), "progress_item": progressItemSchema()},
+		"$defs": obj{"field": fieldSchema(), "progress_item": progressItemSchema(),
+			"triage_item": rowSchema(triageItemKeys), "assumption": rowSchema(assumptionKeys), "consequence": rowSchema(consequenceKeys)},
 	}
 }
 
@@ -61,7 +62,7 @@ func fieldProperties() obj {
 		"type":           obj{"enum": types},
 		"options":        obj{"type": "array", "items": option, "uniqueItems": true, "description": "The choices (suggestions for text_input)."},
 		"required":       obj{"type": "boolean", "description": "Whether an answer is needed; default true."},
-		"default":        obj{"type": []string{"string", "number", "array"}, "items": obj{"type": "string"}, "description": "A preselected answer; must pass the field's own answer validation."},
+		"default":        obj{"type": []string{"string", "number", "array", "object"}, "items": obj{"type": "string"}, "additionalProperties": obj{"type": "string"}, "description": "A preselected answer; must pass the field's own answer validation."},
 		"inferred_from":  nonEmptyString("Why the default was guessed from context; needs default."),
 		"help_text":      obj{"type": "string"},
 		"list_style":     obj{"enum": []string{"ordered", "unordered"}},
@@ -74,32 +75,79 @@ func fieldProperties() obj {
 		"user_position":  nonEmptyString("The user's stated approach; one of options."),
 		"progress_items": obj{"type": "array", "items": obj{"$ref": "#/$defs/progress_item"}},
 		"progress_style": obj{"const": "report"},
+		"endorsements": obj{"type": "object", "minProperties": 1, "description": "deliberation: {option: [names of the voices that endorse it]}.",
+			"additionalProperties": obj{"type": "array", "minItems": 1, "uniqueItems": true, "items": nonEmptyString("A voice.")}},
+		"triage_items": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/triage_item"}},
+		"dispositions": obj{"type": "array", "minItems": MinDispositions, "items": option, "uniqueItems": true, "description": "triage: the rulings each row may get."},
+		"suggested": obj{"type": []string{"object", "array"}, "additionalProperties": obj{"type": "string"}, "items": obj{"type": "string"},
+			"description": "triage: {row key: disposition}; assumption_review: {row key: \"accept\"}; ranking: a proposed order."},
+		"consequences": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/consequence"}},
+		"top_n":        obj{"type": "integer", "minimum": 1, "description": "ranking: how many options to rank (default all)."},
+		"assumptions":  obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/assumption"}},
 	}
+}
+
+// requiredKeys are the keys a type cannot do without, beyond id, text and
+// type.
+var requiredKeys = map[Type][]string{
+	Progress:         {"progress_items"},
+	Deliberation:     {"options", "endorsements"},
+	Triage:           {"triage_items", "dispositions"},
+	Confirm:          {"consequences"},
+	Ranking:          {"options"},
+	AssumptionReview: {"assumptions"},
 }
 
 func fieldSchema() obj {
 	var rules []any
 	for _, t := range Types {
-		allowed := append(append(slices.Clone(commonKeys), textAlias), typeKeys[t]...)
-		then := obj{"propertyNames": obj{"enum": allowed}}
+		allowed := allowedKeys(t)
+		// Keys of other types are refused, unless null (not given).
+		props := obj{}
+		for _, k := range fieldKeys {
+			switch {
+			case slices.Contains(allowed, k):
+			case keyBit(k)&nullableKeys != 0:
+				props[k] = obj{"type": "null"}
+			default:
+				props[k] = false
+			}
+		}
+		then := obj{"properties": props}
+		if req := requiredKeys[t]; len(req) > 0 {
+			then["required"] = req
+		}
 		switch {
+		case t == Ranking:
+			props["options"] = obj{"minItems": MinRankOptions}
+			props["suggested"] = obj{"type": []string{"array", "null"}}
+		case t == Confirm:
+			props["options"] = obj{"minItems": 2, "maxItems": 2}
+		case t == Triage || t == AssumptionReview:
+			props["suggested"] = obj{"type": []string{"object", "null"}}
 		case slices.Contains(needsOptions, t):
-			then["required"] = []string{"options"}
-			then["properties"] = obj{"options": obj{"minItems": 1}}
-		case t == Progress:
-			then["required"] = []string{"progress_items"}
+			if !slices.Contains(requiredKeys[t], "options") {
+				then["required"] = append([]string{"options"}, requiredKeys[t]...)
+			}
+			props["options"] = obj{"minItems": 1}
 		}
 		rules = append(rules, obj{
 			"if":   obj{"required": []string{"type"}, "properties": obj{"type": obj{"const": string(t)}}},
 			"then": then,
 		})
 	}
+	props := fieldProperties()
+	for k, p := range props {
+		if keyBit(k)&nullableKeys != 0 {
+			props[k] = orNull(p.(obj))
+		}
+	}
 	return obj{
 		"type":                 "object",
 		"required":             []string{"id", "type"},
 		"oneOf":                []any{obj{"required": []string{"text"}}, obj{"required": []string{textAlias}}},
 		"additionalProperties": false,
-		"properties":           fieldProperties(),
+		"properties":           props,
 		"dependentRequired":    obj{"inferred_from": []string{"default"}},
 		"allOf":                rules,
 	}
@@ -116,4 +164,47 @@ func progressItemSchema() obj {
 			"detail": obj{"type": "string"},
 		},
 	}
+}
+
+// orNull lets a property be null as well, which the parser reads as "not
+// given".
+func orNull(p obj) obj {
+	out := obj{}
+	for k, v := range p {
+		out[k] = v
+	}
+	switch t := p["type"].(type) {
+	case string:
+		out["type"] = []string{t, "null"}
+	case []string:
+		out["type"] = append(slices.Clone(t), "null")
+	default:
+		delete(out, "enum")
+		delete(out, "const")
+		values := []any{}
+		if e, ok := p["enum"].([]string); ok {
+			for _, v := range e {
+				values = append(values, v)
+			}
+		}
+		if c, ok := p["const"]; ok {
+			values = append(values, c)
+		}
+		out["enum"] = append(values, nil)
+	}
+	return out
+}
+
+// rowSchema is the schema of a row object with a label and optional string
+// keys.
+func rowSchema(keys []string) obj {
+	props := obj{}
+	for _, k := range keys {
+		props[k] = obj{"type": "string"}
+	}
+	props["label"] = nonEmptyString("The row as the user reads it.")
+	if slices.Contains(keys, "id") {
+		props["id"] = nonEmptyString("The key its ruling comes back under (default: the label).")
+	}
+	return obj{"type": "object", "required": []string{"label"}, "additionalProperties": false, "properties": props}
 }

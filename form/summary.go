@@ -30,12 +30,15 @@ func Summary(f *Form, r *Response) string {
 		if !ok {
 			continue
 		}
-		b.WriteString("- " + EscapeMarkdown(f.Fields[i].Text) + ": **" + EscapeMarkdown(summaryValue(v)) + "**\n")
+		b.WriteString("- " + EscapeMarkdown(f.Fields[i].Text) + ": **" + EscapeMarkdown(summaryValue(&f.Fields[i], v)) + "**\n")
 	}
 	return b.String()
 }
 
-func summaryValue(v any) string {
+func summaryValue(f *Field, v any) string {
+	if f.Type.Expands() {
+		return f.FormatAnswer(v)
+	}
 	if list, ok := stringList(v); ok {
 		if len(list) == 0 {
 			return "(none)"

@@ -20,19 +20,23 @@ type target struct {
 // host cannot show as free text.
 func index(f *form.Form) map[string]target {
 	idx := make(map[string]target, len(f.Fields))
-	for i := range f.Fields {
-		p := planFor(&f.Fields[i])
-		idx[f.Fields[i].Text] = target{plan: p, group: -1}
-		if p.unsupported != "" {
+	for _, fl := range askedFields(f) {
+		plans, reason := askPlans(fl)
+		if !fl.Type.Expands() {
+			idx[fl.Text] = target{plan: plans[0], group: -1}
+		}
+		if reason != "" {
 			continue
 		}
-		if len(p.groups) == 0 {
-			idx[p.question.Question] = target{plan: p, group: -1}
-			continue
-		}
-		idx[p.question.Question] = target{plan: p, group: 0}
-		for k, g := range p.groups {
-			idx[g.Question.Question] = target{plan: p, group: k + 1}
+		for _, p := range plans {
+			if len(p.groups) == 0 {
+				idx[p.question.Question] = target{plan: p, group: -1}
+				continue
+			}
+			idx[p.question.Question] = target{plan: p, group: 0}
+			for k, g := range p.groups {
+				idx[g.Question.Question] = target{plan: p, group: k + 1}
+			}
 		}
 	}
 	return idx
@@ -44,7 +48,7 @@ func index(f *form.Form) map[string]target {
 // from several calls: pass the merged answers objects.
 func Answers(f *form.Form, answers ...map[string]any) (map[string]any, error) {
 	idx := index(f)
-	m := &mapper{out: map[string]any{}, tier1: map[string]string{}, answered: map[string][]int{}}
+	m := &mapper{out: map[string]any{}, tier1: map[string]string{}, answered: map[string][]int{}, plans: map[string]*plan{}}
 	for _, a := range answers {
 		keys := make([]string, 0, len(a))
 		for k := range a {
@@ -55,7 +59,7 @@ func Answers(f *form.Form, answers ...map[string]any) (map[string]any, error) {
 			m.answer(idx, q, a[q])
 		}
 	}
-	m.checkTiers(f)
+	m.checkTiers()
 	if len(m.probs) > 0 {
 		return nil, m.probs
 	}
@@ -64,8 +68,9 @@ func Answers(f *form.Form, answers ...map[string]any) (map[string]any, error) {
 
 type mapper struct {
 	out      map[string]any
-	tier1    map[string]string // field id -> first-tier answer naming groups
-	answered map[string][]int  // field id -> groups (from 1) whose follow-up was answered
+	tier1    map[string]string // question id -> first-tier answer naming groups
+	answered map[string][]int  // question id -> groups (from 1) whose follow-up was answered
+	plans    map[string]*plan  // question id -> its plan, for two-tier pickers
 	probs    problem.List
 }
 
@@ -88,8 +93,11 @@ func (m *mapper) answer(idx map[string]target, q string, raw any) {
 	switch {
 	case t.group == 0 && t.plan.namesGroups(s):
 		m.tier1[f.ID] = s
+		m.plans[f.ID] = t.plan
 	case f.Type == form.MultiSelect:
 		m.addMulti(f, t.plan.splitMulti(s))
+	case t.plan.edit:
+		editAnswer(m.out, f.ID, t.plan.unlabel(s))
 	default:
 		m.out[f.ID] = t.plan.unlabel(s)
 	}
@@ -116,16 +124,16 @@ func (m *mapper) addMulti(f *form.Field, chosen []string) {
 
 // checkTiers reports two-tier pickers whose first tier chose a group whose
 // follow-up question was not answered.
-func (m *mapper) checkTiers(f *form.Form) {
-	for i := range f.Fields {
-		id := f.Fields[i].ID
-		chosen, ok := m.tier1[id]
-		if !ok {
-			continue
-		}
-		p := planFor(&f.Fields[i])
+func (m *mapper) checkTiers() {
+	ids := make([]string, 0, len(m.tier1))
+	for id := range m.tier1 {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		p := m.plans[id]
 		var missing []string
-		for _, label := range strings.Split(chosen, ",") {
+		for _, label := range strings.Split(m.tier1[id], ",") {
 			label = strings.TrimSpace(label)
 			if k := p.groupNumber(label); k > 0 && !slices.Contains(m.answered[id], k) {
 				missing = append(missing, label)
@@ -172,7 +180,7 @@ func (p *plan) unlabel(s string) string {
 			return o
 		}
 	}
-	for _, suf := range []string{form.RecommendedSuffix, form.UserPositionSuffix} {
+	for _, suf := range []string{form.RecommendedSuffix, form.SuggestedSuffix, form.UserPositionSuffix} {
 		t = strings.TrimSuffix(t, suf)
 	}
 	return t

@@ -15,6 +15,31 @@ type plan struct {
 	options     []string // in asking order
 	question    Question
 	groups      []FollowupGroup
+	// badge marks the recommended option: form.RecommendedSuffix, or
+	// form.SuggestedSuffix for the questions a construct expands into.
+	badge string
+	// edit says the question is an assumption's: "Other" text is the
+	// corrected assumption.
+	edit bool
+}
+
+// askedFields are the form's fields as AskUserQuestion asks them: a field
+// whose question text an earlier field already has gets its id appended
+// ("Which? [b]"), since the tool's answers come back keyed by question text.
+func askedFields(f *form.Form) []*form.Field {
+	out := make([]*form.Field, len(f.Fields))
+	seen := make(map[string]bool, len(f.Fields))
+	for i := range f.Fields {
+		fl := &f.Fields[i]
+		if seen[fl.Text] {
+			c := *fl
+			c.Text += " [" + fl.ID + "]"
+			fl = &c
+		}
+		seen[fl.Text] = true
+		out[i] = fl
+	}
+	return out
 }
 
 // planFor decides how to ask f.
@@ -25,8 +50,11 @@ func planFor(f *form.Field) *plan {
 }
 
 // plan fills p with how to ask f.
-func (p *plan) plan(f *form.Field) {
-	*p = plan{field: f}
+func (p *plan) plan(f *form.Field) { p.planAs(f, form.RecommendedSuffix) }
+
+// planAs fills p with how to ask f, marking its recommendation with badge.
+func (p *plan) planAs(f *form.Field, badge string) {
+	*p = plan{field: f, badge: badge}
 	if p.unsupported = unsupportedReason(f); p.unsupported != "" {
 		return
 	}
@@ -85,7 +113,7 @@ func (p *plan) askOptions() []Option {
 	rec := p.field.Recommendation()
 	out := make([]Option, len(p.options))
 	for i, o := range p.options {
-		out[i] = Option{Label: p.label(o, rec), Description: joinNonEmpty(" ", p.field.OptionNote(o), p.field.GuessNote(o))}
+		out[i] = Option{Label: p.label(o, rec), Description: joinNonEmpty(" ", p.field.OptionNote(o), p.field.EndorsementNote(o), p.field.GuessNote(o))}
 	}
 	return out
 }
@@ -96,7 +124,7 @@ func (p *plan) askOptions() []Option {
 func (p *plan) label(o, rec string) string {
 	label := o
 	if o == rec && p.field.Type != form.MultiSelect {
-		label += form.RecommendedSuffix
+		label += p.badge
 	}
 	if o == p.field.UserPosition {
 		label += form.UserPositionSuffix
@@ -156,6 +184,12 @@ func questionText(f *form.Field) string {
 		}
 	case form.Progress:
 		q = progressText(f)
+	case form.Deliberation:
+		if f.Rationale != "" {
+			q = "Synthesis: " + f.Rationale + " " + q
+		}
+	case form.Confirm:
+		q = joinNonEmpty(" ", q, f.ConsequenceReport(), f.Rationale)
 	}
 	if f.HelpText != "" {
 		q += " (" + f.HelpText + ")"

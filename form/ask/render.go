@@ -96,21 +96,32 @@ func Render(f *form.Form) *Result {
 	batch := make([]Payload, 0, min(len(f.Fields), MaxQuestions))
 	questions := make([]Question, 0, cap(batch))
 	plans := make([]plan, len(f.Fields))
-	for i := range f.Fields {
-		p := &plans[i]
-		p.plan(&f.Fields[i])
-		if p.unsupported != "" {
-			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: p.field.ID, Type: p.field.Type, Reason: p.unsupported, Surface: "widget"})
+	for i, fl := range askedFields(f) {
+		var ps []*plan
+		if fl.Type.Expands() {
+			var reason string
+			if ps, reason = askPlans(fl); reason != "" {
+				r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type, Reason: reason, Surface: "widget"})
+				continue
+			}
+		} else {
+			plans[i].plan(fl)
+			ps = []*plan{&plans[i]}
+		}
+		if p := ps[0]; p.unsupported != "" {
+			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type, Reason: p.unsupported, Surface: "widget"})
 			continue
 		}
-		batch = append(batch, payload(p))
-		questions = append(questions, p.question)
-		if len(p.groups) > 0 {
-			r.Followups = append(r.Followups, p.followup())
-		}
-		if len(batch) == MaxQuestions {
-			r.addBatch(batch, questions)
-			batch, questions = make([]Payload, 0, MaxQuestions), make([]Question, 0, MaxQuestions)
+		for _, p := range ps {
+			batch = append(batch, payload(p))
+			questions = append(questions, p.question)
+			if len(p.groups) > 0 {
+				r.Followups = append(r.Followups, p.followup())
+			}
+			if len(batch) == MaxQuestions {
+				r.addBatch(batch, questions)
+				batch, questions = make([]Payload, 0, MaxQuestions), make([]Question, 0, MaxQuestions)
+			}
 		}
 	}
 	if len(batch) > 0 {

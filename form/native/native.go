@@ -31,6 +31,15 @@ func Render(f *form.Form) *Result {
 				Reason: "a display-only progress report has nothing to ask: narrate it, or show it on the widget", Surface: "widget"})
 			continue
 		}
+		if fl.Type.Expands() {
+			for _, e := range expandProperties(fl) {
+				props[e.name] = e.prop
+				if e.required {
+					required = append(required, e.name)
+				}
+			}
+			continue
+		}
 		props[fl.ID] = elicitProperty(fl)
 		if fl.Required {
 			required = append(required, fl.ID)
@@ -103,7 +112,7 @@ func choiceTitle(f *form.Field, o string) string {
 	if o == f.UserPosition {
 		t += form.UserPositionSuffix
 	}
-	if note := joinNonEmpty(" ", f.OptionNote(o), f.GuessNote(o)); note != "" {
+	if note := joinNonEmpty(" ", f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o)); note != "" {
 		t += " — " + note
 	}
 	return t
@@ -122,6 +131,12 @@ func elicitDescription(f *form.Field) string {
 		}
 	case form.Progress:
 		parts = append(parts, progressDescription(f))
+	case form.Deliberation:
+		if f.Rationale != "" {
+			parts = append(parts, "Synthesis: "+f.Rationale)
+		}
+	case form.Confirm:
+		parts = append(parts, f.ConsequenceReport(), f.Rationale)
 	case form.TextInput:
 		if len(f.Options) > 0 {
 			parts = append(parts, "Suggestions: "+strings.Join(f.Options, "; ")+".")

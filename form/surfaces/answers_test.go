@@ -87,6 +87,7 @@ func FuzzCollect(f *testing.F) {
 	f.Add(`[{"answers": {"Which areas matter here?": "a,,b"}}]`)
 	f.Add(`{"__elicitation_response__": true, "answers": {"budget": 1e999}}`)
 	f.Add(`{"goal": "\ud800", "goal": "\\\udc00", "focus": [1, "\ud83d\ude00"], "x\udbff": -1e999}`)
+	f.Add(`{"findings.sqli": "fix now", "findings": {}, "themes.01": "x", "themes.1": "y", "assumed.db": "edit", "assumed.db.text": "z", "assumed.q.text": 1}`)
 	f.Fuzz(func(t *testing.T, doc string) {
 		for _, data := range forms {
 			fm := formtest.MustParse(t, data)
