@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/elicit/elicit/internal/termui"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -13,7 +14,21 @@ const (
 	exitOK      = 0 // success
 	exitInvalid = 1 // invalid input; the problems were reported
 	exitUsage   = 2 // the command line itself was wrong
+	// exitNoAnswer: nobody answered; the person cancelled (Escape, Ctrl-C,
+	// a Cancel button) or the time ran out.
+	exitNoAnswer = 3
 )
+
+// noAnswerError says nobody answered (exit 3). msg is printed on stderr;
+// it is empty when the command already reported it (as JSON on stdout).
+type noAnswerError struct{ msg string }
+
+func (e *noAnswerError) Error() string {
+	if e.msg == "" {
+		return "no answer"
+	}
+	return e.msg
+}
 
 // usageError marks a mistake on the command line (exit 2).
 type usageError struct{ msg string }
@@ -32,12 +47,18 @@ var errReported = errors.New("problems reported")
 // prints what still has to be printed. It is the only place that does.
 func exitCode(err error, stderr io.Writer) int {
 	var usage *usageError
+	var none *noAnswerError
 	var problems problem.List
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errReported):
 		return exitInvalid
+	case errors.As(err, &none):
+		if none.msg != "" {
+			fmt.Fprintf(stderr, "elicit: %s\n", none.msg)
+		}
+		return exitNoAnswer
 	case errors.As(err, &usage):
 		fmt.Fprintf(stderr, "elicit: %s\nRun 'elicit --help' for usage.\n", usage.msg)
 		return exitUsage
@@ -48,4 +69,16 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "elicit: %s\n", err)
 		return exitInvalid
 	}
+}
+
+// noAnswer turns a widget's cancellation (or the end of its input) into
+// exit 3 with a message; other errors pass through.
+func noAnswer(err error) error {
+	switch {
+	case errors.Is(err, termui.ErrCancelled):
+		return &noAnswerError{msg: "cancelled: no answer"}
+	case errors.Is(err, io.EOF):
+		return &noAnswerError{msg: "the input ended before an answer"}
+	}
+	return err
 }

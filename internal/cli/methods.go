@@ -8,10 +8,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/charmbracelet/huh"
+	"github.com/elicit/elicit/internal/termui"
 	"github.com/elicit/elicit/method"
 	"github.com/elicit/elicit/problem"
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
 
@@ -450,31 +449,35 @@ func parseNums(s string) ([]int, error) {
 func (a *app) interactive() bool {
 	in, ok1 := a.stdin.(*os.File)
 	out, ok2 := a.stdout.(*os.File)
-	return ok1 && ok2 && isatty.IsTerminal(in.Fd()) && isatty.IsTerminal(out.Fd())
+	return ok1 && ok2 && termui.IsTerminal(in) && termui.IsTerminal(out)
 }
 
-// askChoice shows the candidates as a huh multi-select, the first one
-// preselected, and insists on at least one.
+// askChoice shows the candidates as a multi-select on the terminal, the
+// first one preselected, and insists on at least one. Escape or Ctrl-C is
+// no answer (exit 3).
 func (a *app) askChoice(sel *method.Selection) ([]method.Candidate, error) {
-	opts := make([]huh.Option[int], len(sel.Methods))
+	opts := make([]termui.Option, len(sel.Methods))
 	for i, c := range sel.Methods {
-		label := fmt.Sprintf("%s (%.2f, %s)", c.Method.Name, c.Score, c.Method.Category)
-		opts[i] = huh.NewOption(label, c.Method.Num).Selected(i == 0)
+		opts[i] = termui.Option{Label: c.Method.Name, Note: fmt.Sprintf("%.2f, %s", c.Score, c.Method.Category)}
 	}
-	var nums []int
-	field := huh.NewMultiSelect[int]().
-		Title("Which reasoning methods should this section apply?").
-		Description("At least one. Space toggles, enter confirms.").
-		Options(opts...).
-		Value(&nums).
-		Validate(func(v []int) error {
-			if len(v) == 0 {
-				return fmt.Errorf("choose at least one method")
-			}
-			return nil
-		})
-	if err := huh.NewForm(huh.NewGroup(field)).WithInput(a.stdin).WithOutput(a.stdout).Run(); err != nil {
+	ui, err := termui.Open(a.stdin.(*os.File), a.stdout)
+	if err != nil {
 		return nil, fmt.Errorf("pick: %w", err)
+	}
+	chosen, err := ui.MultiSelect(termui.MultiSelect{
+		Title:    "Which reasoning methods should this section apply?",
+		Lines:    []termui.Line{termui.Styled("At least one. Space toggles, enter confirms.", termui.Dim)},
+		Options:  opts,
+		Selected: []bool{true},
+		Min:      1,
+	})
+	ui.Close()
+	if err != nil {
+		return nil, noAnswer(err)
+	}
+	nums := make([]int, len(chosen))
+	for i, idx := range chosen {
+		nums[i] = sel.Methods[idx].Method.Num
 	}
 	return sel.Choose(nums)
 }

@@ -1,0 +1,11 @@
+// Package termui is elicit's small terminal UI kit: a single select (↑/↓ or
+// j/k, Enter), a multi-select (space toggles), a line editor, a multi-line
+// editor and a yes/no confirm, drawn with plain ANSI sequences on a
+// terminal in raw mode (golang.org/x/term). Escape and Ctrl-C cancel with
+// ErrCancelled. Each widget redraws its block in place and leaves a
+// one-line summary of the answer when done, so the scrollback reads as a
+// transcript.
+//
+// It replaces charmbracelet/huh, whose package initialisation cost every
+// CLI call about 0.6 ms; this package does nothing at init.
+package termui
