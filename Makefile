@@ -29,7 +29,7 @@ e2e: build
 	ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run TestStatic ./cmd/elicit/
 	cd e2e/node && npm ci --no-audit --no-fund --loglevel=error
 	cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
-	ELICIT_E2E_CODEX=1 $(GO) test -count=1 -run E2E ./consult/... ./crossmodel/
+	ELICIT_E2E_CODEX=1 ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run E2E ./consult/... ./crossmodel/ ./e2e/hosts/
 
 bench: bench-go bench-process bench-mcp
 
@@ -49,4 +49,4 @@ bench-mcp: build
 	@cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node bench.mjs 1000
 
 build:
-	$(GO) build $(BUILDFLAGS) -o bin/elicit ./cmd/elicit
+	$(GO) build $(BUILDFLAGS) -buildvcs=auto -o bin/elicit ./cmd/elicit

@@ -8,8 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func init() { toolGroups = append(toolGroups, (*handlers).deliberationTools) }
-
 // store opens the deliberation store: Options.DeliberationDir, else
 // $ELICIT_HOME/deliberations (or ~/.elicit/deliberations).
 func (h *handlers) store(a *args) *deliberation.Store {
@@ -148,45 +146,59 @@ func (h *handlers) delibRecover(_ context.Context, _ *mcp.CallToolRequest, a *ar
 	})
 }
 
-var idArg = obj{"id": obj{"type": "string", "description": "The deliberation's id (from deliberation_start or deliberation_list)."}}
+var idProp = obj{"type": "string"}
 
-func (h *handlers) deliberationTools() []toolDef {
-	strList := func(desc string) obj {
-		return obj{"type": "array", "items": obj{"type": "string"}, "description": desc}
-	}
-	return []toolDef{
-		{&mcp.Tool{Name: "deliberation_start", Title: "Start a deliberation",
-			Description: "Start a bounded deliberation with a consulted agent (the codex-ask protocol, at most 8 iterations; quick mode at most 2). The state is kept in a file, so nothing is lost on compaction. Returns {id, state_file, prompt}: send prompt to the consultee, then record its answer with deliberation_respond.",
-			InputSchema: inputSchema(obj{
-				"question":        obj{"type": "string", "description": "The user's question, verbatim."},
-				"quick":           obj{"type": "boolean", "description": "Quick mode: at most 2 iterations, no phases, ledger or challenge IDs."},
-				"facts":           strList("User-provided constraints for the facts ledger."),
-				"interpretations": strList("Two readings of a critical ambiguity (A, the default, then B)."),
-				"paths":           strList("Absolute paths of files the consultee should read."),
-				"shape":           obj{"type": "string", "description": "Solution Space Mapping: characteristics valid responses must have."},
-				"tangents":        obj{"type": "string", "description": "Solution Space Mapping: likely unproductive directions."},
-				"drift_signals":   obj{"type": "string", "description": "Solution Space Mapping: signs the deliberation left productive territory."},
-				"ledger_budget":   obj{"type": "integer", "minimum": 0, "description": "Cap on ledger characters per prompt (0: none)."},
-			}, "question")}, simple(startArgs, h.delibStart)},
-		{&mcp.Tool{Name: "deliberation_respond", Title: "Record the consultee's answer",
-			Description: "Record the consultee's answer to the pending prompt. Returns the next step: evaluate it (your judgments go to deliberation_evaluate as one evaluation document; its JSON Schema is `elicit deliberate schema`), or retry a malformed answer.",
-			InputSchema: inputSchema(obj{"id": idArg["id"], "response": obj{"type": "string", "description": "The consultee's answer, verbatim."}}, "id", "response")},
-			simple([]string{"id", "response"}, h.delibRespond)},
-		{&mcp.Tool{Name: "deliberation_evaluate", Title: "Apply your evaluation",
-			Description: "Apply your evaluation of the last answer (classification of each point, flaws, evidence, defenses accepted, new facts). The engine enforces the protocol's rules and returns the next action (critique, reminder, clarification, coverage check, stress test, synthesize, exit) with the next prompt. Every problem in the evaluation is listed.",
-			InputSchema: inputSchema(obj{"id": idArg["id"], "evaluation": obj{"type": "object", "description": "The evaluation document (JSON Schema: `elicit deliberate schema`)."}}, "id", "evaluation")},
-			simple([]string{"id", "evaluation"}, h.delibEvaluate)},
-		{&mcp.Tool{Name: "deliberation_status", Title: "A deliberation's state",
-			Description: "The deliberation's state document: iteration, phase, challenges, ledger, buckets, status and the pending step.",
-			InputSchema: inputSchema(idArg, "id")}, simple([]string{"id"}, h.delibStatus)},
-		{&mcp.Tool{Name: "deliberation_list", Title: "List deliberations",
-			Description: "List the deliberations with their status (active, finished, abandoned), iteration and age.",
-			InputSchema: inputSchema(obj{})}, simple(nil, h.delibList)},
-		{&mcp.Tool{Name: "deliberation_synthesize", Title: "Synthesize a deliberation",
-			Description: "The final output, once the state permits it: AGREED / DISMISSED / UNRESOLVED / SURFACED QUESTIONS / NOT EVALUATED / ARBITRATION CONCERNS, every point in exactly one bucket, as JSON plus markdown.",
-			InputSchema: inputSchema(idArg, "id")}, simple([]string{"id"}, h.delibSynthesize)},
-		{&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt",
-			Description: "The Recovery prompt for a fresh consultee session, built from the state file (never from memory): use it when the consultee's session is lost.",
-			InputSchema: inputSchema(idArg, "id")}, simple([]string{"id"}, h.delibRecover)},
-	}
+func (h *handlers) delibStartTool() toolDef {
+	strList := obj{"type": "array", "items": obj{"type": "string"}}
+	return toolDef{&mcp.Tool{Name: "deliberation_start", Title: "Start a deliberation", Annotations: records,
+		Description: "Start a bounded deliberation with a consulted agent (8 iterations; quick: 2), state kept in a file. Returns {id, prompt}. See prompt deliberate.",
+		InputSchema: inputSchema(obj{
+			"question":        strProp("verbatim"),
+			"quick":           obj{"type": "boolean"},
+			"facts":           strList,
+			"interpretations": strList,
+			"paths":           strList,
+			"shape":           obj{"type": "string"},
+			"tangents":        obj{"type": "string"},
+			"drift_signals":   obj{"type": "string"},
+			"ledger_budget":   obj{"type": "integer"},
+		}, "question")}, simple(startArgs, h.delibStart)}
+}
+
+func (h *handlers) delibRespondTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "deliberation_respond", Title: "Record an answer", Annotations: records,
+		Description: "Record the consultee's answer when you relayed the prompt yourself.",
+		InputSchema: inputSchema(obj{"id": idProp, "response": obj{"type": "string"}}, "id", "response")},
+		simple([]string{"id", "response"}, h.delibRespond)}
+}
+
+func (h *handlers) delibEvaluateTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "deliberation_evaluate", Title: "Apply an evaluation", Annotations: records,
+		Description: "Apply your evaluation of the last answer (schema: elicit://schema/evaluation); get the next action and prompt, or every problem.",
+		InputSchema: inputSchema(obj{"id": idProp, "evaluation": obj{"type": "object"}}, "id", "evaluation")},
+		simple([]string{"id", "evaluation"}, h.delibEvaluate)}
+}
+
+func (h *handlers) delibStatusTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "deliberation_status", Title: "Deliberation state", Annotations: readOnly,
+		Description: "A deliberation's state: iteration, phase, challenges, ledger, buckets, next step.",
+		InputSchema: inputSchema(obj{"id": idProp}, "id")}, simple([]string{"id"}, h.delibStatus)}
+}
+
+func (h *handlers) delibListTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "deliberation_list", Title: "List deliberations", Annotations: readOnly,
+		Description: "List deliberations: status, iteration, age.",
+		InputSchema: inputSchema(obj{})}, simple(nil, h.delibList)}
+}
+
+func (h *handlers) delibSynthesizeTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "deliberation_synthesize", Title: "Synthesize", Annotations: records,
+		Description: "The final buckets as JSON and markdown, once the state permits it.",
+		InputSchema: inputSchema(obj{"id": idProp}, "id")}, simple([]string{"id"}, h.delibSynthesize)}
+}
+
+func (h *handlers) delibRecoverTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt", Annotations: records,
+		Description: "The Recovery prompt for a fresh consultee session, from the state file.",
+		InputSchema: inputSchema(obj{"id": idProp}, "id")}, simple([]string{"id"}, h.delibRecover)}
 }

@@ -86,3 +86,46 @@ func (h *handlers) formSummary(_ context.Context, _ *mcp.CallToolRequest, a *arg
 	}
 	return map[string]any{"success": true, "summary": form.Summary(f, r)}
 }
+
+func (h *handlers) renderFormTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_render_form", Title: "Render a form", Annotations: readOnly,
+		Description: "Validate a form (or template+slots); get ready AskUserQuestion inputs, the fields it cannot ask and the surface to use. Infer first (default + inferred_from); batch only independent fields.",
+		InputSchema: formSchema(nil)}, simple(formArgs, h.renderForm)}
+}
+
+func (h *handlers) collectResponseTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Title: "Validate answers", Annotations: readOnly,
+		Description: "Validate answers ({field_id: value}, a widget postback or AskUserQuestion's output). On problems re-ask only those fields; never proceed on unvalidated answers.",
+		InputSchema: formSchema(obj{
+			"answers":     obj{"type": "object"},
+			"template_id": obj{"type": "string"},
+		}, "answers")}, simple(withFormArgs("answers", "template_id"), h.collectResponse)}
+}
+
+func (h *handlers) askTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_ask", Title: "Ask natively", Annotations: asksUser,
+		Description: "Ask a form as a native MCP elicitation dialog; get validated answers. A decline the user did not make, or action unsupported, means: fall back to AskUserQuestion.",
+		InputSchema: formSchema(obj{"message": obj{"type": "string"}})}, h.ask}
+}
+
+func (h *handlers) selectSurfaceTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_select_surface", Title: "Choose a surface", Annotations: readOnly,
+		Description: "Choose a form's surface by elicit's routing rules: {surface, reason}.",
+		InputSchema: formSchema(obj{
+			"widget_capable": obj{"type": "boolean"},
+			"keyboard_mode":  obj{"type": "boolean"},
+		})}, simple(withFormArgs("widget_capable", "keyboard_mode"), h.selectSurface)}
+}
+
+func (h *handlers) listTemplatesTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_list_templates", Title: "List templates", Annotations: readOnly,
+		Description: "List form templates and their slots. Check here before hand-building a form.",
+		InputSchema: inputSchema(obj{})}, simple(nil, h.listTemplates)}
+}
+
+func (h *handlers) formSummaryTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_form_summary", Title: "Summarize answers", Annotations: readOnly,
+		Description: "Markdown lines for an answered form (response: the collect result), to narrate instead of the form.",
+		InputSchema: formSchema(obj{"response": obj{"type": "object"}}, "response")},
+		simple(withFormArgs("response"), h.formSummary)}
+}

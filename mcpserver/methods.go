@@ -87,3 +87,34 @@ func (h *handlers) method(a *args, ref string) (method.Method, bool) {
 	}
 	return m, ok
 }
+
+func (h *handlers) listMethodsTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_list_methods", Title: "List methods", Annotations: readOnly,
+		Description: "List the reasoning methods, optionally for one phase or tier.",
+		InputSchema: inputSchema(obj{
+			"phase": strProp("e.g. forge:3"),
+			"tier":  obj{"type": "integer"},
+		})}, simple([]string{"phase", "tier"}, h.listMethods)}
+}
+
+func (h *handlers) selectMethodsTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_select_methods", Title: "Select methods", Annotations: readOnly,
+		Description: "Select the reasoning methods that fit a plan section: phase, agent and tier filters, topic scoring, top N.",
+		InputSchema: inputSchema(obj{
+			"phase":       strProp("e.g. plan:0"),
+			"agent":       obj{"type": "string"},
+			"manual":      obj{"type": "boolean"},
+			"title":       obj{"type": "string"},
+			"text":        obj{"type": "string"},
+			"keywords":    obj{"type": "array", "items": obj{"type": "string"}},
+			"top":         obj{"type": "integer"},
+			"per_section": obj{"type": "boolean"},
+		}, "phase")}, simple(selectArgs, h.selectMethods)}
+}
+
+func (h *handlers) injectMethodTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_inject_method", Title: "Method prompt block", Annotations: readOnly,
+		Description: "A method's prompt block (by name or number), to append to the section's prompt.",
+		InputSchema: inputSchema(obj{"method": obj{"type": "string"}}, "method")},
+		simple([]string{"method"}, h.injectMethod)}
+}

@@ -25,6 +25,8 @@ type Options struct {
 	// DeliberationDir holds the deliberation state files; default
 	// $ELICIT_HOME/deliberations (or ~/.elicit/deliberations).
 	DeliberationDir string
+	// Tools names the tools to serve (see ResolveTools); default all.
+	Tools []string
 }
 
 func (o *Options) withDefaults() *Options {
@@ -70,26 +72,14 @@ func newSDKEncoded(opts *Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "elicit", Title: "elicit", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	h := &handlers{opts: o}
-	for _, group := range toolGroups {
-		for _, t := range group(h) {
-			s.AddTool(t.tool, t.handler)
-		}
+	for _, t := range h.tools(o.Tools) {
+		s.AddTool(t.tool, t.handler)
 	}
 	return s
 }
 
-// toolGroups holds one constructor per group of tools (forms and methods,
-// deliberation, ...); each group's file registers itself in an init
-// function.
-var toolGroups []func(*handlers) []toolDef
-
 // handlers holds what the tool handlers share.
 type handlers struct{ opts *Options }
-
-type toolDef struct {
-	tool    *mcp.Tool
-	handler mcp.ToolHandler
-}
 
 // simple wraps a handler that decodes its arguments and returns a value or
 // the argument problems.

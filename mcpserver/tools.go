@@ -1,85 +1,158 @@
 package mcpserver
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-type obj = map[string]any
+// A Group is a named set of tools `elicit serve --tools` can select.
+type Group string
 
-// Input-schema pieces. Schemas stay portable: plain types, no type unions,
-// no $ref; the handlers check everything else and list every problem.
-var (
-	formProp = obj{"type": "object", "description": "A form definition: {title, description?, fields: [{id, text, type, ...}]} (JSON Schema: `elicit form schema`). Pass this or template."}
-	tmplProp = obj{"type": "string", "description": "A template name from elicitation_list_templates, instead of form."}
-	slotProp = obj{"type": "object", "additionalProperties": obj{"type": "string"}, "description": "The template's slot values, e.g. {\"project\": \"elicit\"}."}
+// The tool groups, one per part of elicit.
+const (
+	Forms        Group = "forms"
+	Methods      Group = "methods"
+	Deliberation Group = "deliberation"
 )
 
-func inputSchema(props obj, required ...string) obj {
-	s := obj{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		s["required"] = required
-	}
-	return s
+// Groups are the tool groups, in the order --tools names them.
+var Groups = []Group{Forms, Methods, Deliberation}
+
+// toolList is every tool elicit serves, each with its group (tools/list
+// sorts them by name). Adding a tool means one line here and its definition
+// (a method returning a toolDef) in the file of its part; tools_test.go
+// holds the whole list to its byte budget and every tool to truthful
+// annotations.
+var toolList = []struct {
+	group Group
+	def   func(*handlers) toolDef
+}{
+	{Forms, (*handlers).renderFormTool},
+	{Forms, (*handlers).collectResponseTool},
+	{Forms, (*handlers).askTool},
+	{Forms, (*handlers).selectSurfaceTool},
+	{Forms, (*handlers).listTemplatesTool},
+	{Forms, (*handlers).formSummaryTool},
+
+	{Methods, (*handlers).listMethodsTool},
+	{Methods, (*handlers).selectMethodsTool},
+	{Methods, (*handlers).injectMethodTool},
+	{Methods, (*handlers).crossModelTool},
+
+	{Deliberation, (*handlers).delibStartTool},
+	{Deliberation, (*handlers).delibSendTool},
+	{Deliberation, (*handlers).delibRespondTool},
+	{Deliberation, (*handlers).delibEvaluateTool},
+	{Deliberation, (*handlers).delibStatusTool},
+	{Deliberation, (*handlers).delibListTool},
+	{Deliberation, (*handlers).delibSynthesizeTool},
+	{Deliberation, (*handlers).delibRecoverTool},
 }
 
-func formSchema(extra obj, required ...string) obj {
-	props := obj{"form": formProp, "template": tmplProp, "slots": slotProp}
-	for k, v := range extra {
-		props[k] = v
-	}
-	return inputSchema(props, required...)
+// toolDef is one tool and its handler.
+type toolDef struct {
+	tool    *mcp.Tool
+	handler mcp.ToolHandler
 }
 
-func init() { toolGroups = append(toolGroups, (*handlers).formAndMethodTools) }
-
-func (h *handlers) formAndMethodTools() []toolDef {
-	return []toolDef{
-		{&mcp.Tool{Name: "elicitation_render_form", Title: "Render a form for AskUserQuestion",
-			Description: "Validate a form and get AskUserQuestion payloads: batches, one ready tool input per batch (ask_user_question), two-tier follow-ups, and the fields AskUserQuestion cannot ask (unsupported) with the surface that can. Batch 2-4 fields only when they are independent dimensions of one decision; infer first (default + inferred_from) and still show the guess. Also returns the surface select_form_surface would choose. Invalid forms come back as {success:false, problems} listing every problem.",
-			InputSchema: formSchema(nil)}, simple(formArgs, h.renderForm)},
-		{&mcp.Tool{Name: "elicitation_collect_response", Title: "Validate a form's answers",
-			Description: "Validate answers against the form: answers keyed by field id, the widget's postback, or AskUserQuestion's own output (answers keyed by question text). Returns {success:true, responses, response_id, template_id} or {success:false, problems}; re-ask only the fields named in problems, never proceed on unvalidated answers.",
-			InputSchema: formSchema(obj{
-				"answers":     obj{"type": "object", "description": "The answers: {field_id: value}, or the AskUserQuestion tool output {questions, answers}."},
-				"template_id": obj{"type": "string", "description": "Join key for answers to forms cast from one template (default: the template name)."},
-			}, "answers")}, simple(withFormArgs("answers", "template_id"), h.collectResponse)},
-		{&mcp.Tool{Name: "elicitation_ask", Title: "Ask a form natively",
-			Description: "Ask the form as a native MCP elicitation dialog (number, date, text and multi-select included) and get validated answers in one call: {success:true, action:\"accept\", responses, response_id}. When the client cannot elicit: {success:false, action:\"unsupported\", ask_user_question} (a ready fallback). A decline the user did not make means the surface is unavailable: fall back to AskUserQuestion.",
-			InputSchema: formSchema(obj{"message": obj{"type": "string", "description": "The dialog's message (default: the form's title and description)."}})}, h.ask},
-		{&mcp.Tool{Name: "elicitation_select_surface", Title: "Choose the surface for a form",
-			Description: "Choose where to ask a form, widget or ask (AskUserQuestion), by the routing rules: a client without widgets gets ask; number/date/textarea get the widget; keyboard mode gets ask; a trivial form gets ask; otherwise the widget. Returns {surface, reason}.",
-			InputSchema: formSchema(obj{
-				"widget_capable": obj{"type": "boolean", "description": "Whether the client can render widgets (default true)."},
-				"keyboard_mode":  obj{"type": "boolean", "description": "Override the user's keyboard mode (default: elicit.config.json and ELICIT_KEYBOARD_MODE)."},
-			})}, simple(withFormArgs("widget_capable", "keyboard_mode"), h.selectSurface)},
-		{&mcp.Tool{Name: "elicitation_list_templates", Title: "List form templates",
-			Description: "List the form templates with their slots. Check here before hand-building a form: a template makes answers comparable across sessions (joinable on template_id).",
-			InputSchema: inputSchema(obj{})}, simple(nil, h.listTemplates)},
-		{&mcp.Tool{Name: "elicitation_form_summary", Title: "Summarize an answered form",
-			Description: "Collapse an answered form into a few lines of markdown (title and one bullet per answer) to use in your narration instead of leaving the form in the transcript. response is elicitation_collect_response's result.",
-			InputSchema: formSchema(obj{"response": obj{"type": "object", "description": "elicitation_collect_response's result, or answers."}}, "response")},
-			simple(withFormArgs("response"), h.formSummary)},
-		{&mcp.Tool{Name: "elicitation_list_methods", Title: "List reasoning methods",
-			Description: "List the structured-reasoning methods of the registry, optionally for one workflow phase (e.g. forge:3) or tier (1 or 2).",
-			InputSchema: inputSchema(obj{
-				"phase": obj{"type": "string", "description": "A workflow phase, command:number (plan:0, forge:3)."},
-				"tier":  obj{"type": "integer", "minimum": 1, "maximum": 2},
-			})}, simple([]string{"phase", "tier"}, h.listMethods)},
-		{&mcp.Tool{Name: "elicitation_select_methods", Title: "Select reasoning methods for a section",
-			Description: "Select the reasoning methods that fit a plan section, the same every time: phase filter, agent filter, tier filter (auto: tier 1; manual: all), topic scoring overlap/len(topics) (+0.3 when the method's name is in the title), top N. Same output as `elicit methods select --json`: {status: OK|NO_MATCH, reason, keywords, methods: [{num, method_name, category, tier, score, codex_role}], warnings}.",
-			InputSchema: inputSchema(obj{
-				"phase":       obj{"type": "string", "description": "The workflow phase, command:number (plan:0, forge:3)."},
-				"agent":       obj{"type": "string", "description": "Keep methods for this agent only."},
-				"manual":      obj{"type": "boolean", "description": "Offer tier 2 methods too (default: tier 1 only)."},
-				"title":       obj{"type": "string", "description": "The section title (a method named in it gets +0.3)."},
-				"text":        obj{"type": "string", "description": "The section text; keywords are extracted from title and text."},
-				"keywords":    obj{"type": "array", "items": obj{"type": "string"}, "description": "The section keywords, instead of extracting them."},
-				"top":         obj{"type": "integer", "minimum": 1, "description": "How many methods (default 5)."},
-				"per_section": obj{"type": "boolean", "description": "Cap at 2 methods, as forge enrichment does."},
-			}, "phase")}, simple(selectArgs, h.selectMethods)},
-		{&mcp.Tool{Name: "elicitation_inject_method", Title: "Get a method's prompt block",
-			Description: "Get the prompt-modifier block for a method (by name or number): '### Structured Reasoning: NAME', the instruction and the numbered steps of its output pattern, to append to the section's prompt.",
-			InputSchema: inputSchema(obj{"method": obj{"type": "string", "description": "A method's name or number."}}, "method")},
-			simple([]string{"method"}, h.injectMethod)},
+// tools returns the tools to serve: all of them when names is empty, else
+// those named (resolved names from ResolveTools).
+func (h *handlers) tools(names []string) []toolDef {
+	var out []toolDef
+	for _, t := range toolList {
+		d := t.def(h)
+		if len(names) == 0 || slices.Contains(names, d.tool.Name) {
+			out = append(out, d)
+		}
 	}
+	return out
 }
+
+// ToolNames returns the name and group of every tool, in toolList order.
+func ToolNames() (names []string, groups []Group) {
+	h := &handlers{opts: (&Options{}).withDefaults()}
+	for _, t := range toolList {
+		names = append(names, t.def(h).tool.Name)
+		groups = append(groups, t.group)
+	}
+	return names, groups
+}
+
+// ResolveTools turns a --tools list (group names and tool names, separated
+// by commas) into tool names. Unknown names are an error naming the valid
+// ones; an empty list means every tool (nil).
+func ResolveTools(list string) ([]string, error) {
+	names, groups := ToolNames()
+	var out, unknown []string
+	add := func(n string) {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if i := slices.Index(names, item); i >= 0 {
+			add(names[i])
+			continue
+		}
+		found := false
+		for i, g := range groups {
+			if string(g) == item {
+				add(names[i])
+				found = true
+			}
+		}
+		if !found {
+			unknown = append(unknown, fmt.Sprintf("%q", item))
+		}
+	}
+	if len(unknown) > 0 {
+		gs := make([]string, len(Groups))
+		for i, g := range Groups {
+			gs[i] = string(g)
+		}
+		return nil, fmt.Errorf("--tools: unknown tool or group %s (groups: %s; tools: %s)",
+			strings.Join(unknown, ", "), strings.Join(gs, ", "), strings.Join(names, ", "))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--tools: no tool named (groups: forms, methods, deliberation, or tool names)")
+	}
+	return out, nil
+}
+
+// groupsOf reports which groups have at least one of the served tools.
+func groupsOf(names []string) map[Group]bool {
+	all, groups := ToolNames()
+	out := map[Group]bool{}
+	for i, n := range all {
+		if len(names) == 0 || slices.Contains(names, n) {
+			out[groups[i]] = true
+		}
+	}
+	return out
+}
+
+// The annotations of the tools: every tool says whether it changes anything,
+// and whether it reaches outside elicit (a consultant is open-world). codex
+// exec calls a tool only when it is read-only, or neither destructive nor
+// open-world.
+var (
+	// readOnly: computes an answer from its arguments and elicit's files.
+	readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no}
+	// asksUser: shows the user a dialog through the client; changes nothing.
+	asksUser = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: no}
+	// records: adds to elicit's own state files (a deliberation), removing
+	// nothing.
+	records = &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: no}
+	// consults: runs a consultant (a model behind a CLI) and records its
+	// answer.
+	consults = &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: yes}
+)
+
+var no, yes = new(false), new(true)

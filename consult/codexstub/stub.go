@@ -34,7 +34,12 @@ type Request struct {
 	// Metadata is codex's x-codex-turn-metadata header (sandbox_mode,
 	// reasoning_effort, model, ...).
 	Metadata string
-	Raw      json.RawMessage
+	// Tools are the names of the functions offered to the model (codex's
+	// MCP tools among them).
+	Tools []string
+	// Outputs are the function-call results sent back, by call id.
+	Outputs map[string]string
+	Raw     json.RawMessage
 }
 
 // Said reports whether a message with the role contains text.
@@ -68,6 +73,16 @@ type Reply struct {
 	Hang bool
 	// InputTokens and OutputTokens are reported in usage.
 	InputTokens, OutputTokens int
+	// Call, when set, makes the reply a function call instead of a message:
+	// codex runs the tool and sends its output in the next request.
+	Call *Call
+}
+
+// Call is a function call the model asks codex to make. codex offers an
+// MCP server's tools as the functions of a namespace (mcp__SERVER).
+type Call struct {
+	ID, Namespace, Name string
+	Arguments           string // a JSON object
 }
 
 // Server is a running stub.
@@ -162,9 +177,14 @@ func decode(r *http.Request) (Request, error) {
 	var body struct {
 		Model  string `json:"model"`
 		Stream bool   `json:"stream"`
-		Input  []struct {
-			Type    string `json:"type"`
-			Role    string `json:"role"`
+		Tools  []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+		Input []struct {
+			Type    string          `json:"type"`
+			Role    string          `json:"role"`
+			CallID  string          `json:"call_id"`
+			Output  json.RawMessage `json:"output"`
 			Content []struct {
 				Type string `json:"type"`
 				Text string `json:"text"`
@@ -178,8 +198,14 @@ func decode(r *http.Request) (Request, error) {
 	if err := json.Unmarshal(raw, &body); err != nil {
 		return Request{}, err
 	}
-	req := Request{Model: body.Model, Stream: body.Stream, Raw: raw}
+	req := Request{Model: body.Model, Stream: body.Stream, Raw: raw, Outputs: map[string]string{}}
+	for _, t := range body.Tools {
+		req.Tools = append(req.Tools, t.Name)
+	}
 	for _, in := range body.Input {
+		if in.Type == "function_call_output" {
+			req.Outputs[in.CallID] = outputText(in.Output)
+		}
 		if in.Type != "message" {
 			continue
 		}
@@ -192,22 +218,59 @@ func decode(r *http.Request) (Request, error) {
 	return req, nil
 }
 
-// stream writes the Server-Sent Events of one assistant message.
+// outputText is a function_call_output's output: a string, or the text of
+// its content items.
+func outputText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var items []struct {
+		Text string `json:"text"`
+	}
+	json.Unmarshal(raw, &items)
+	var b strings.Builder
+	for _, it := range items {
+		b.WriteString(it.Text)
+	}
+	return b.String()
+}
+
+// stream writes the Server-Sent Events of one assistant message, or of one
+// function call.
 func stream(w http.ResponseWriter, rep Reply) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	item := map[string]any{"type": "message", "role": "assistant", "id": "msg_1",
 		"content": []any{map[string]any{"type": "output_text", "text": rep.Text}}}
-	events := []map[string]any{
-		{"type": "response.created", "response": map[string]any{"id": "resp_1"}},
+	middle := []map[string]any{
 		{"type": "response.output_item.added", "output_index": 0, "item": map[string]any{"type": "message", "role": "assistant", "id": "msg_1", "content": []any{}}},
 		{"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "item_id": "msg_1", "delta": rep.Text},
 		{"type": "response.output_item.done", "output_index": 0, "item": item},
+	}
+	if c := rep.Call; c != nil {
+		call := func(args string) map[string]any {
+			fc := map[string]any{"type": "function_call", "id": "fc_" + c.ID, "call_id": c.ID, "name": c.Name, "arguments": args, "status": "completed"}
+			if c.Namespace != "" {
+				fc["namespace"] = c.Namespace
+			}
+			return fc
+		}
+		middle = []map[string]any{
+			{"type": "response.output_item.added", "output_index": 0, "item": call("")},
+			{"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_" + c.ID, "delta": c.Arguments},
+			{"type": "response.function_call_arguments.done", "output_index": 0, "item_id": "fc_" + c.ID, "arguments": c.Arguments},
+			{"type": "response.output_item.done", "output_index": 0, "item": call(c.Arguments)},
+		}
+	}
+	events := []map[string]any{{"type": "response.created", "response": map[string]any{"id": "resp_1"}}}
+	events = append(events, middle...)
+	events = append(events, []map[string]any{
 		{"type": "response.completed", "response": map[string]any{"id": "resp_1", "usage": map[string]any{
 			"input_tokens": rep.InputTokens, "input_tokens_details": map[string]any{"cached_tokens": 0},
 			"output_tokens": rep.OutputTokens, "output_tokens_details": map[string]any{"reasoning_tokens": 0},
 			"total_tokens": rep.InputTokens + rep.OutputTokens}}},
-	}
+	}...)
 	for _, e := range events {
 		data, _ := json.Marshal(e)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e["type"], data)

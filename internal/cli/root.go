@@ -7,11 +7,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/elicit/elicit/internal/version"
 	"github.com/spf13/cobra"
 )
-
-// Version is the project's own version, reported by the CLI and the MCP server.
-const Version = "0.1.0"
 
 // env reads environment variables; tests replace it.
 type env func(string) string
@@ -48,12 +46,13 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "elicit",
 		Short:         "Structured ways for coding agents to ask, think and argue",
-		Version:       Version,
+		Version:       version.Get().String(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          noArgs,
 		RunE:          groupHelp,
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%s", err) })
 	root.PersistentFlags().StringVar(&a.templatesDir, "templates", "", "a folder of form templates `DIR` (default $ELICIT_TEMPLATES)")
 	root.PersistentFlags().StringVar(&a.projectDir, "project", "", "the project directory `DIR` holding elicit.config.json (default: the working directory)")

@@ -1,0 +1,115 @@
+package hosts
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicit/elicit/consult/codexstub"
+)
+
+// TestE2ECodexCallsElicit runs the real codex CLI against the Responses
+// stub with elicit as an MCP server in its config.toml. The stub answers
+// the first turn with a call of a read-only tool, the second with a call of
+// a tool that records state (neither destructive nor open-world), and
+// checks each tool's output comes back in the next request: codex exec
+// (approval policy never) calls only tools whose annotations say they are
+// safe.
+func TestE2ECodexCallsElicit(t *testing.T) {
+	codex := codexstub.Require(t)
+	bin := elicitBin(t)
+	home, elicitHome := t.TempDir(), t.TempDir()
+	var names []string
+	stub, env := codexstub.Serve(t, home, func(r codexstub.Request) codexstub.Reply {
+		switch len(r.Outputs) {
+		case 0:
+			names = r.Tools
+			return codexstub.Reply{Call: &codexstub.Call{ID: "call_1", Namespace: "mcp__elicit", Name: "elicitation_select_methods",
+				Arguments: `{"phase":"forge:3","title":"Architecture Design","text":"security threat model"}`}}
+		case 1:
+			return codexstub.Reply{Call: &codexstub.Call{ID: "call_2", Namespace: "mcp__elicit", Name: "deliberation_start",
+				Arguments: `{"question":"Should the importer retry on HTTP 429?"}`}}
+		default:
+			return codexstub.Reply{Text: "done: both tools answered"}
+		}
+	})
+	cfg := fmt.Sprintf("\n[mcp_servers.elicit]\ncommand = %q\nargs = [\"serve\"]\nenv = { ELICIT_HOME = %q }\n", bin, elicitHome)
+	appendFile(t, filepath.Join(home, "config.toml"), cfg)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, codex, "exec", "--json", "--skip-git-repo-check", "-c", `sandbox_mode="read-only"`, "-")
+	cmd.Env, cmd.Dir = env, t.TempDir()
+	cmd.Stdin = strings.NewReader("Select reasoning methods for the architecture section, then start a deliberation.")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("codex exec: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), tail(stderr.String()))
+	}
+	reqs := stub.Requests()
+	// codex offers an MCP server's tools as one namespace, mcp__SERVER,
+	// described by the server's instructions.
+	if !slices.Contains(names, "mcp__elicit") {
+		t.Errorf("codex offered %v, no mcp__elicit", names)
+	}
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (call, call, answer); tools offered: %v\nstdout:\n%s", len(reqs), names, stdout.String())
+	}
+	var methods struct {
+		Status  string `json:"status"`
+		Methods []struct {
+			Name string `json:"method_name"`
+		} `json:"methods"`
+	}
+	if err := json.Unmarshal([]byte(firstJSON(reqs[1].Outputs["call_1"])), &methods); err != nil || methods.Status != "OK" || len(methods.Methods) == 0 {
+		t.Errorf("elicitation_select_methods output %q (%v)", reqs[1].Outputs["call_1"], err)
+	}
+	var started struct {
+		ID, Prompt string
+	}
+	if err := json.Unmarshal([]byte(firstJSON(reqs[2].Outputs["call_2"])), &started); err != nil || !strings.Contains(started.Prompt, "Should the importer retry on HTTP 429?") {
+		t.Errorf("deliberation_start output %q (%v)", reqs[2].Outputs["call_2"], err)
+	}
+	if _, err := os.Stat(filepath.Join(elicitHome, "deliberations")); err != nil {
+		t.Errorf("the deliberation was not written under ELICIT_HOME: %v", err)
+	}
+	out := stdout.String()
+	if strings.Contains(out, "requires approval") || !strings.Contains(out, `"type":"mcp_tool_call"`) || !strings.Contains(out, "done: both tools answered") {
+		t.Errorf("codex events:\n%s", out)
+	}
+}
+
+// firstJSON is the JSON object in a tool output (codex may wrap it).
+func firstJSON(s string) string {
+	if i := strings.Index(s, "{"); i >= 0 {
+		return s[i:]
+	}
+	return s
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tail(s string) string {
+	if len(s) > 4000 {
+		return "..." + s[len(s)-4000:]
+	}
+	return s
+}

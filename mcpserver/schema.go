@@ -1,0 +1,37 @@
+package mcpserver
+
+type obj = map[string]any
+
+// Input-schema pieces. Schemas stay portable and small: plain types, no
+// type unions, no $ref, few descriptions (tools/list is paid for in every
+// conversation, so it has a budget: tools_test.go). The handlers check
+// everything else, unknown arguments included, and list every problem; the
+// guidance lives in the server's instructions, resources and prompts, and
+// in the plugins' skills. A form tool takes form (elicit://schema/form), or
+// template and slots instead.
+var (
+	formProp = obj{"type": "object"}
+	tmplProp = obj{"type": "string"}
+	slotProp = obj{"type": "object"}
+)
+
+func inputSchema(props obj, required ...string) obj {
+	s := obj{"type": "object", "properties": props}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+// formSchema is the input schema of a tool taking a form (or a template and
+// its slots) plus extra properties.
+func formSchema(extra obj, required ...string) obj {
+	props := obj{"form": formProp, "template": tmplProp, "slots": slotProp}
+	for k, v := range extra {
+		props[k] = v
+	}
+	return inputSchema(props, required...)
+}
+
+// strProp is a string property with a description.
+func strProp(desc string) obj { return obj{"type": "string", "description": desc} }
