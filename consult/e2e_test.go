@@ -88,7 +88,7 @@ func TestE2EFailures(t *testing.T) {
 		idle  time.Duration
 		kind  consult.Kind
 	}{
-		{name: "the model stops sending: idle timeout", reply: codexstub.Reply{Hang: true}, idle: 3 * time.Second, kind: consult.KindTimeout},
+		{name: "the model stops sending: idle timeout", reply: codexstub.Reply{Hang: true}, idle: 10 * time.Second, kind: consult.KindTimeout},
 		{name: "context window", reply: codexstub.Reply{Status: 400, Text: "context_length_exceeded: too long"}, kind: consult.KindContextLength},
 	}
 	for _, tt := range tests {
