@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -112,4 +113,62 @@ func tail(s string) string {
 		return "..." + s[len(s)-4000:]
 	}
 	return s
+}
+
+// TestE2ECodexPluginFromTheMarketplace adds the repository as a Codex
+// marketplace, installs the elicit plugin from it, and runs the real codex
+// exec against the stub: the model is offered the plugin's skills and
+// elicit's tools (started by the plugin's launcher, which finds elicit on
+// PATH), calls one and gets its result.
+func TestE2ECodexPluginFromTheMarketplace(t *testing.T) {
+	codex := codexstub.Require(t)
+	bin := elicitBin(t)
+	home := t.TempDir()
+	onPath := t.TempDir()
+	if err := os.Symlink(bin, filepath.Join(onPath, "elicit")); err != nil {
+		t.Fatal(err)
+	}
+	var first codexstub.Request
+	stub, env := codexstub.Serve(t, home, func(r codexstub.Request) codexstub.Reply {
+		if len(r.Outputs) == 0 {
+			first = r
+			return codexstub.Reply{Call: &codexstub.Call{ID: "call_1", Namespace: "mcp__elicit", Name: "elicitation_list_templates", Arguments: `{}`}}
+		}
+		return codexstub.Reply{Text: "done"}
+	})
+	env = append(env, "PATH="+onPath+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+t.TempDir())
+	codexRun := func(args ...string) string {
+		cmd := exec.Command(codex, args...)
+		cmd.Env, cmd.Dir = env, t.TempDir()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("codex %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	codexRun("plugin", "marketplace", "add", repoRoot(t))
+	codexRun("plugin", "add", "elicit@elicit")
+	if out := codexRun("plugin", "list"); !regexp.MustCompile(`elicit@elicit\s+installed, enabled\s+0\.1\.0`).MatchString(out) {
+		t.Fatalf("codex plugin list:\n%s", out)
+	}
+
+	cmd := exec.Command(codex, "exec", "--json", "--skip-git-repo-check", "-c", `sandbox_mode="read-only"`, "-")
+	cmd.Env, cmd.Dir = env, t.TempDir()
+	cmd.Stdin = strings.NewReader("Which form templates does elicit have?")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("codex exec: %v\n%s", err, tail(string(out)))
+	}
+	raw := string(first.Raw)
+	if !slices.Contains(first.Tools, "mcp__elicit") || !strings.Contains(raw, "elicit:forms: Ask the user several things at once") ||
+		!strings.Contains(raw, "elicit:methods: ") || !strings.Contains(raw, "elicit:deliberate: ") {
+		t.Errorf("codex offered tools %v; skills listed: %v", first.Tools, strings.Contains(raw, "elicit:forms"))
+	}
+	reqs := stub.Requests()
+	var list struct {
+		Templates []struct{ Name string } `json:"templates"`
+	}
+	if len(reqs) != 2 || json.Unmarshal([]byte(firstJSON(reqs[1].Outputs["call_1"])), &list) != nil || len(list.Templates) == 0 {
+		t.Fatalf("%d requests; tool output %q\ncodex:\n%s", len(reqs), reqs[len(reqs)-1].Outputs["call_1"], tail(string(out)))
+	}
 }
