@@ -7,7 +7,7 @@ export CGO_ENABLED := 0
 # The flags of every build, the hello-world reference of bench-process too.
 BUILDFLAGS ?= -trimpath
 
-.PHONY: test lint unit e2e bench bench-go bench-process bench-mcp build
+.PHONY: test lint unit e2e bench bench-go bench-process bench-mcp build release-snapshot npm-pack
 
 test: lint unit e2e
 
@@ -19,17 +19,19 @@ lint:
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }
 
 unit:
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	CGO_ENABLED=1 $(GO) test -race -count=1 -skip '^TestE2E' ./...
 
 # End-to-end suites with real outside parts: the MCP server driven by the
-# official TypeScript SDK and the MCP Inspector CLI, and the real codex CLI
-# against a stub model server (all installed from the committed lockfile with
-# npm ci).
+# official TypeScript SDK and the MCP Inspector CLI; the real codex CLI and
+# Claude Code against stub model servers, through elicit's plugins; the npm
+# package packed and installed offline (e2e/node and e2e/hosts, each from its
+# committed lockfile with npm ci). The unit run skips TestE2E*: they run here.
 e2e: build
 	ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run TestStatic ./cmd/elicit/
 	cd e2e/node && npm ci --no-audit --no-fund --loglevel=error
 	cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
-	ELICIT_E2E_CODEX=1 ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run E2E ./consult/... ./crossmodel/ ./e2e/hosts/
+	cd e2e/hosts && npm ci --no-audit --no-fund --loglevel=error
+	ELICIT_E2E_CODEX=1 ELICIT_E2E_HOSTS=1 ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run E2E ./consult/... ./crossmodel/ ./e2e/hosts/
 
 bench: bench-go bench-process bench-mcp
 
@@ -50,3 +52,19 @@ bench-mcp: build
 
 build:
 	$(GO) build $(BUILDFLAGS) -buildvcs=auto -o bin/elicit ./cmd/elicit
+
+# goreleaser, pinned, run without entering go.mod (its dependencies would
+# triple go.sum). The first run compiles it (minutes); later runs are cached.
+GORELEASER = $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
+
+# Checks .goreleaser.yaml and builds every release target into dist/
+# (static binaries for linux/darwin/windows x amd64/arm64) as a release
+# would, without publishing anything.
+release-snapshot:
+	$(GORELEASER) check
+	$(GORELEASER) build --snapshot --clean
+
+# The npm packages (elicit and one elicit-<os>-<cpu> per platform) from the
+# snapshot's binaries, packed into dist/npm.
+npm-pack: release-snapshot
+	node npm/pack.mjs --dist dist --out dist/npm

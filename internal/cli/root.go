@@ -72,6 +72,7 @@ var commandGroups = []func(*app) *cobra.Command{
 	templatesCommand,
 	methodsCommand,
 	serveCommand,
+	versionCommand,
 }
 
 // groupHelp is the RunE of a command that only groups subcommands: without

@@ -8,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commandGroups = append(commandGroups, versionCommand) }
-
 func versionCommand(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
