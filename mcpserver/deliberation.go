@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/elicit/elicit/deliberation"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -165,24 +166,34 @@ func (h *handlers) delibStartTool() toolDef {
 		}, "question")}, simple(startArgs, h.delibStart)}
 }
 
+// idTool completes a tool that takes a deliberation's id and the extra
+// arguments, all required.
+func idTool(t *mcp.Tool, run func(context.Context, *mcp.CallToolRequest, *args) any, extra obj) toolDef {
+	props, names := obj{"id": idProp}, []string{"id"}
+	for k, v := range extra {
+		props[k] = v
+		names = append(names, k)
+	}
+	slices.Sort(names[1:])
+	t.InputSchema = inputSchema(props, names...)
+	return toolDef{t, simple(names, run)}
+}
+
 func (h *handlers) delibRespondTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "deliberation_respond", Title: "Record an answer", Annotations: records,
-		Description: "Record the consultee's answer when you relayed the prompt yourself.",
-		InputSchema: inputSchema(obj{"id": idProp, "response": obj{"type": "string"}}, "id", "response")},
-		simple([]string{"id", "response"}, h.delibRespond)}
+	return idTool(&mcp.Tool{Name: "deliberation_respond", Title: "Record an answer", Annotations: records,
+		Description: "Record the consultee's answer when you relayed the prompt yourself."},
+		h.delibRespond, obj{"response": obj{"type": "string"}})
 }
 
 func (h *handlers) delibEvaluateTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "deliberation_evaluate", Title: "Apply an evaluation", Annotations: records,
-		Description: "Apply your evaluation of the last answer (schema: elicit://schema/evaluation); get the next action and prompt, or every problem.",
-		InputSchema: inputSchema(obj{"id": idProp, "evaluation": obj{"type": "object"}}, "id", "evaluation")},
-		simple([]string{"id", "evaluation"}, h.delibEvaluate)}
+	return idTool(&mcp.Tool{Name: "deliberation_evaluate", Title: "Apply an evaluation", Annotations: records,
+		Description: "Apply your evaluation of the last answer (schema: elicit://schema/evaluation); get the next action and prompt, or every problem."},
+		h.delibEvaluate, obj{"evaluation": obj{"type": "object"}})
 }
 
 func (h *handlers) delibStatusTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "deliberation_status", Title: "Deliberation state", Annotations: readOnly,
-		Description: "A deliberation's state: iteration, phase, challenges, ledger, buckets, next step.",
-		InputSchema: inputSchema(obj{"id": idProp}, "id")}, simple([]string{"id"}, h.delibStatus)}
+	return idTool(&mcp.Tool{Name: "deliberation_status", Title: "Deliberation state", Annotations: readOnly,
+		Description: "A deliberation's state: iteration, phase, challenges, ledger, buckets, next step."}, h.delibStatus, nil)
 }
 
 func (h *handlers) delibListTool() toolDef {
@@ -192,13 +203,11 @@ func (h *handlers) delibListTool() toolDef {
 }
 
 func (h *handlers) delibSynthesizeTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "deliberation_synthesize", Title: "Synthesize", Annotations: records,
-		Description: "The final buckets as JSON and markdown, once the state permits it.",
-		InputSchema: inputSchema(obj{"id": idProp}, "id")}, simple([]string{"id"}, h.delibSynthesize)}
+	return idTool(&mcp.Tool{Name: "deliberation_synthesize", Title: "Synthesize", Annotations: records,
+		Description: "The final buckets as JSON and markdown, once the state permits it."}, h.delibSynthesize, nil)
 }
 
 func (h *handlers) delibRecoverTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt", Annotations: records,
-		Description: "The Recovery prompt for a fresh consultee session, from the state file.",
-		InputSchema: inputSchema(obj{"id": idProp}, "id")}, simple([]string{"id"}, h.delibRecover)}
+	return idTool(&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt", Annotations: records,
+		Description: "The Recovery prompt for a fresh consultee session, from the state file."}, h.delibRecover, nil)
 }

@@ -14,10 +14,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestCatalogGolden holds what a host shows: prompts, resources, resource
-// templates and instructions.
-func TestCatalogGolden(t *testing.T) {
-	cs := connect(t, protocols[0], nil)
+// catalog lists the prompts, resources and resource templates a client sees.
+func catalog(t *testing.T, cs *mcp.ClientSession) (*mcp.ListPromptsResult, *mcp.ListResourcesResult, *mcp.ListResourceTemplatesResult) {
+	t.Helper()
 	ctx := context.Background()
 	prompts, err := cs.ListPrompts(ctx, nil)
 	if err != nil {
@@ -31,6 +30,14 @@ func TestCatalogGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return prompts, resources, templates
+}
+
+// TestCatalogGolden holds what a host shows: prompts, resources, resource
+// templates and instructions.
+func TestCatalogGolden(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	prompts, resources, templates := catalog(t, cs)
 	golden.Check(t, "prompts.json", golden.JSON(t, prompts.Prompts))
 	golden.Check(t, "resources.json", golden.JSON(t, map[string]any{"resources": resources.Resources, "resourceTemplates": templates.ResourceTemplates}))
 	golden.Check(t, "instructions.txt", []byte(cs.InitializeResult().Instructions+"\n"))
@@ -107,15 +114,7 @@ func TestResources(t *testing.T) {
 func TestSubsetCatalog(t *testing.T) {
 	names, _ := ResolveTools("elicitation_select_methods")
 	cs := dial(t, New(&Options{Tools: names, Project: t.TempDir()}), protocols[0], nil)
-	ctx := context.Background()
-	prompts, err := cs.ListPrompts(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resources, err := cs.ListResources(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prompts, resources, templates := catalog(t, cs)
 	var got []string
 	for _, p := range prompts.Prompts {
 		got = append(got, p.Name)
@@ -123,7 +122,7 @@ func TestSubsetCatalog(t *testing.T) {
 	for _, r := range resources.Resources {
 		got = append(got, r.URI)
 	}
-	if !slices.Equal(got, []string{"select_methods", "elicit://methods"}) {
+	if !slices.Equal(got, []string{"select_methods", "elicit://methods"}) || len(templates.ResourceTemplates) != 0 {
 		t.Errorf("served %v", got)
 	}
 	ins := cs.InitializeResult().Instructions

@@ -156,8 +156,3 @@ func TestE2EClaudeCodeCallsElicitThroughThePlugin(t *testing.T) {
 		t.Errorf("stdout:\n%s", tail(stdout.String()))
 	}
 }
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
