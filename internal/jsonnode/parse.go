@@ -100,29 +100,61 @@ type parser struct {
 	text string // data as one string: strings without escapes are slices of it
 	pos  int
 	err  *SyntaxError
-	// Children are gathered on these stacks and copied, at the close of
-	// their container, into exactly sized slices carved from the slabs: one
-	// allocation for many containers instead of a growing slice each.
-	items      []Node
-	members    []Member
-	itemSlab   []Node
-	memberSlab []Member
-	scratch    *stacks
-	trees      *trees // the recycled tree memory, in mode reuseTree
-	mode       mode
+	// Children are gathered on the front of an arena while their
+	// container is open and moved, when it closes, to the arena's back as
+	// the container's exactly sized slice. The pending children and the
+	// finished slices together never outnumber the values of the input, so
+	// an arena sized by a count of the input's structure holds the whole
+	// tree: one allocation, no growing stack and no second copy.
+	items   arena[Node]
+	members arena[Member]
+	trees   *trees // the recycled tree memory, in mode reuseTree
+	mode    mode
 }
 
-const slabSize = 64
-
-// scratch holds the child stacks between parses.
-var scratch = sync.Pool{New: func() any { return new(stacks) }}
-
-type stacks struct {
-	items   []Node
-	members []Member
+// arena holds pending children at its front (buf[:top]) and finished
+// child slices at its back (buf[back:]).
+type arena[T any] struct {
+	buf       []T
+	top, back int
 }
 
-// treePool recycles the slabs of ParseScoped trees; trees of more than
+func (a *arena[T]) reset(buf []T) {
+	a.buf, a.top, a.back = buf, 0, len(buf)
+}
+
+func (a *arena[T]) push(v T) {
+	if a.top == a.back {
+		a.grow()
+	}
+	a.buf[a.top] = v
+	a.top++
+}
+
+// grow moves the pending children to a larger buffer; finished slices stay
+// where they are, in the old one.
+func (a *arena[T]) grow() {
+	buf := make([]T, max(2*len(a.buf), smallArena))
+	copy(buf, a.buf[:a.top])
+	clear(a.buf[:a.top])
+	a.buf, a.back = buf, len(buf)
+}
+
+// keep turns the children pending since base into a finished slice.
+func (a *arena[T]) keep(base int) []T {
+	n := a.top - base
+	dst := a.back - n
+	copy(a.buf[dst:a.back], a.buf[base:a.top]) // may overlap: copy is a memmove
+	clear(a.buf[base:min(a.top, dst)])
+	a.top, a.back = base, dst
+	return a.buf[dst : dst+n : dst+n]
+}
+
+// smallArena is an arena's first size when the input's structure is not
+// counted (only the top level is kept).
+const smallArena = 64
+
+// treePool recycles the arenas of ParseScoped trees; trees of more than
 // maxRecycled values are not kept.
 var treePool = sync.Pool{New: func() any { return new(trees) }}
 
@@ -133,25 +165,64 @@ type trees struct {
 	members []Member
 }
 
-// presize sizes the slabs from a count of the structural characters, an
-// upper bound of the values to come (strings may hold some too), and takes
-// the stacks from the pool.
+// presize sizes the arenas from a count of the structural characters: an
+// upper bound of the array items and object members to come.
 func (p *parser) presize() {
-	p.scratch = scratch.Get().(*stacks)
-	p.items, p.members = p.scratch.items[:0], p.scratch.members[:0]
 	if p.mode == keepTop {
+		p.items.reset(make([]Node, smallArena))
+		p.members.reset(make([]Member, smallArena/2))
 		return
 	}
-	members := bytes.Count(p.data, []byte{':'})
-	items := bytes.Count(p.data, []byte{','}) + bytes.Count(p.data, []byte{'['})
+	items, members := countStructure(p.data)
 	if p.mode == reuseTree && members <= maxRecycled && items <= maxRecycled {
 		p.trees = treePool.Get().(*trees)
-		p.memberSlab = grow(&p.trees.members, members)
-		p.itemSlab = grow(&p.trees.items, items)
+		p.members.reset(grow(&p.trees.members, members))
+		p.items.reset(grow(&p.trees.items, items))
 		return
 	}
-	p.memberSlab = make([]Member, members)
-	p.itemSlab = make([]Node, items)
+	p.members.reset(make([]Member, members))
+	p.items.reset(make([]Node, items))
+}
+
+// countStructure bounds the array items (by the commas in arrays and the
+// opening brackets) and object members (by the colons) of JSON text. When
+// the quick count is large it counts again, leaving out the characters in
+// strings and the commas between members, so that neither sizes the
+// arenas.
+func countStructure(data []byte) (items, members int) {
+	members = bytes.Count(data, []byte{':'})
+	items = bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{'['})
+	if items+members <= maxRecycled {
+		return items, members
+	}
+	items, members = 0, 0
+	var inArray []bool // the open containers, innermost last
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '[':
+			items++
+			inArray = append(inArray, true)
+		case '{':
+			inArray = append(inArray, false)
+		case ']', '}':
+			if len(inArray) > 0 {
+				inArray = inArray[:len(inArray)-1]
+			}
+		case ',':
+			if len(inArray) > 0 && inArray[len(inArray)-1] {
+				items++
+			}
+		case ':':
+			members++
+		}
+	}
+	return items, members
 }
 
 // grow returns the first n elements of *s, enlarging it when it is short.
@@ -164,54 +235,17 @@ func grow[T any](s *[]T, n int) []T {
 }
 
 func (p *parser) release() {
-	if p.scratch == nil {
-		return
-	}
 	if p.trees != nil {
 		clear(p.trees.members)
 		clear(p.trees.items)
 		treePool.Put(p.trees)
+		p.trees = nil
 	}
-	clear(p.items[:cap(p.items)])
-	clear(p.members[:cap(p.members)])
-	p.scratch.items, p.scratch.members = p.items[:0], p.members[:0]
-	scratch.Put(p.scratch)
 }
 
-func (p *parser) keepItems(base int) []Node {
-	n := len(p.items) - base
-	if n > len(p.itemSlab) {
-		p.itemSlab = make([]Node, p.slab(n, slabSize))
-	}
-	out := p.itemSlab[:n:n]
-	p.itemSlab = p.itemSlab[n:]
-	copy(out, p.items[base:])
-	clear(p.items[base:])
-	p.items = p.items[:base]
-	return out
-}
+func (p *parser) keepItems(base int) []Node { return p.items.keep(base) }
 
-func (p *parser) keepMembers(base int) []Member {
-	n := len(p.members) - base
-	if n > len(p.memberSlab) {
-		p.memberSlab = make([]Member, p.slab(n, slabSize/2))
-	}
-	out := p.memberSlab[:n:n]
-	p.memberSlab = p.memberSlab[n:]
-	copy(out, p.members[base:])
-	clear(p.members[base:])
-	p.members = p.members[:base]
-	return out
-}
-
-// slab is the size of a new slab for n children: room for more unless only
-// the top level is kept.
-func (p *parser) slab(n, size int) int {
-	if p.mode == keepTop {
-		return n
-	}
-	return max(n, size)
-}
+func (p *parser) keepMembers(base int) []Member { return p.members.keep(base) }
 
 func (p *parser) fail(format string, args ...any) {
 	if p.err != nil {
@@ -331,7 +365,7 @@ func (p *parser) object(depth int) Node {
 		p.pos++
 		return n
 	}
-	base := len(p.members)
+	base := p.members.top
 	for p.err == nil {
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 			p.fail("unexpected %s (expected a string key)", p.describe())
@@ -344,7 +378,7 @@ func (p *parser) object(depth int) Node {
 		}
 		p.skipSpace()
 		v := p.value(depth)
-		p.members = append(p.members, Member{Key: key, Value: v})
+		p.members.push(Member{Key: key, Value: v})
 		if p.closeOrComma('}') {
 			break
 		}
@@ -365,10 +399,10 @@ func (p *parser) array(depth int) Node {
 		p.pos++
 		return n
 	}
-	base := len(p.items)
+	base := p.items.top
 	for p.err == nil {
 		v := p.value(depth)
-		p.items = append(p.items, v)
+		p.items.push(v)
 		if p.closeOrComma(']') {
 			break
 		}

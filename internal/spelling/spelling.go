@@ -7,6 +7,11 @@ package spelling
 func Closest(word string, candidates []string, within int) string {
 	best := ""
 	for _, c := range candidates {
+		// The distance is at least the difference in length: skip
+		// candidates that cannot be closer, so a long word costs nothing.
+		if abs(len(word)-len(c)) >= within {
+			continue
+		}
 		if d := Distance(word, c); d < within {
 			best, within = c, d
 		}
@@ -14,10 +19,22 @@ func Closest(word string, candidates []string, within int) string {
 	return best
 }
 
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
 // Distance is the Levenshtein distance between a and b, in bytes.
 func Distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	var buf [2 * 64]int // no allocation for words up to 63 bytes
+	var prev, cur []int
+	if len(b) < 64 {
+		prev, cur = buf[:len(b)+1], buf[64:64+len(b)+1]
+	} else {
+		prev, cur = make([]int, len(b)+1), make([]int, len(b)+1)
+	}
 	for j := range prev {
 		prev[j] = j
 	}
