@@ -94,7 +94,7 @@ func checkChoice(f *Field, v any) (any, string) {
 		return nil, fmt.Sprintf("must be one of the options as a string (got %s)", DescribeValue(v))
 	}
 	if !contains(f.Options, s) {
-		return nil, fmt.Sprintf("%q is not one of the options (%s)", s, quoteList(f.Options, ", "))
+		return nil, fmt.Sprintf("%q is not one of the options (%s)", s, quoteSome(f.Options, ", "))
 	}
 	return s, ""
 }
@@ -121,6 +121,7 @@ func checkMulti(f *Field, v any) (any, []answerProblem) {
 	var bad, dups []string
 	items := make([]string, 0, len(list))
 	seen := make(map[string]bool, len(list))
+	isOption := memberOf(f.Options)
 	for i, e := range list {
 		s, ok := e.(string)
 		switch {
@@ -129,7 +130,7 @@ func checkMulti(f *Field, v any) (any, []answerProblem) {
 			continue
 		case seen[s]:
 			dups = append(dups, s)
-		case !contains(f.Options, s):
+		case !isOption(s):
 			bad = append(bad, s)
 		}
 		seen[s] = true
@@ -137,10 +138,10 @@ func checkMulti(f *Field, v any) (any, []answerProblem) {
 	}
 	var msgs []string
 	if len(bad) > 0 {
-		msgs = append(msgs, fmt.Sprintf("%s not among the options (%s)", quoteList(bad, ", "), quoteList(f.Options, ", ")))
+		msgs = append(msgs, fmt.Sprintf("%s not among the options (%s)", quoteSome(bad, ", "), quoteSome(f.Options, ", ")))
 	}
 	if len(dups) > 0 {
-		msgs = append(msgs, fmt.Sprintf("%s chosen more than once", quoteList(dups, ", ")))
+		msgs = append(msgs, fmt.Sprintf("%s chosen more than once", quoteSome(dups, ", ")))
 	}
 	if len(msgs) > 0 {
 		probs = append(probs, answerProblem{msg: strings.Join(msgs, "; ")})

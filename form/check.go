@@ -11,17 +11,22 @@ var needsOptions = []Type{SingleSelect, MultiSelect, Decision, Pushback, Deliber
 
 // checkType runs the rules that depend on the field's (valid) type.
 func (d *decoder) checkType(s *fieldState) {
-	if slices.Contains(needsOptions, s.Type) && len(s.Options) == 0 && !d.hasProblemAt(s.path.key("options")) {
+	if slices.Contains(needsOptions, s.Type) && len(s.Options) == 0 && !s.hadProblem("options") {
 		d.add(s.path.key("options"), "type %s needs a list of 1 or more options", s.Type)
 	}
-	d.checkMembership(s, "recommended", s.Recommended)
-	d.checkMembership(s, "user_position", s.UserPosition)
+	isOption := memberOf(s.Options)
+	d.checkMembership(s, isOption, "recommended", s.Recommended)
+	d.checkMembership(s, isOption, "user_position", s.UserPosition)
 	if s.Recommended != "" && s.Recommended == s.UserPosition {
 		d.add(s.path.key("recommended"), "is the user's own position %q (a pushback recommends an alternative)", s.Recommended)
 	}
 	for _, opt := range sortedKeys(s.OptionNotes) {
-		if !slices.Contains(s.Options, opt) {
-			d.add(s.path.key("option_notes").key(opt), "%q is not one of the options (%s)", opt, quoteList(s.Options, ", "))
+		switch {
+		case isOption(opt):
+		case d.probs.full():
+			d.probs.more++ // skip quoting the options
+		default:
+			d.add(s.path.key("option_notes").key(opt), "%q is not one of the options (%s)", opt, quoteSome(s.Options, ", "))
 		}
 	}
 	if s.Minimum != nil && s.Maximum != nil && *s.Minimum > *s.Maximum {
@@ -34,19 +39,9 @@ func (d *decoder) checkType(s *fieldState) {
 	d.checkDefault(s)
 }
 
-func (d *decoder) hasProblemAt(l loc) bool {
-	path := l.String()
-	for _, p := range d.probs {
-		if p.Path == path || strings.HasPrefix(p.Path, path+"[") {
-			return true
-		}
-	}
-	return false
-}
-
-func (d *decoder) checkMembership(s *fieldState, key, value string) {
-	if value != "" && len(s.Options) > 0 && !slices.Contains(s.Options, value) {
-		d.add(s.path.key(key), "%q is not one of the options (%s)", value, quoteList(s.Options, ", "))
+func (d *decoder) checkMembership(s *fieldState, isOption func(string) bool, key, value string) {
+	if value != "" && len(s.Options) > 0 && !isOption(value) {
+		d.add(s.path.key(key), "%q is not one of the options (%s)", value, quoteSome(s.Options, ", "))
 	}
 }
 
@@ -103,12 +98,33 @@ func (d *decoder) checkBlocked(s *fieldState, blocked []string) {
 // missingFrom lists the items of a that are not in b.
 func missingFrom(a, b []string) []string {
 	var out []string
+	inB := memberOf(b)
 	for _, x := range a {
-		if !slices.Contains(b, x) {
+		if !inB(x) {
 			out = append(out, x)
 		}
 	}
 	return out
+}
+
+// smallList is the length up to which a linear search beats building a
+// set.
+const smallList = 16
+
+// memberOf returns a test for membership of list, in constant time per call
+// when the list is long.
+func memberOf(list []string) func(string) bool {
+	if len(list) <= smallList {
+		return func(s string) bool { return contains(list, s) }
+	}
+	set := make(map[string]struct{}, len(list))
+	for _, x := range list {
+		set[x] = struct{}{}
+	}
+	return func(s string) bool {
+		_, ok := set[s]
+		return ok
+	}
 }
 
 // checkDefault runs the default through the field's own answer validation.
@@ -125,7 +141,7 @@ func (d *decoder) checkDefault(s *fieldState) {
 	switch {
 	case len(bad) > 0:
 		for _, b := range bad {
-			d.probs.Add(d.path(path)+b.at, "%s", b.msg)
+			d.probs.add(d.path(path)+b.at, "%s", b.msg)
 		}
 	case v == nil:
 		d.add(path, "is empty (give a value or remove the default)")

@@ -40,8 +40,10 @@ func Collect(f *Form, answers map[string]any, opts *CollectOptions) (*Response, 
 	if opts == nil {
 		opts = &CollectOptions{}
 	}
-	var probs problem.List
-	answers, reported := foldDotted(f, answers, &probs)
+	var probs report
+	var folding problem.List
+	answers, reported := foldDotted(f, answers, &folding)
+	probs.addList(folding)
 	unknownAnswers(f, answers, &probs)
 	out := make(map[string]any, len(f.Fields))
 	for i := range f.Fields {
@@ -49,42 +51,53 @@ func Collect(f *Form, answers map[string]any, opts *CollectOptions) (*Response, 
 			collectField(&f.Fields[i], answers, out, &probs)
 		}
 	}
-	if len(probs) > 0 {
-		return nil, probs
+	if probs.count() > 0 {
+		return nil, probs.problems()
 	}
 	return &Response{Success: true, Responses: out, ResponseID: responseID(opts), TemplateID: opts.TemplateID}, nil
 }
 
-func unknownAnswers(f *Form, answers map[string]any, probs *problem.List) {
+// suggestBudget bounds the "did you mean" work for unknown answer keys:
+// at most this many key-to-id comparisons in all, so that many unknown keys
+// against many fields stay linear.
+const suggestBudget = 20000
+
+func unknownAnswers(f *Form, answers map[string]any, probs *report) {
+	ids := make([]string, len(f.Fields))
+	known := make(map[string]bool, len(f.Fields))
+	for i := range f.Fields {
+		ids[i] = f.Fields[i].ID
+		known[ids[i]] = true
+	}
 	var unknown []string
 	for k := range answers {
-		if f.Field(k) == nil {
+		if !known[k] {
 			unknown = append(unknown, k)
 		}
 	}
-	if len(unknown) == 0 {
-		return
-	}
-	ids := make([]string, len(f.Fields))
-	for i := range f.Fields {
-		ids[i] = f.Fields[i].ID
-	}
 	slices.Sort(unknown)
+	budget := suggestBudget
 	for _, k := range unknown {
-		if s := suggest(k, ids); s != "" {
-			probs.Add("answers."+k, "no field has this id (did you mean '%s'?)", s)
-		} else {
-			probs.Add("answers."+k, "no field has this id (fields: %s)", quoteList(ids, ", "))
+		if probs.full() {
+			probs.more++ // skip the suggestion and the list of ids
+			continue
 		}
+		if budget -= len(ids); budget >= 0 {
+			if s := suggest(k, ids); s != "" {
+				probs.add("answers."+k, "no field has this id (did you mean '%s'?)", s)
+				continue
+			}
+		}
+		probs.add("answers."+k, "no field has this id (fields: %s)", quoteSome(ids, ", "))
 	}
 }
 
-func collectField(f *Field, answers map[string]any, out map[string]any, probs *problem.List) {
+func collectField(f *Field, answers map[string]any, out map[string]any, probs *report) {
 	path := "answers." + f.ID
 	raw, given := answers[f.ID]
 	if f.DisplayOnly() {
 		if given && !isNoAnswer(raw) {
-			probs.Add(path, "this progress report is display-only and takes no answer")
+			probs.add(path, "this progress report is display-only and takes no answer")
 		}
 		return
 	}
@@ -92,14 +105,14 @@ func collectField(f *Field, answers map[string]any, out map[string]any, probs *p
 	switch {
 	case len(bad) > 0:
 		for _, b := range bad {
-			probs.Add(path+b.at, "%s", b.msg)
+			probs.add(path+b.at, "%s", b.msg)
 		}
 	case v != nil:
 		out[f.ID] = v
 	case f.Default != nil:
 		out[f.ID] = f.Default
 	case f.Required:
-		probs.Add(path, "required, but not answered (%s)", expected(f))
+		probs.add(path, "required, but not answered (%s)", expected(f))
 	}
 }
 
@@ -107,9 +120,9 @@ func collectField(f *Field, answers map[string]any, out map[string]any, probs *p
 func expected(f *Field) string {
 	switch {
 	case f.Type.SingleChoice():
-		return "one of " + quoteList(f.Options, ", ")
+		return "one of " + quoteSome(f.Options, ", ")
 	case f.Type == MultiSelect:
-		return "a list of one or more of " + quoteList(f.Options, ", ")
+		return "a list of one or more of " + quoteSome(f.Options, ", ")
 	case f.Type == Boolean:
 		return `"Yes" or "No"`
 	case f.Type == Number:

@@ -166,7 +166,7 @@ func (d *decoder) checkConstruct(s *fieldState) {
 	case Triage:
 		d.requireKey(s, "triage_items", "a triage board lists the rows to rule on: [{label, id?, detail?, tag?}]")
 		d.requireKey(s, "dispositions", "a triage board offers 2 or more rulings, e.g. [\"fix\", \"defer\", \"dismiss\"]")
-		if s.has("dispositions") && len(s.Dispositions) < MinDispositions && !d.hasProblemAt(s.path.key("dispositions")) {
+		if s.has("dispositions") && len(s.Dispositions) < MinDispositions && !s.hadProblem("dispositions") {
 			d.add(s.path.key("dispositions"), "needs %d or more rulings to choose from (got %d)", MinDispositions, len(s.Dispositions))
 		}
 		d.suggestedRulings(s, s.Dispositions, "dispositions")
@@ -175,7 +175,7 @@ func (d *decoder) checkConstruct(s *fieldState) {
 		switch {
 		case !s.has("options"):
 			s.Options = slices.Clone(ConfirmOptions)
-		case len(s.Options) != 2 && !d.hasProblemAt(s.path.key("options")):
+		case len(s.Options) != 2 && !s.hadProblem("options"):
 			d.add(s.path.key("options"), "a confirm has exactly 2 options, approve and abort (got %d; leave options out for %s)", len(s.Options), quoteList(ConfirmOptions, " and "))
 		}
 	case Ranking:
@@ -252,7 +252,7 @@ func (d *decoder) suggestedRulings(s *fieldState, allowed []string, allowedKey s
 // them, and a suggested order of top_n (or all) distinct options.
 func (d *decoder) checkRanking(s *fieldState) {
 	n := len(s.Options)
-	if s.has("options") && n < MinRankOptions && !d.hasProblemAt(s.path.key("options")) {
+	if s.has("options") && n < MinRankOptions && !s.hadProblem("options") {
 		d.add(s.path.key("options"), "a ranking orders %d or more options (got %d)", MinRankOptions, n)
 	}
 	if s.TopN > n && n > 0 {

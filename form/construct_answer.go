@@ -185,18 +185,13 @@ func checkRankingAnswer(f *Field, v any) (any, []answerProblem) {
 // fold, and never changes the caller's map; reported holds the fields whose
 // dotted answers had problems, which are not checked again.
 func foldDotted(f *Form, answers map[string]any, probs *problem.List) (folded map[string]any, reported map[string]bool) {
+	dottedOf := dottedKeys(f, answers)
 	for i := range f.Fields {
 		fl := &f.Fields[i]
 		if !fl.Type.Expands() {
 			continue
 		}
-		prefix := fl.ID + "."
-		var dotted []string
-		for k := range answers {
-			if strings.HasPrefix(k, prefix) {
-				dotted = append(dotted, k)
-			}
-		}
+		dotted := dottedOf[fl.ID]
 		if len(dotted) == 0 {
 			continue
 		}
@@ -233,6 +228,34 @@ func foldDotted(f *Form, answers map[string]any, probs *problem.List) (folded ma
 		return answers, nil
 	}
 	return folded, reported
+}
+
+// dottedKeys lists, for each field that expands, the answer keys under its
+// id ("<id>.<row>"), looking each key's prefixes up once rather than
+// matching every key against every field.
+func dottedKeys(f *Form, answers map[string]any) map[string][]string {
+	var expands map[string]bool
+	for i := range f.Fields {
+		if f.Fields[i].Type.Expands() {
+			if expands == nil {
+				expands = map[string]bool{}
+			}
+			expands[f.Fields[i].ID] = true
+		}
+	}
+	if expands == nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for k := range answers {
+		// Ids are at most 64 bytes: only a dot within them can end one.
+		for i := 0; i < len(k) && i <= 64; i++ {
+			if k[i] == '.' && expands[k[:i]] {
+				out[k[:i]] = append(out[k[:i]], k)
+			}
+		}
+	}
+	return out
 }
 
 // foldSlots turns "<id>.1", "<id>.2", ... into a ranking's order.

@@ -32,10 +32,11 @@ type fieldState struct {
 	Field
 	path        loc
 	typeOK      bool
-	typeIdx     int      // index of Type in Types, when typeOK
-	seen        uint32   // bits of fieldKeys seen
-	nulls       uint32   // bits of the keys given as null
-	unknown     []string // unknown keys seen, for duplicates
+	typeIdx     int             // index of Type in Types, when typeOK
+	seen        uint32          // bits of fieldKeys seen
+	nulls       uint32          // bits of the keys given as null
+	bad         uint32          // bits of the keys a problem was reported under
+	unknown     map[string]bool // unknown keys seen, for duplicates
 	requiredSet bool
 	defaultNode *jsonnode.Node
 	// textKey is the key the question text came under: "text", or its
@@ -43,6 +44,9 @@ type fieldState struct {
 	textKey       string
 	suggestedNode *jsonnode.Node
 }
+
+// hadProblem reports whether a problem was reported under key.
+func (s *fieldState) hadProblem(key string) bool { return s.bad&keyBit(key) != 0 }
 
 // has reports whether key was given (a null value is not).
 func (s *fieldState) has(key string) bool { return (s.seen&^s.nulls)&keyBit(key) != 0 }
@@ -75,25 +79,36 @@ func (d *decoder) field(path loc, n *jsonnode.Node) (Field, bool) {
 	return s.Field, true
 }
 
-// member decodes one key of a field.
+// member decodes one key of a field, noting whether it had a problem.
 func (d *decoder) member(s *fieldState, m *jsonnode.Member) {
-	path := s.path.key(m.Key)
 	key := m.Key
 	if key == textAlias {
 		key = "text"
 	}
 	bit := keyBit(key)
+	before := d.probs.count()
+	d.memberKey(s, m, key, bit)
+	if d.probs.count() > before {
+		s.bad |= bit
+	}
+}
+
+func (d *decoder) memberKey(s *fieldState, m *jsonnode.Member, key string, bit uint32) {
+	path := s.path.key(m.Key)
 	if key == "text" && s.seen&bit != 0 && s.textKey != m.Key {
 		d.add(path, "both %q and its alias %q are given (give the question once)", "text", textAlias)
 		return
 	}
-	if s.seen&bit != 0 || (bit == 0 && slices.Contains(s.unknown, m.Key)) {
+	if s.seen&bit != 0 || (bit == 0 && s.unknown[m.Key]) {
 		d.add(path, "duplicate key (give each key once)")
 		return
 	}
 	s.seen |= bit
 	if bit == 0 {
-		s.unknown = append(s.unknown, m.Key)
+		if s.unknown == nil {
+			s.unknown = map[string]bool{}
+		}
+		s.unknown[m.Key] = true
 		d.unknownKey(path, m.Key, fieldKeys)
 		return
 	}
@@ -218,6 +233,19 @@ func quoteList(items []string, sep string) string {
 		q[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(q, sep)
+}
+
+// listedMax is how many items of a reference list (the options, the field
+// ids) a message quotes; a message per problem quoting all of a long list
+// would make the report grow with the square of the input.
+const listedMax = 20
+
+// quoteSome is quoteList of at most listedMax items, then how many more.
+func quoteSome(items []string, sep string) string {
+	if len(items) <= listedMax {
+		return quoteList(items, sep)
+	}
+	return fmt.Sprintf("%s%s… %d more", quoteList(items[:listedMax], sep), sep, len(items)-listedMax)
 }
 
 func (d *decoder) options(path loc, v *jsonnode.Node) []string {

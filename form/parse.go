@@ -100,22 +100,26 @@ func describe(n *jsonnode.Node) string {
 func fromNode(root *jsonnode.Node) (*Form, error) {
 	d := &decoder{}
 	f := d.form(root)
-	if len(d.probs) > 0 {
-		return nil, d.probs
+	if d.probs.count() > 0 {
+		return nil, d.probs.problems()
 	}
 	return f, nil
 }
 
 // decoder accumulates problems while decoding a form.
 type decoder struct {
-	probs problem.List
+	probs report
 	// fieldsKey is the key the fields being decoded came under: "fields",
 	// or its alias "questions", which the paths of their problems name.
 	fieldsKey string
 }
 
 func (d *decoder) add(l loc, format string, args ...any) {
-	d.probs.Add(d.path(l), format, args...)
+	if d.probs.full() {
+		d.probs.more++ // skip formatting the path
+		return
+	}
+	d.probs.add(d.path(l), format, args...)
 }
 
 // path names l as the document has it: under "questions" when the fields
@@ -169,6 +173,10 @@ func (d *decoder) form(root *jsonnode.Node) *Form {
 }
 
 func (d *decoder) unknownKey(path loc, key string, known []string) {
+	if d.probs.full() {
+		d.probs.more++ // skip the suggestion
+		return
+	}
 	if s := suggest(key, known); s != "" {
 		d.add(path, "unknown key (did you mean '%s'?)", s)
 		return
@@ -183,15 +191,19 @@ func (d *decoder) fields(n *jsonnode.Node) []Field {
 	}
 	out := make([]Field, 0, len(n.Items))
 	at := make([]int, 0, len(n.Items)) // index in fields of each decoded field
+	// The first field with each id: a duplicate is reported once, against
+	// the first (comparing every pair took time and problems growing with
+	// the square of the fields).
+	ids := make(map[string]int, len(n.Items))
 	for i := range n.Items {
 		f, ok := d.field(fieldLoc(i), &n.Items[i])
 		if !ok {
 			continue
 		}
-		for k := range out {
-			if f.ID != "" && out[k].ID == f.ID {
-				d.add(fieldLoc(i).key("id"), "duplicate id %q (same as %s)", f.ID, d.path(fieldLoc(at[k])))
-			}
+		if j, dup := ids[f.ID]; dup && f.ID != "" {
+			d.add(fieldLoc(i).key("id"), "duplicate id %q (same as %s)", f.ID, d.path(fieldLoc(j)))
+		} else {
+			ids[f.ID] = i
 		}
 		out = append(out, f)
 		at = append(at, i)

@@ -207,6 +207,20 @@ var parseProblemCases = []struct {
 	{"field not an object", field(`"goal"`), []string{
 		`fields[0]: must be an object with id, text and type (got string "goal")`,
 	}},
+	// Each later duplicate is reported once, against the first: not
+	// against every earlier field (problems that grew with the square of
+	// the fields).
+	{"one id in three fields", `{"title": "T", "fields": [
+		{"id": "a", "text": "Same?", "type": "boolean"}, {"id": "a", "text": "Same?", "type": "boolean"},
+		{"id": "a", "text": "Same?", "type": "boolean"}]}`, []string{
+		`fields[1].id: duplicate id "a" (same as fields[0])`,
+		`fields[2].id: duplicate id "a" (same as fields[0])`,
+	}},
+	// A message quotes at most 20 of the options.
+	{"many options quoted in part", field(`{"id": "d", "text": "D?", "type": "decision", "options": [` +
+		numberedList(25, `"o%d"`) + `], "option_notes": {"o99": "x"}}`), []string{
+		`fields[0].option_notes.o99: "o99" is not one of the options ("o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o9", "o10", "o11", "o12", "o13", "o14", "o15", "o16", "o17", "o18", "o19", … 5 more)`,
+	}},
 	{"too large", `{"title": "` + strings.Repeat("x", MaxInput) + `"}`, []string{
 		"form is 1048589 bytes, over the 1 MiB limit (1048576 bytes)",
 	}},
@@ -237,8 +251,12 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		form, err := Parse(data)
 		if err != nil {
-			if _, ok := err.(problem.List); !ok {
+			probs, ok := err.(problem.List)
+			if !ok {
 				t.Fatalf("error is %T, want problem.List", err)
+			}
+			if len(probs) > MaxProblems+1 {
+				t.Fatalf("%d problems listed, want at most %d and a count of the rest", len(probs), MaxProblems)
 			}
 			return
 		}

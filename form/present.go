@@ -100,6 +100,60 @@ func (f *Field) GuessNote(o string) string {
 	return ""
 }
 
+// Notes returns OptionNote, EndorsementNote and GuessNote joined with
+// spaces, as one lookup for a renderer that describes every option: it
+// indexes the progress items and the default once, where OptionNote and
+// GuessNote scan them for each option (for many options, time growing with
+// the square).
+func (f *Field) Notes() func(o string) string {
+	var details map[string]string
+	if f.Type == Progress && len(f.ProgressItems) > 0 {
+		details = make(map[string]string, len(f.ProgressItems))
+		for _, it := range f.ProgressItems {
+			details[it.Label] = it.Detail // the last wins, as in OptionNote
+		}
+	}
+	var guessed map[string]bool
+	if f.Inferred() {
+		guessed = map[string]bool{}
+		switch d := f.Default.(type) {
+		case string:
+			guessed[d] = true
+		case []string:
+			for _, o := range d {
+				guessed[o] = true
+			}
+		}
+	}
+	guess := "Guessed from " + f.InferredFrom + "."
+	return func(o string) string {
+		note := f.OptionNotes[o]
+		if note == "" {
+			note = details[o]
+		}
+		parts := [3]string{note, f.EndorsementNote(o)}
+		if guessed[o] {
+			parts[2] = guess
+		}
+		return joinNonEmpty(parts[:])
+	}
+}
+
+// joinNonEmpty joins the parts that are not empty with spaces.
+func joinNonEmpty(parts []string) string {
+	out := ""
+	for _, p := range parts {
+		switch {
+		case p == "":
+		case out == "":
+			out = p
+		default:
+			out += " " + p
+		}
+	}
+	return out
+}
+
 // ProgressReport is a progress field's items as one line: grouped as
 // "done: …; in flight: …; blocked: …." for a task report, or each item
 // with its tag for the neutral report style.

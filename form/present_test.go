@@ -18,3 +18,21 @@ func TestHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestNotesAgree: Notes gives, for every option of every test form, what
+// OptionNote and GuessNote give one option at a time.
+func TestNotesAgree(t *testing.T) {
+	for name, data := range testForms(t) {
+		f := mustParse(t, data)
+		for i := range f.Fields {
+			fl := &f.Fields[i]
+			notes := fl.Notes()
+			for _, o := range append(fl.Choices(), "not an option") {
+				want := joinNonEmpty([]string{fl.OptionNote(o), fl.EndorsementNote(o), fl.GuessNote(o)})
+				if got := notes(o); got != want {
+					t.Errorf("%s: %s: Notes(%q) = %q, want %q", name, fl.ID, o, got, want)
+				}
+			}
+		}
+	}
+}

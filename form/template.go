@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/internal/jsonnode"
 	"github.com/elicit/elicit/problem"
 )
@@ -96,7 +97,8 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// List describes every template, sorted by name.
+// List describes every template, sorted by name. It reads the folder once
+// and each template once.
 func (ts *Templates) List() []TemplateInfo {
 	names := ts.names()
 	keys := make([]string, 0, len(names))
@@ -133,7 +135,7 @@ func (ts *Templates) collect(fsys fs.FS, dir, source string, names map[string]st
 
 func (ts *Templates) info(name, source string) TemplateInfo {
 	ti := TemplateInfo{Name: name, Source: source, Slots: []string{}}
-	data, _, err := ts.Source(name)
+	data, _, err := ts.source(name)
 	if err != nil {
 		ti.Error = err.Error()
 		return ti
@@ -166,9 +168,17 @@ func (ts *Templates) Source(name string) ([]byte, string, error) {
 	if err := ts.Check(); err != nil {
 		return nil, "", err
 	}
+	return ts.source(name)
+}
+
+// TemplateInput is the cap on a template file: a form's (1 MiB).
+var TemplateInput = infile.Limit{Max: MaxInput, What: "a template", Fix: "split it into smaller templates"}
+
+// source is Source for a valid name in a checked folder.
+func (ts *Templates) source(name string) ([]byte, string, error) {
 	if ts.Folder != nil {
 		file := name + ".json"
-		data, err := fs.ReadFile(ts.Folder, file)
+		data, err := infile.ReadFS(ts.Folder, file, TemplateInput)
 		if err == nil {
 			return data, "folder", nil
 		}
@@ -203,26 +213,31 @@ func (ts *Templates) Cast(name string, slots map[string]string) (*Form, error) {
 	if probs != nil {
 		return nil, probs
 	}
-	c := &caster{values: slots, used: map[string]bool{}}
+	c := &caster{values: slots, used: map[string]bool{}, isDeclared: map[string]bool{}, room: MaxInput - len(data)}
 	c.declare(&root)
 	c.fill(&root, "")
 	c.checkSlots()
 	f, err := fromNode(&root)
 	if err != nil {
-		c.probs = append(c.probs, err.(problem.List)...)
+		c.probs.addList(err.(problem.List))
 	}
-	if len(c.probs) > 0 {
-		return nil, c.probs
+	if c.probs.count() > 0 {
+		return nil, c.probs.problems()
 	}
 	return f, nil
 }
 
 // caster fills placeholders and records slot problems.
 type caster struct {
-	declared []string
-	values   map[string]string
-	used     map[string]bool
-	probs    problem.List
+	declared   []string
+	isDeclared map[string]bool
+	values     map[string]string
+	used       map[string]bool
+	probs      report
+	// room is how many bytes the slot values may still add: the cast form
+	// stays within a form's cap however often a template repeats a slot.
+	room     int
+	overfull bool
 }
 
 // declare reads and removes the "slots" member.
@@ -234,20 +249,21 @@ func (c *caster) declare(root *jsonnode.Node) {
 	v := root.Members[i].Value
 	root.Members = slices.Delete(root.Members, i, i+1)
 	if v.Kind != jsonnode.Array {
-		c.probs.Add("slots", "must be a list of slot names (got %s)", describe(&v))
+		c.probs.add("slots", "must be a list of slot names (got %s)", describe(&v))
 		return
 	}
 	for k, it := range v.Items {
 		path := fmt.Sprintf("slots[%d]", k)
 		switch {
 		case it.Kind != jsonnode.String:
-			c.probs.Add(path, "must be a string (got %s)", describe(&it))
+			c.probs.add(path, "must be a string (got %s)", describe(&it))
 		case !validSlotName(it.Text):
-			c.probs.Add(path, "%q is not a valid slot name (use lowercase letters, digits, '_' and '-')", it.Text)
-		case slices.Contains(c.declared, it.Text):
-			c.probs.Add(path, "slot %q is declared twice", it.Text)
+			c.probs.add(path, "%q is not a valid slot name (use lowercase letters, digits, '_' and '-')", it.Text)
+		case c.isDeclared[it.Text]:
+			c.probs.add(path, "slot %q is declared twice", it.Text)
 		default:
 			c.declared = append(c.declared, it.Text)
+			c.isDeclared[it.Text] = true
 		}
 	}
 }
@@ -304,12 +320,19 @@ func (c *caster) substitute(s, path string) string {
 
 func (c *caster) value(name, path string) string {
 	c.used[name] = true
-	if !slices.Contains(c.declared, name) {
-		c.probs.Add(path, "uses undeclared placeholder {%s} (declare it in \"slots\", or write {{%s} for a literal brace)", name, name)
+	if !c.isDeclared[name] {
+		c.probs.add(path, "uses undeclared placeholder {%s} (declare it in \"slots\", or write {{%s} for a literal brace)", name, name)
 		return "{" + name + "}"
 	}
 	v, ok := c.values[name]
 	if !ok {
+		return "{" + name + "}"
+	}
+	if c.room -= len(v) - len(name) - 2; c.room < 0 {
+		if !c.overfull {
+			c.overfull = true
+			c.probs.add("slots", "the slot values make the form more than %d bytes, over the 1 MiB limit for a form (shorten the values, or use each slot less often)", MaxInput)
+		}
 		return "{" + name + "}"
 	}
 	return v
@@ -321,31 +344,34 @@ func (c *caster) checkSlots() {
 		v, ok := c.values[name]
 		switch {
 		case !ok:
-			c.probs.Add("slots."+name, "missing value (pass --slot %s=VALUE)", name)
+			c.probs.add("slots."+name, "missing value (pass --slot %s=VALUE)", name)
 		case !utf8.ValidString(v):
-			c.probs.Add("slots."+name, "value %q is not valid UTF-8 (first bad byte at offset %d; give the slot UTF-8 text)", v, jsonnode.FirstInvalidUTF8([]byte(v)))
+			c.probs.add("slots."+name, "value %q is not valid UTF-8 (first bad byte at offset %d; give the slot UTF-8 text)", v, jsonnode.FirstInvalidUTF8([]byte(v)))
 		case strings.TrimSpace(v) == "":
-			c.probs.Add("slots."+name, "empty value (give the slot some text)")
+			c.probs.add("slots."+name, "empty value (give the slot some text)")
 		}
 		if !c.used[name] {
-			c.probs.Add("slots."+name, "declared but never used in the template")
+			c.probs.add("slots."+name, "declared but never used in the template")
 		}
 	}
 	var extra []string
 	for name := range c.values {
-		if !slices.Contains(c.declared, name) {
+		if !c.isDeclared[name] {
 			extra = append(extra, name)
 		}
 	}
 	slices.Sort(extra)
 	for _, name := range extra {
-		c.probs.Add("slots."+name, "unexpected value: the template declares %s", declaredList(c.declared))
+		c.probs.add("slots."+name, "unexpected value: the template declares %s", declaredList(c.declared))
 	}
 }
 
 func declaredList(names []string) string {
 	if len(names) == 0 {
 		return "no slots"
+	}
+	if len(names) > listedMax {
+		return fmt.Sprintf("only %s, … %d more", strings.Join(names[:listedMax], ", "), len(names)-listedMax)
 	}
 	return "only " + strings.Join(names, ", ")
 }

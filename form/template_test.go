@@ -2,13 +2,16 @@ package form
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 	"github.com/google/go-cmp/cmp"
 )
@@ -112,26 +115,34 @@ func TestTemplateFolderProblems(t *testing.T) {
 		t.Fatal(err)
 	}
 	const dangling = "template broken: broken.json is a dangling symlink (its target does not exist; fix or remove the link)"
-	tests := []struct {
+	type test struct {
 		name    string
 		ts      *Templates
 		check   string // Check's error, "" for none
 		source  string // Source(template)'s error
 		cast    string // Cast(template)'s error
 		listErr string // the Error of template's entry in List, "" to skip
-	}{
-		{"dangling symlink", &Templates{Folder: os.DirFS(dir)}, "", dangling, "template: " + dangling, dangling},
-		{"unknown next to a dangling symlink", &Templates{Folder: os.DirFS(dir)}, "",
-			`unknown template "nope" (available: broken, session-contract)`,
-			`template: unknown template "nope" (available: broken, session-contract)`, ""},
-		{"missing folder", &Templates{Folder: os.DirFS(filepath.Join(dir, "nope")), FolderName: "--templates nope"},
-			"--templates nope: no such folder (give a folder of NAME.json templates)",
-			"--templates nope: no such folder (give a folder of NAME.json templates)",
-			"template: --templates nope: no such folder (give a folder of NAME.json templates)", ""},
-		{"a file, not a folder", &Templates{Folder: os.DirFS(file)},
-			"the template folder: not a folder (give a folder of NAME.json templates)",
-			"the template folder: not a folder (give a folder of NAME.json templates)",
-			"template: the template folder: not a folder (give a folder of NAME.json templates)", ""},
+	}
+	var tests []test
+	// As os.DirFS and as infile.Dir (which the CLI uses) see the folder.
+	for fsName, dirFS := range map[string]func(string) fs.FS{"os.DirFS": os.DirFS, "infile.Dir": func(d string) fs.FS { return infile.Dir(d) }} {
+		for _, tt := range []test{
+			{"dangling symlink", &Templates{Folder: dirFS(dir)}, "", dangling, "template: " + dangling, dangling},
+			{"unknown next to a dangling symlink", &Templates{Folder: dirFS(dir)}, "",
+				`unknown template "nope" (available: broken, session-contract)`,
+				`template: unknown template "nope" (available: broken, session-contract)`, ""},
+			{"missing folder", &Templates{Folder: dirFS(filepath.Join(dir, "nope")), FolderName: "--templates nope"},
+				"--templates nope: no such folder (give a folder of NAME.json templates)",
+				"--templates nope: no such folder (give a folder of NAME.json templates)",
+				"template: --templates nope: no such folder (give a folder of NAME.json templates)", ""},
+			{"a file, not a folder", &Templates{Folder: dirFS(file)},
+				"the template folder: not a folder (give a folder of NAME.json templates)",
+				"the template folder: not a folder (give a folder of NAME.json templates)",
+				"template: the template folder: not a folder (give a folder of NAME.json templates)", ""},
+		} {
+			tt.name += " (" + fsName + ")"
+			tests = append(tests, tt)
+		}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,5 +190,87 @@ func TestCastRejectsInvalidUTF8Slot(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// countingFS counts the directory listings of a folder.
+type countingFS struct {
+	fstest.MapFS
+	readDirs int
+}
+
+func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.readDirs++
+	return c.MapFS.ReadDir(name)
+}
+
+// TestTemplateListLinear: List reads the folder once, not once per
+// template (4,000 templates took 10 s when each one re-read the folder).
+func TestTemplateListLinear(t *testing.T) {
+	folder := &countingFS{MapFS: fstest.MapFS{}}
+	for i := range 300 {
+		folder.MapFS[fmt.Sprintf("t%03d.json", i)] = &fstest.MapFile{Data: []byte(`{"title": "T", "fields": [{"id": "a", "text": "A?", "type": "boolean"}]}`)}
+	}
+	ts := &Templates{Folder: folder}
+	list := ts.List()
+	if len(list) != 301 || list[0].Name != "session-contract" || list[1].Name != "t000" || list[1].Fields != 1 {
+		t.Fatalf("List: %d templates, first %+v", len(list), list[0])
+	}
+	if folder.readDirs != 1 {
+		t.Errorf("List read the folder %d times, want once", folder.readDirs)
+	}
+}
+
+// TestTemplateFilesBounded: a template that is a FIFO, a device or over
+// the 1 MiB cap is unusable, named with the reason, and never read whole
+// (a FIFO used to hang every listing).
+func TestTemplateFilesBounded(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big.json"), make([]byte, MaxInput+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"big":  "read template big: big.json: more than 1 MiB, the cap for a template (split it into smaller templates)",
+		"pipe": "read template pipe: pipe.json: a named pipe (FIFO), not a regular file (elicit reads only regular files; give the path of one)",
+		"zero": "read template zero: zero.json: a character device, not a regular file (elicit reads only regular files; give the path of one)",
+	}
+	for fsName, folder := range map[string]fs.FS{"infile.Dir": infile.Dir(dir), "os.DirFS": os.DirFS(dir)} {
+		ts := &Templates{Folder: folder}
+		for _, ti := range ts.List() {
+			if w, ok := want[ti.Name]; ok && ti.Error != w {
+				t.Errorf("%s: List error of %s = %q, want %q", fsName, ti.Name, ti.Error, w)
+			}
+		}
+		for name, w := range want {
+			if _, err := ts.Cast(name, nil); err == nil || err.Error() != "template: "+w {
+				t.Errorf("%s: Cast(%s) = %v", fsName, name, err)
+			}
+		}
+	}
+}
+
+// TestCastBoundsSlotValues: slot values repeated by the template's
+// placeholders cannot make a form past a form's cap (a 1 MiB value used by
+// a thousand placeholders made a gigabyte).
+func TestCastBoundsSlotValues(t *testing.T) {
+	texts := make([]string, 2000)
+	for i := range texts {
+		texts[i] = fmt.Sprintf(`{"id": "f%d", "text": "Q%[1]d {v}", "type": "boolean"}`, i)
+	}
+	ts := &Templates{Folder: fstest.MapFS{"many.json": {Data: []byte(`{"title": "T", "slots": ["v"], "fields": [` + strings.Join(texts, ",") + `]}`)}}}
+	if _, err := ts.Cast("many", map[string]string{"v": strings.Repeat("x", 100)}); err != nil {
+		t.Fatalf("200 KB of slot text: %v", err)
+	}
+	_, err := ts.Cast("many", map[string]string{"v": strings.Repeat("x", 1000)})
+	want := []string{"slots: the slot values make the form more than 1048576 bytes, over the 1 MiB limit for a form (shorten the values, or use each slot less often)"}
+	probs, _ := err.(problem.List)
+	if diff := cmp.Diff(want, probs.Strings()); diff != "" {
+		t.Errorf("2 MB of slot text (-want +got):\n%s", diff)
 	}
 }

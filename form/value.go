@@ -53,11 +53,11 @@ func jsonValue(n *jsonnode.Node) any {
 // in document order: duplicate keys (the last would win and the others be
 // lost) and lone UTF-16 surrogate escapes such as "\ud800" (decoded as
 // U+FFFD, changing the text). path names n ("" for the top).
-func documentProblems(data []byte, n *jsonnode.Node, path string, probs *problem.List) {
+func documentProblems(data []byte, n *jsonnode.Node, path string, probs *report) {
 	switch n.Kind {
 	case jsonnode.String:
 		if esc := loneSurrogate(data, int(n.Offset), int(n.End)); esc != "" {
-			probs.Add(path, "%s", surrogateMessage(esc, "text"))
+			probs.add(path, "%s", surrogateMessage(esc, "text"))
 		}
 	case jsonnode.Array:
 		for i := range n.Items {
@@ -65,36 +65,52 @@ func documentProblems(data []byte, n *jsonnode.Node, path string, probs *problem
 		}
 	case jsonnode.Object:
 		seen := make(map[string]int, len(n.Members))
+		var dups map[string][]string // the values of each key given twice
 		start := int(n.Offset) + 1
 		for i := range n.Members {
 			m := &n.Members[i]
-			p := keyPath(path, m.Key)
 			// Between the previous value and this one lie only white
 			// space, a comma, this key and a colon.
 			if esc := loneSurrogate(data, start, int(m.Value.Offset)); esc != "" {
 				// Name the key as written, not as decoded.
 				raw := strings.Trim(string(data[start:m.Value.Offset]), " \t\r\n,:")
-				probs.Add(path+"["+raw+"]", "%s", surrogateMessage(esc, "key"))
+				probs.add(path+"["+raw+"]", "%s", surrogateMessage(esc, "key"))
 			}
 			start = int(m.Value.End)
 			seen[m.Key]++
 			if seen[m.Key] == 2 {
-				probs.Add(p, "duplicate key (%s; give each key once)", duplicates(n, m.Key))
+				if dups == nil {
+					dups = duplicates(n)
+				}
+				vals := dups[m.Key]
+				probs.add(keyPath(path, m.Key), "duplicate key (given %d times: %s; give each key once)", len(vals), strings.Join(vals, ", "))
 			}
-			documentProblems(data, &m.Value, p, probs)
+			switch m.Value.Kind {
+			case jsonnode.Array, jsonnode.Object:
+				documentProblems(data, &m.Value, keyPath(path, m.Key), probs)
+			case jsonnode.String:
+				if esc := loneSurrogate(data, int(m.Value.Offset), int(m.Value.End)); esc != "" {
+					probs.add(keyPath(path, m.Key), "%s", surrogateMessage(esc, "text"))
+				}
+			}
 		}
 	}
 }
 
-// duplicates lists the values given for key in object n.
-func duplicates(n *jsonnode.Node, key string) string {
-	var vals []string
+// duplicates lists, for each key given more than once in object n, the
+// values given for it, in one pass over the object.
+func duplicates(n *jsonnode.Node) map[string][]string {
+	count := make(map[string]int, len(n.Members))
 	for i := range n.Members {
-		if n.Members[i].Key == key {
-			vals = append(vals, describe(&n.Members[i].Value))
+		count[n.Members[i].Key]++
+	}
+	out := map[string][]string{}
+	for i := range n.Members {
+		if m := &n.Members[i]; count[m.Key] > 1 {
+			out[m.Key] = append(out[m.Key], describe(&m.Value))
 		}
 	}
-	return fmt.Sprintf("given %d times: %s", len(vals), strings.Join(vals, ", "))
+	return out
 }
 
 func surrogateMessage(esc, what string) string {
@@ -189,7 +205,7 @@ func DecodeJSON(data []byte, name string, arrayOK bool) (*Document, error) {
 // names the document in the paths ("" for none: "a.b"; "answers":
 // "answers.a.b").
 func (d *Document) Problems(prefix string) problem.List {
-	var probs problem.List
+	var probs report
 	documentProblems(d.data, &d.root, prefix, &probs)
-	return probs
+	return probs.problems()
 }

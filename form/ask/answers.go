@@ -108,14 +108,21 @@ func (m *mapper) answer(idx map[string]target, q string, raw any) {
 func (m *mapper) addMulti(f *form.Field, chosen []string) {
 	prev, _ := m.out[f.ID].([]string)
 	all := append(slices.Clone(prev), chosen...)
+	picked := make(map[string]bool, len(all))
+	for _, c := range all {
+		picked[c] = true
+	}
+	isOption := make(map[string]bool, len(f.Options))
 	var ordered []string
 	for _, o := range f.Options {
-		if slices.Contains(all, o) {
+		isOption[o] = true
+		if picked[o] {
 			ordered = append(ordered, o)
+			picked[o] = false // once, however often it was picked
 		}
 	}
 	for _, c := range all {
-		if !slices.Contains(f.Options, c) {
+		if !isOption[c] {
 			ordered = append(ordered, c) // free text: collect reports it
 		}
 	}
@@ -173,17 +180,52 @@ func (p *plan) namesGroups(answer string) bool {
 // unlabel maps an option label back to the option; anything else is free
 // "Other" text and comes back as written.
 func (p *plan) unlabel(s string) string {
-	rec := p.field.Recommendation()
 	t := strings.TrimSpace(s)
-	for _, o := range p.options {
-		if l := p.label(o, rec); l == s || l == t {
-			return o
-		}
+	if i, ok := p.optionOf(s, t); ok {
+		return p.options[i]
 	}
 	for _, suf := range []string{form.RecommendedSuffix, form.SuggestedSuffix, form.UserPositionSuffix} {
 		t = strings.TrimSuffix(t, suf)
 	}
 	return t
+}
+
+// optionOf is the index of the first option whose label is s or t. Past a
+// few options it looks the labels up in an index built once per plan, so
+// that a long answer against many options stays linear.
+func (p *plan) optionOf(s, t string) (int, bool) {
+	if len(p.options) <= 16 {
+		rec := p.field.Recommendation()
+		for i, o := range p.options {
+			if l := p.label(o, rec); l == s || l == t {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if p.labels == nil {
+		rec := p.field.Recommendation()
+		p.labels = make(map[string]int, len(p.options))
+		for i, o := range p.options {
+			if l := p.label(o, rec); !mapHas(p.labels, l) {
+				p.labels[l] = i
+			}
+		}
+	}
+	i, okS := p.labels[s]
+	j, okT := p.labels[t]
+	switch {
+	case okS && okT:
+		return min(i, j), true
+	case okS:
+		return i, true
+	}
+	return j, okT
+}
+
+func mapHas(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // splitMulti splits a comma-joined multi-select answer into options.

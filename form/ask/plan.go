@@ -12,7 +12,8 @@ import (
 type plan struct {
 	field       *form.Field
 	unsupported string
-	options     []string // in asking order
+	options     []string       // in asking order
+	labels      map[string]int // label -> first option with it, for many options
 	question    Question
 	groups      []FollowupGroup
 	// badge marks the recommended option: form.RecommendedSuffix, or

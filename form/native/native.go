@@ -60,8 +60,9 @@ func elicitProperty(f *form.Field) map[string]any {
 	switch {
 	case f.Type.SingleChoice():
 		one := make([]any, 0, len(f.Options))
+		notes := f.Notes()
 		for _, o := range f.Choices() {
-			one = append(one, map[string]any{"const": o, "title": choiceTitle(f, o)})
+			one = append(one, map[string]any{"const": o, "title": choiceTitle(f, o, notes(o))})
 		}
 		p["type"], p["oneOf"] = "string", one
 	case f.Type == form.MultiSelect:
@@ -103,8 +104,8 @@ func elicitDefault(f *form.Field) any {
 	return f.Default
 }
 
-// choiceTitle labels a choice as AskUserQuestion would.
-func choiceTitle(f *form.Field, o string) string {
+// choiceTitle labels a choice as AskUserQuestion would, with its note.
+func choiceTitle(f *form.Field, o, note string) string {
 	t := o
 	if o == f.Recommendation() {
 		t += form.RecommendedSuffix
@@ -112,7 +113,7 @@ func choiceTitle(f *form.Field, o string) string {
 	if o == f.UserPosition {
 		t += form.UserPositionSuffix
 	}
-	if note := joinNonEmpty(" ", f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o)); note != "" {
+	if note != "" {
 		t += " — " + note
 	}
 	return t

@@ -1,9 +1,6 @@
 package surfaces
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/problem"
@@ -112,17 +109,29 @@ func fromShape(f *form.Form, s shape, v any) (map[string]any, error) {
 
 // skipReported drops the problems about a value probs already reports on.
 func skipReported(more, probs problem.List) problem.List {
+	reported := make(map[string]bool, len(probs))
+	for _, p := range probs {
+		reported[p.Path] = true
+	}
 	var out problem.List
 	for _, m := range more {
-		if !slices.ContainsFunc(probs, func(p problem.Problem) bool { return within(m.Path, p.Path) }) {
+		if !within(m.Path, reported) {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-// within reports whether path is at or below base.
-func within(path, base string) bool {
-	rest, ok := strings.CutPrefix(path, base)
-	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
+// within reports whether path is at or below one of the reported paths: is
+// one of them, or goes on from one with "." or "[".
+func within(path string, reported map[string]bool) bool {
+	if reported[path] {
+		return true
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		if (path[i] == '.' || path[i] == '[') && reported[path[:i]] {
+			return true
+		}
+	}
+	return false
 }

@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"os"
 	"strings"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/spf13/cobra"
 )
 
@@ -103,5 +103,5 @@ func (a *app) templates() *form.Templates {
 	if dir == "" {
 		return &form.Templates{}
 	}
-	return &form.Templates{Folder: os.DirFS(dir), FolderName: name}
+	return &form.Templates{Folder: infile.Dir(dir), FolderName: name}
 }

@@ -161,10 +161,11 @@ func ReadStream(r io.Reader, name string, l Limit) ([]byte, error) {
 // opened and again after.
 func ReadFS(fsys fs.FS, name string, l Limit) ([]byte, error) {
 	if d, ok := fsys.(Dir); ok {
-		if !fs.ValidPath(name) {
-			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+		p, err := d.path("open", name)
+		if err != nil {
+			return nil, err
 		}
-		data, err := ReadFile(filepath.Join(string(d), filepath.FromSlash(name)), l)
+		data, err := ReadFile(p, l)
 		return data, relative(err, name)
 	}
 	fi, err := fs.Stat(fsys, name)
@@ -214,14 +215,45 @@ type Dir string
 
 // Open opens name in the directory.
 func (d Dir) Open(name string) (fs.File, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	p, err := d.path("open", name)
+	if err != nil {
+		return nil, err
 	}
-	f, err := openFile(filepath.Join(string(d), filepath.FromSlash(name)))
+	f, err := openFile(p)
 	if err != nil {
 		return nil, relative(err, name)
 	}
 	return f, nil
+}
+
+// path is name's path on disk, or an error for a name fs.FS does not
+// allow.
+func (d Dir) path(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(string(d), filepath.FromSlash(name)), nil
+}
+
+// Lstat describes name without following a final symbolic link (Dir is an
+// fs.ReadLinkFS, so fs.Lstat works on it).
+func (d Dir) Lstat(name string) (fs.FileInfo, error) {
+	p, err := d.path("lstat", name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Lstat(p)
+	return fi, relative(err, name)
+}
+
+// ReadLink returns the target of the symbolic link name.
+func (d Dir) ReadLink(name string) (string, error) {
+	p, err := d.path("readlink", name)
+	if err != nil {
+		return "", err
+	}
+	target, err := os.Readlink(p)
+	return target, relative(err, name)
 }
 
 // capped reads at most limit.Max bytes from r and fails with a

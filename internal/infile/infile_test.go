@@ -194,6 +194,19 @@ func TestReadFSDir(t *testing.T) {
 	if _, err := dir.Open("missing"); err == nil || err.Error() != "open missing: no such file or directory" {
 		t.Fatalf("Open(missing) = %v", err)
 	}
+	// Links are seen as links, as with os.DirFS.
+	if fi, err := fs.Lstat(dir, "dangling"); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("Lstat(dangling) = %v, %v", fi, err)
+	}
+	if target, err := fs.ReadLink(dir, "small-link"); err != nil || target != "small" {
+		t.Fatalf("ReadLink(small-link) = %q, %v", target, err)
+	}
+	if _, err := fs.ReadLink(dir, "small"); err == nil || !strings.HasPrefix(err.Error(), "readlink small:") {
+		t.Fatalf("ReadLink(small) = %v", err)
+	}
+	if _, err := fs.Lstat(dir, "../x"); !errors.Is(err, fs.ErrInvalid) {
+		t.Fatalf("Lstat(../x) = %v", err)
+	}
 }
 
 func TestReadFSOther(t *testing.T) {

@@ -1,0 +1,51 @@
+package form
+
+import (
+	"fmt"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// MaxProblems is how many problems one check of a form or of answers lists;
+// past it the list ends with how many more there were. An input of a
+// megabyte can have a problem every few bytes, and a list of all of them
+// would be many times the input's size and of no use to anyone.
+const MaxProblems = 1000
+
+// report collects the problems of one check: the first MaxProblems, and a
+// count of the rest.
+type report struct {
+	list problem.List
+	more int
+}
+
+// full reports whether the list is full: later problems are only counted.
+func (r *report) full() bool { return len(r.list) >= MaxProblems }
+
+// add records a problem, or only counts it once the list is full.
+func (r *report) add(path, format string, args ...any) {
+	if r.full() {
+		r.more++
+		return
+	}
+	r.list.Add(path, format, args...)
+}
+
+// addList records problems found by another check.
+func (r *report) addList(l problem.List) {
+	for _, p := range l {
+		r.add(p.Path, "%s", p.Message)
+	}
+}
+
+// count is how many problems there were, listed or not.
+func (r *report) count() int { return len(r.list) + r.more }
+
+// problems is the list, ending with how many more problems there were; nil
+// when there were none.
+func (r *report) problems() problem.List {
+	if r.more == 0 {
+		return r.list
+	}
+	return append(r.list, problem.Problem{Message: fmt.Sprintf("… and %d more problems (fix the ones above and check again)", r.more)})
+}
