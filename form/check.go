@@ -14,19 +14,15 @@ func (d *decoder) checkType(s *fieldState) {
 	if slices.Contains(needsOptions, s.Type) && len(s.Options) == 0 && !s.hadProblem("options") {
 		d.add(s.path.key("options"), "type %s needs a list of 1 or more options", s.Type)
 	}
-	isOption := memberOf(s.Options)
+	isOption, options := memberOf(s.Options), quote(s.Options)
 	d.checkMembership(s, isOption, "recommended", s.Recommended)
 	d.checkMembership(s, isOption, "user_position", s.UserPosition)
 	if s.Recommended != "" && s.Recommended == s.UserPosition {
 		d.add(s.path.key("recommended"), "is the user's own position %q (a pushback recommends an alternative)", s.Recommended)
 	}
 	for _, opt := range sortedKeys(s.OptionNotes) {
-		switch {
-		case isOption(opt):
-		case d.probs.full():
-			d.probs.more++ // skip quoting the options
-		default:
-			d.add(s.path.key("option_notes").key(opt), "%q is not one of the options (%s)", opt, quoteSome(s.Options, ", "))
+		if !isOption(opt) {
+			d.add(s.path.key("option_notes").key(opt), "%q is not one of the options (%s)", opt, options)
 		}
 	}
 	if s.Minimum != nil && s.Maximum != nil && *s.Minimum > *s.Maximum {

@@ -77,9 +77,10 @@ func unknownAnswers(f *Form, answers map[string]any, probs *report) {
 	}
 	slices.Sort(unknown)
 	budget := suggestBudget
+	fields := quote(ids)
 	for _, k := range unknown {
 		if probs.full() {
-			probs.more++ // skip the suggestion and the list of ids
+			probs.more++ // skip the suggestion
 			continue
 		}
 		if budget -= len(ids); budget >= 0 {
@@ -88,7 +89,7 @@ func unknownAnswers(f *Form, answers map[string]any, probs *report) {
 				continue
 			}
 		}
-		probs.add("answers."+k, "no field has this id (fields: %s)", quoteSome(ids, ", "))
+		probs.add("answers."+k, "no field has this id (fields: %s)", fields)
 	}
 }
 

@@ -74,6 +74,7 @@ func (d *decoder) voices(path loc, v *jsonnode.Node) ([]string, bool) {
 		return nil, false
 	}
 	names := make([]string, 0, len(v.Items))
+	seen := make(map[string]bool, len(v.Items))
 	ok := true
 	for i := range v.Items {
 		n := &v.Items[i]
@@ -84,10 +85,11 @@ func (d *decoder) voices(path loc, v *jsonnode.Node) ([]string, bool) {
 		case strings.TrimSpace(n.Text) == "":
 			d.add(path, "name %d is empty (name the voice)", i+1)
 			ok = false
-		case slices.Contains(names, n.Text):
+		case seen[n.Text]:
 			d.add(path, "names %q twice", n.Text)
 			ok = false
 		default:
+			seen[n.Text] = true
 			names = append(names, n.Text)
 		}
 	}
@@ -158,9 +160,10 @@ func (d *decoder) checkConstruct(s *fieldState) {
 	switch s.Type {
 	case Deliberation:
 		d.requireKey(s, "endorsements", "a deliberation maps options to the voices that endorse them: {option: [names]}")
+		isOption, options := memberOf(s.Options), quote(s.Options)
 		for _, opt := range sortedKeys(s.Endorsements) {
-			if len(s.Options) > 0 && !slices.Contains(s.Options, opt) {
-				d.add(s.path.key("endorsements").key(opt), "%q is not one of the options (%s)", opt, quoteList(s.Options, ", "))
+			if len(s.Options) > 0 && !isOption(opt) {
+				d.add(s.path.key("endorsements").key(opt), "%q is not one of the options (%s)", opt, options)
 			}
 		}
 	case Triage:
@@ -220,6 +223,8 @@ func (d *decoder) suggestedRulings(s *fieldState, allowed []string, allowedKey s
 	for _, it := range s.Items() {
 		keys = append(keys, it.Key())
 	}
+	isKey, isAllowed := memberOf(keys), memberOf(allowed)
+	keysText, allowedText := quote(keys), quote(allowed)
 	out := make(map[string]string, len(v.Members))
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -233,14 +238,14 @@ func (d *decoder) suggestedRulings(s *fieldState, allowed []string, allowedKey s
 			continue
 		}
 		switch {
-		case !slices.Contains(keys, m.Key):
+		case !isKey(m.Key):
 			if len(keys) > 0 {
-				d.add(p, "%q is not the key of a row (%s)", m.Key, quoteList(keys, ", "))
+				d.add(p, "%q is not the key of a row (%s)", m.Key, keysText)
 			}
 		case allowedKey == "" && r != RulingAccept:
 			d.add(p, "may only suggest %q (got %q): an edit or a rejection is the user's to make", RulingAccept, r)
-		case allowedKey != "" && len(allowed) > 0 && !slices.Contains(allowed, r):
-			d.add(p, "%q is not one of the %s (%s)", r, allowedKey, quoteList(allowed, ", "))
+		case allowedKey != "" && len(allowed) > 0 && !isAllowed(r):
+			d.add(p, "%q is not one of the %s (%s)", r, allowedKey, allowedText)
 		default:
 			out[m.Key] = r
 		}
@@ -270,24 +275,27 @@ func (d *decoder) checkRanking(s *fieldState) {
 	}
 	order := make([]string, 0, len(v.Items))
 	var bad, repeated []string
+	isOption := memberOf(s.Options)
+	inOrder := make(map[string]bool, len(v.Items))
 	for i := range v.Items {
 		o, ok := d.str(path.at(i), &v.Items[i])
 		switch {
 		case !ok:
 			continue
-		case !slices.Contains(s.Options, o):
+		case !isOption(o):
 			bad = append(bad, o)
-		case slices.Contains(order, o):
+		case inOrder[o]:
 			repeated = append(repeated, o)
 		}
+		inOrder[o] = true
 		order = append(order, o)
 	}
 	ok := len(bad) == 0 && len(repeated) == 0
 	if len(bad) > 0 && n > 0 {
-		d.add(path, "%s not among the options (%s)", quoteList(bad, ", "), quoteList(s.Options, ", "))
+		d.add(path, "%s not among the options (%s)", quoteSome(bad, ", "), quoteSome(s.Options, ", "))
 	}
 	if len(repeated) > 0 {
-		d.add(path, "proposes %s more than once (an order names each option once)", quoteList(repeated, ", "))
+		d.add(path, "proposes %s more than once (an order names each option once)", quoteSome(repeated, ", "))
 	}
 	if want := s.RankSlots(); want > 0 && len(order) != want {
 		d.add(path, "proposes %d option(s); a proposed order names exactly %d (%s)", len(order), want, slotsWhy(&s.Field))
@@ -310,16 +318,35 @@ func slotsWhy(f *Field) string {
 // a field that expands on flat surfaces: the answer to "a.x" would be
 // taken for row x of triage board "a".
 func (d *decoder) checkNamespaces(fields []Field, at []int) {
+	// The fields under each expanding field's id, found by looking up the
+	// prefixes of every id (at most 64 bytes) rather than comparing every
+	// pair of fields.
+	owners := map[string]bool{}
+	for i := range fields {
+		if fields[i].Type.Expands() && fields[i].ID != "" {
+			owners[fields[i].ID] = true
+		}
+	}
+	if len(owners) == 0 {
+		return
+	}
+	inside := map[string][]int{}
+	for k := range fields {
+		id := fields[k].ID
+		for j := 0; j < len(id); j++ {
+			if id[j] == '.' && owners[id[:j]] {
+				inside[id[:j]] = append(inside[id[:j]], k)
+			}
+		}
+	}
 	for i := range fields {
 		owner := &fields[i]
 		if !owner.Type.Expands() || owner.ID == "" {
 			continue
 		}
-		for k := range fields {
-			if k != i && strings.HasPrefix(fields[k].ID, owner.ID+".") {
-				d.add(fieldLoc(at[k]).key("id"), "%q is inside the answers of %s %q (flat surfaces answer it as %q); rename one of them",
-					fields[k].ID, owner.Type, owner.ID, owner.ID+".<"+namespaceWord(owner.Type)+">")
-			}
+		for _, k := range inside[owner.ID] {
+			d.add(fieldLoc(at[k]).key("id"), "%q is inside the answers of %s %q (flat surfaces answer it as %q); rename one of them",
+				fields[k].ID, owner.Type, owner.ID, owner.ID+".<"+namespaceWord(owner.Type)+">")
 		}
 	}
 }

@@ -2,7 +2,6 @@ package form
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,15 +25,17 @@ func checkRulings(f *Field, v any) (any, []answerProblem) {
 		}
 	}
 	keys := itemKeys(f)
+	isKey := memberOf(keys)
+	isDisposition := dispositionCheck{memberOf(f.Dispositions), quote(f.Dispositions)}
 	var probs []answerProblem
 	var unknown []string
 	for _, k := range sortedKeys(m) {
-		if !slices.Contains(keys, k) {
+		if !isKey(k) {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
-		probs = append(probs, answerProblem{msg: fmt.Sprintf("%s not among the rows (%s)", quoteList(unknown, ", "), quoteList(keys, ", "))})
+		probs = append(probs, answerProblem{msg: fmt.Sprintf("%s not among the rows (%s)", quoteSome(unknown, ", "), quoteSome(keys, ", "))})
 	}
 	out := make(map[string]any, len(m))
 	var missing []string
@@ -47,7 +48,7 @@ func checkRulings(f *Field, v any) (any, []answerProblem) {
 		var val any
 		var msg string
 		if f.Type == Triage {
-			val, msg = checkDisposition(f, r)
+			val, msg = checkDisposition(f, isDisposition, r)
 		} else {
 			val, msg = checkAssumptionRuling(r)
 		}
@@ -58,7 +59,7 @@ func checkRulings(f *Field, v any) (any, []answerProblem) {
 		out[k] = val
 	}
 	if f.Required && len(missing) > 0 && len(missing) < len(keys) {
-		probs = append(probs, answerProblem{msg: fmt.Sprintf("no ruling for %s (every row needs one)", quoteList(missing, ", "))})
+		probs = append(probs, answerProblem{msg: fmt.Sprintf("no ruling for %s (every row needs one)", quoteSome(missing, ", "))})
 	}
 	if len(probs) > 0 {
 		return nil, probs
@@ -93,13 +94,19 @@ func memberPath(key string) string {
 	return "[" + strconv.Quote(key) + "]"
 }
 
-func checkDisposition(f *Field, r any) (any, string) {
+// dispositionCheck tells a triage board's dispositions and quotes them.
+type dispositionCheck struct {
+	is   func(string) bool
+	list quoted
+}
+
+func checkDisposition(f *Field, isDisposition dispositionCheck, r any) (any, string) {
 	s, ok := r.(string)
 	if !ok {
 		return nil, fmt.Sprintf("must be one of the dispositions as a string (got %s)", DescribeValue(r))
 	}
-	if !contains(f.Dispositions, s) {
-		return nil, fmt.Sprintf("%q is not one of the dispositions (%s)", s, quoteList(f.Dispositions, ", "))
+	if !isDisposition.is(s) {
+		return nil, fmt.Sprintf("%q is not one of the dispositions (%s)", s, isDisposition.list)
 	}
 	return s, ""
 }
@@ -145,25 +152,28 @@ func checkRankingAnswer(f *Field, v any) (any, []answerProblem) {
 	var probs []answerProblem
 	var bad, repeated []string
 	order := make([]string, 0, len(list))
+	isOption := memberOf(f.Options)
+	inOrder := make(map[string]bool, len(list))
 	for i, e := range list {
 		s, ok := e.(string)
 		switch {
 		case !ok:
 			probs = append(probs, answerProblem{at: fmt.Sprintf("[%d]", i), msg: fmt.Sprintf("must be one of the options as a string (got %s)", DescribeValue(e))})
 			continue
-		case !contains(f.Options, s):
+		case !isOption(s):
 			bad = append(bad, s)
-		case contains(order, s):
+		case inOrder[s]:
 			repeated = append(repeated, s)
 		}
+		inOrder[s] = true
 		order = append(order, s)
 	}
 	var msgs []string
 	if len(bad) > 0 {
-		msgs = append(msgs, fmt.Sprintf("%s not among the options (%s)", quoteList(bad, ", "), quoteList(f.Options, ", ")))
+		msgs = append(msgs, fmt.Sprintf("%s not among the options (%s)", quoteSome(bad, ", "), quoteSome(f.Options, ", ")))
 	}
 	if len(repeated) > 0 {
-		msgs = append(msgs, fmt.Sprintf("ranks %s more than once", quoteList(repeated, ", ")))
+		msgs = append(msgs, fmt.Sprintf("ranks %s more than once", quoteSome(repeated, ", ")))
 	}
 	if want := f.RankSlots(); len(list) != want {
 		msgs = append(msgs, fmt.Sprintf("ranks %d option(s); rank exactly %d (%s)", len(list), want, slotsWhy(f)))

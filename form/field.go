@@ -240,6 +240,23 @@ func quoteList(items []string, sep string) string {
 // would make the report grow with the square of the input.
 const listedMax = 20
 
+// quoted is quoteSome of a list, formatted when a message is first
+// formatted with it (%s) and then kept: a loop that reports many problems
+// against one list quotes the list once, and not at all past MaxProblems.
+type quoted struct {
+	items []string
+	text  *string
+}
+
+func quote(items []string) quoted { return quoted{items: items, text: new(string)} }
+
+func (q quoted) String() string {
+	if *q.text == "" {
+		*q.text = quoteSome(q.items, ", ")
+	}
+	return *q.text
+}
+
 // quoteSome is quoteList of at most listedMax items, then how many more.
 func quoteSome(items []string, sep string) string {
 	if len(items) <= listedMax {
@@ -395,17 +412,20 @@ func (d *decoder) row(path loc, v *jsonnode.Node, spec *rowSpec) (vals [4]string
 		return vals, false
 	}
 	var seen uint8
-	var unknown []string
+	var unknown map[string]bool
 	for i := range v.Members {
 		m := &v.Members[i]
 		p := path.key(m.Key)
 		k := slices.Index(spec.keys, m.Key)
 		switch {
-		case k >= 0 && seen&(1<<k) != 0, k < 0 && slices.Contains(unknown, m.Key):
+		case k >= 0 && seen&(1<<k) != 0, k < 0 && unknown[m.Key]:
 			d.add(p, "duplicate key (give each key once)")
 			continue
 		case k < 0:
-			unknown = append(unknown, m.Key)
+			if unknown == nil {
+				unknown = map[string]bool{}
+			}
+			unknown[m.Key] = true
 			d.unknownKey(p, m.Key, spec.keys)
 			continue
 		}

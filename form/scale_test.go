@@ -98,6 +98,22 @@ var scaleForms = []shape{
 	{"multi-select default not options", []string{
 		`{"title":"t","fields":[{"id":"a","text":"q","type":"multi_select","options":[`, `],"default":[`, `]}]}`},
 		[]func(int) string{numbered(`"o%d"`), numbered(`"d%d"`)}},
+	{"ranking order not options", []string{
+		`{"title":"t","fields":[{"id":"a","text":"q","type":"ranking","options":[`, `],"suggested":[`, `]}]}`},
+		[]func(int) string{numbered(`"o%d"`), numbered(`"s%d"`)}},
+	{"triage suggestions not rows", []string{
+		`{"title":"t","fields":[{"id":"a","text":"q","type":"triage","dispositions":["fix","defer"],"triage_items":[`,
+		`],"suggested":{`, `}}]}`},
+		[]func(int) string{numbered(`{"label":"r%d"}`), numbered(`"s%d":"fix"`)}},
+	{"endorsements not options", []string{
+		`{"title":"t","fields":[{"id":"a","text":"q","type":"deliberation","options":[`, `],"endorsements":{`, `}}]}`},
+		[]func(int) string{numbered(`"o%d"`), numbered(`"e%d":["v"]`)}},
+	{"one voice repeated", []string{
+		`{"title":"t","fields":[{"id":"a","text":"q","type":"deliberation","options":["o"],"endorsements":{"o":[`, `]}}]}`},
+		[]func(int) string{same(`"v"`)}},
+	{"fields inside rankings", []string{`{"title":"t","fields":[`, `,`, `]}`},
+		[]func(int) string{numbered(`{"id":"r%d","text":"q%[1]d","type":"ranking","options":["a","b"]}`),
+			numbered(`{"id":"r%d.1","text":"p%[1]d","type":"boolean"}`)}},
 	{"long unknown key", []string{`{"title":"t","fields":[{"id":"a","text":"q","type":"boolean","`, `":1}]}`},
 		[]func(int) string{same("k")}},
 }
@@ -111,6 +127,13 @@ var scaleAnswers = []struct {
 	{shape{"duplicate keys", []string{`{`, `}`}, []func(int) string{numbered(`"f%d":"Yes","f%[1]d":"No"`)}}, scaleForms[0]},
 	{shape{"multi-select items not options", []string{`{"a":[`, `]}`}, []func(int) string{numbered(`"x%d"`)}},
 		shape{"", scaleForms[3].parts, scaleForms[3].items}},
+	{shape{"ranking answer not options", []string{`{"a":[`, `]}`}, []func(int) string{numbered(`"x%d"`)}},
+		shape{"", []string{`{"title":"t","fields":[{"id":"a","text":"q","type":"ranking","options":[`, `]}]}`}, scaleForms[3].items}},
+	{shape{"rulings not rows", []string{`{"a":{`, `}}`}, []func(int) string{numbered(`"x%d":"fix"`)}},
+		shape{"", []string{`{"title":"t","fields":[{"id":"a","text":"q","type":"triage","dispositions":["fix","defer"],"triage_items":[`, `]}]}`},
+			[]func(int) string{numbered(`{"label":"r%d"}`)}}},
+	{shape{"dotted ranking slots", []string{`{`, `}`}, []func(int) string{numbered(`"a.%d":"o0"`)}},
+		shape{"", []string{`{"title":"t","fields":[{"id":"a","text":"q","type":"ranking","options":[`, `]}]}`}, scaleForms[3].items}},
 }
 
 func init() {

@@ -20,6 +20,11 @@ type Result struct {
 // as titled oneOf strings, multi-selects as arrays of enum strings, booleans,
 // numbers with bounds, dates as format date, text with maxLength, defaults
 // as the spec allows. Display-only progress reports cannot be asked.
+// MaxRankChoices bounds a ranking asked as a dialog: one choice of every
+// option per rank makes ranks × options choices, which for a long ranking
+// would grow with the square of the form.
+const MaxRankChoices = 10000
+
 func Render(f *form.Form) *Result {
 	props := map[string]any{}
 	var required []string
@@ -29,6 +34,11 @@ func Render(f *form.Form) *Result {
 		if fl.DisplayOnly() {
 			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type,
 				Reason: "a display-only progress report has nothing to ask: narrate it, or show it on the widget", Surface: "widget"})
+			continue
+		}
+		if fl.Type == form.Ranking && fl.RankSlots()*len(fl.Options) > MaxRankChoices {
+			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type,
+				Reason: fmt.Sprintf("%d ranks of %d options each is more than a dialog can show (at most %d choices in all): rank it on the widget", fl.RankSlots(), len(fl.Options), MaxRankChoices), Surface: "widget"})
 			continue
 		}
 		if fl.Type.Expands() {

@@ -2,8 +2,10 @@ package native
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
+	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/formtest"
 	"github.com/elicit/elicit/internal/golden"
 	"github.com/google/go-cmp/cmp"
@@ -59,5 +61,24 @@ func TestAnswers(t *testing.T) {
 	want := map[string]any{"notify": "No", "budget": 3.0, "platforms": []any{"linux"}, "x": 1}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestLongRankingUnsupported: a ranking whose ranks times options pass
+// MaxRankChoices goes to the widget instead of a dialog of millions of
+// choices (a 40 KB form of 5,000 options made 25 million).
+func TestLongRankingUnsupported(t *testing.T) {
+	opts := make([]string, 101)
+	for i := range opts {
+		opts[i] = fmt.Sprintf("o%d", i)
+	}
+	f := &form.Form{Title: "t", Fields: []form.Field{{ID: "r", Text: "Rank", Type: form.Ranking, Options: opts}}}
+	r := Render(f)
+	if len(r.Unsupported) != 1 || r.Unsupported[0].QuestionID != "r" || r.Unsupported[0].Surface != "widget" {
+		t.Fatalf("unsupported = %+v", r.Unsupported)
+	}
+	f.Fields[0].TopN = 99 // 99 × 101 = 9,999 choices: still a dialog
+	if r := Render(f); len(r.Unsupported) != 0 {
+		t.Fatalf("99 ranks: unsupported = %+v", r.Unsupported)
 	}
 }
