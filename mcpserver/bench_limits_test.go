@@ -9,25 +9,13 @@ import (
 	"testing"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/formtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // form1MiB is a form of boolean fields filling nearly 1 MiB of arguments.
 func form1MiB(field func(i int) string) string {
-	var b strings.Builder
-	b.WriteString(`{"title":"t","fields":[`)
-	for i := 0; ; i++ {
-		f := field(i)
-		if i > 0 {
-			f = "," + f
-		}
-		if b.Len()+len(f)+2 > form.MaxInput-100 {
-			break
-		}
-		b.WriteString(f)
-	}
-	b.WriteString("]}")
-	return b.String()
+	return string(formtest.Fill(`{"title":"t","fields":[`, "]}", form.MaxInput-100, field))
 }
 
 var forms1MiB = []struct {

@@ -10,26 +10,8 @@ import (
 	"testing"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/formtest"
 )
-
-// oneMiBForm is n boolean fields padded with copies of field until the form
-// fills 1 MiB.
-func oneMiBForm(field func(i int) string) []byte {
-	var b strings.Builder
-	b.WriteString(`{"title":"t","fields":[`)
-	for i := 0; ; i++ {
-		f := field(i)
-		if i > 0 {
-			f = "," + f
-		}
-		if b.Len()+len(f)+2 > form.MaxInput {
-			break
-		}
-		b.WriteString(f)
-	}
-	b.WriteString("]}")
-	return []byte(b.String())
-}
 
 // BenchmarkFormValidate1MiBProcess runs `elicit form validate` as a whole
 // process on 1 MiB forms: the issue's boolean fields with one id repeated
@@ -48,7 +30,7 @@ func BenchmarkFormValidate1MiBProcess(b *testing.B) {
 	}
 	for _, f := range forms {
 		path := filepath.Join(dir, strings.ReplaceAll(f.name, " ", "-")+".json")
-		if err := os.WriteFile(path, oneMiBForm(f.field), 0o644); err != nil {
+		if err := os.WriteFile(path, formtest.Fill(`{"title":"t","fields":[`, "]}", form.MaxInput, f.field), 0o644); err != nil {
 			b.Fatal(err)
 		}
 		b.Run(strings.ReplaceAll(f.name, " ", "_"), func(b *testing.B) {

@@ -57,3 +57,23 @@ func Bench(t testing.TB) []byte {
 	}
 	return data
 }
+
+// Fill joins item(0), item(1), ... with commas between open and close, as
+// many as keep the whole within size bytes: a large form or answers
+// document of one repeated shape.
+func Fill(open, close string, size int, item func(i int) string) []byte {
+	var b strings.Builder
+	b.WriteString(open)
+	for i := 0; ; i++ {
+		s := item(i)
+		if i > 0 {
+			s = "," + s
+		}
+		if b.Len()+len(s)+len(close) > size {
+			break
+		}
+		b.WriteString(s)
+	}
+	b.WriteString(close)
+	return []byte(b.String())
+}
