@@ -2,6 +2,9 @@ package method
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -55,4 +58,45 @@ func generated(n int) []byte {
 			m.AutoSuggest, m.CodexRole)
 	}
 	return []byte(b.String())
+}
+
+// BenchmarkParse100000 parses a generated 100,000-method registry from memory
+// (targets: at most 100 ms and 64 MiB allocated).
+func BenchmarkParse100000(b *testing.B) {
+	data := generated(100000)
+	b.SetBytes(int64(len(data)))
+	perOpMiB(b, func() {
+		if r := Parse(data); len(r.Methods) != 100000 {
+			b.Fatalf("%d methods, warnings %v", len(r.Methods), r.Warnings)
+		}
+	})
+}
+
+// BenchmarkLoad100000 is the same registry read from a file.
+func BenchmarkLoad100000(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "methods.csv")
+	data := generated(100000)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	perOpMiB(b, func() {
+		if r := Load(path); len(r.Methods) != 100000 {
+			b.Fatalf("%d methods, warnings %v", len(r.Methods), r.Warnings)
+		}
+	})
+}
+
+// perOpMiB runs op in b.Loop and reports the bytes it allocates per call in
+// MiB, the unit of the targets.
+func perOpMiB(b *testing.B, op func()) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	n := 0
+	for b.Loop() {
+		op()
+		n++
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(n)/(1<<20), "MiB/op")
 }

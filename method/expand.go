@@ -5,99 +5,105 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
 // worked holds the step texts the Rune skill writes out for three patterns;
-// Expand reproduces them exactly. Other patterns expand mechanically.
-var worked = map[string][]string{
-	"paths->evaluation->selection": {
-		"Explore 3 distinct paths",
-		"Evaluate each on feasibility/complexity",
-		"Select strongest, explain elimination",
-	},
-	"failure->causes->prevention": {
-		"Declare the failure scenario",
-		"Brainstorm 3-5 failure causes",
-		"Design prevention measures",
-	},
-	"defense->attack->hardening": {
-		"Document existing defenses",
-		"Identify attack vectors",
-		"Recommend hardening",
-	},
-}
+// Expand reproduces them exactly. Other patterns expand mechanically. It and
+// stepText are built on first use, not at package initialisation.
+var worked = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"paths->evaluation->selection": {
+			"Explore 3 distinct paths",
+			"Evaluate each on feasibility/complexity",
+			"Select strongest, explain elimination",
+		},
+		"failure->causes->prevention": {
+			"Declare the failure scenario",
+			"Brainstorm 3-5 failure causes",
+			"Design prevention measures",
+		},
+		"defense->attack->hardening": {
+			"Document existing defenses",
+			"Identify attack vectors",
+			"Recommend hardening",
+		},
+	}
+})
 
 // stepText words the steps of the embedded registry's patterns as
 // instructions. Expand uses it for any pattern that is not one of the worked
 // three; a step it does not know is shown as written.
-var stepText = map[string]string{
-	"adaptations":          "Propose adaptations that keep the plan viable",
-	"alignment":            "Align on one shared set of requirements",
-	"antithesis":           "Argue the strongest opposing case",
-	"approaches":           "Work the problem by independent approaches",
-	"assumptions":          "List the assumptions the plan rests on",
-	"attack":               "Identify attack vectors",
-	"audit":                "Audit what was found and what is still exposed",
-	"balanced-assessment":  "Settle on a balanced assessment",
-	"causes":               "Brainstorm 3-5 failure causes",
-	"challenges":           "Challenge each assumption as a devil's advocate",
-	"clarifications":       "Clarify what the answers changed",
-	"comparison":           "Compare the results side by side",
-	"complexity":           "Name the complexity the design carries",
-	"consensus":            "Keep what the approaches agree on, explain any disagreement",
-	"constraints":          "State the constraints each side brings",
-	"contingencies":        "Plan a contingency for each scenario",
-	"criteria":             "Define weighted evaluation criteria",
-	"critique":             "Critique it sharply",
-	"decision":             "State the decision",
-	"defend":               "Defend against each attack",
-	"defense":              "Document existing defenses",
-	"evaluation":           "Evaluate each on feasibility/complexity",
-	"failure":              "Declare the failure scenario",
-	"failures":             "Inject plausible failures",
-	"findings":             "Collect the findings of each reviewer",
-	"hardening":            "Recommend hardening",
-	"impacts":              "Assess the impact of each",
-	"improvements":         "Propose concrete improvements",
-	"insights":             "Record the insights the questions surface",
-	"investigation":        "Investigate beneath the symptoms",
-	"minimal":              "Describe the minimal design that still works",
-	"needs":                "Voice each persona's needs",
-	"new-approach":         "Rebuild an approach from those truths",
-	"options":              "List the options considered",
-	"outcome":              "Describe the desired outcome",
-	"paths":                "Explore 3 distinct paths",
-	"personas":             "Introduce the user personas",
-	"perspectives":         "Gather each perspective in turn",
-	"praise":               "Praise what is strong",
-	"prevention":           "Design prevention measures",
-	"questions":            "Ask the naive questions a newcomer would",
-	"rationale":            "Explain the rationale",
-	"recommendation":       "Recommend the best-scoring option",
-	"recommendations":      "Turn the findings into recommendations",
-	"refined":              "Present the refined version",
-	"requirements":         "Derive the requirements",
-	"resilience":           "Judge the resilience and how to improve it",
-	"root-cause":           "Name the root cause",
-	"scenarios":            "Sketch alternative scenarios",
-	"scores":               "Score each option against the criteria",
-	"selection":            "Select strongest, explain elimination",
-	"simplification":       "Simplify away what the problem does not need",
-	"solution":             "Fix the root cause",
-	"steps":                "Work backwards to the steps that reach it",
-	"strengthening":        "Strengthen what survives the challenge",
-	"strengths/weaknesses": "Name the strengths and weaknesses",
-	"symptom":              "Describe the symptom",
-	"synthesis":            "Synthesize the strongest points into one view",
-	"thesis":               "State the thesis",
-	"trade-offs":           "Weigh the trade-offs",
-	"trends":               "Scan the relevant future trends",
-	"truths":               "Keep only what is known to be true",
-	"verification":         "Verify the cause explains every symptom",
-	"why-chain":            "Ask why, repeatedly, until the answers stop changing",
-}
+var stepText = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"adaptations":          "Propose adaptations that keep the plan viable",
+		"alignment":            "Align on one shared set of requirements",
+		"antithesis":           "Argue the strongest opposing case",
+		"approaches":           "Work the problem by independent approaches",
+		"assumptions":          "List the assumptions the plan rests on",
+		"attack":               "Identify attack vectors",
+		"audit":                "Audit what was found and what is still exposed",
+		"balanced-assessment":  "Settle on a balanced assessment",
+		"causes":               "Brainstorm 3-5 failure causes",
+		"challenges":           "Challenge each assumption as a devil's advocate",
+		"clarifications":       "Clarify what the answers changed",
+		"comparison":           "Compare the results side by side",
+		"complexity":           "Name the complexity the design carries",
+		"consensus":            "Keep what the approaches agree on, explain any disagreement",
+		"constraints":          "State the constraints each side brings",
+		"contingencies":        "Plan a contingency for each scenario",
+		"criteria":             "Define weighted evaluation criteria",
+		"critique":             "Critique it sharply",
+		"decision":             "State the decision",
+		"defend":               "Defend against each attack",
+		"defense":              "Document existing defenses",
+		"evaluation":           "Evaluate each on feasibility/complexity",
+		"failure":              "Declare the failure scenario",
+		"failures":             "Inject plausible failures",
+		"findings":             "Collect the findings of each reviewer",
+		"hardening":            "Recommend hardening",
+		"impacts":              "Assess the impact of each",
+		"improvements":         "Propose concrete improvements",
+		"insights":             "Record the insights the questions surface",
+		"investigation":        "Investigate beneath the symptoms",
+		"minimal":              "Describe the minimal design that still works",
+		"needs":                "Voice each persona's needs",
+		"new-approach":         "Rebuild an approach from those truths",
+		"options":              "List the options considered",
+		"outcome":              "Describe the desired outcome",
+		"paths":                "Explore 3 distinct paths",
+		"personas":             "Introduce the user personas",
+		"perspectives":         "Gather each perspective in turn",
+		"praise":               "Praise what is strong",
+		"prevention":           "Design prevention measures",
+		"questions":            "Ask the naive questions a newcomer would",
+		"rationale":            "Explain the rationale",
+		"recommendation":       "Recommend the best-scoring option",
+		"recommendations":      "Turn the findings into recommendations",
+		"refined":              "Present the refined version",
+		"requirements":         "Derive the requirements",
+		"resilience":           "Judge the resilience and how to improve it",
+		"root-cause":           "Name the root cause",
+		"scenarios":            "Sketch alternative scenarios",
+		"scores":               "Score each option against the criteria",
+		"selection":            "Select strongest, explain elimination",
+		"simplification":       "Simplify away what the problem does not need",
+		"solution":             "Fix the root cause",
+		"steps":                "Work backwards to the steps that reach it",
+		"strengthening":        "Strengthen what survives the challenge",
+		"strengths/weaknesses": "Name the strengths and weaknesses",
+		"symptom":              "Describe the symptom",
+		"synthesis":            "Synthesize the strongest points into one view",
+		"thesis":               "State the thesis",
+		"trade-offs":           "Weigh the trade-offs",
+		"trends":               "Scan the relevant future trends",
+		"truths":               "Keep only what is known to be true",
+		"verification":         "Verify the cause explains every symptom",
+		"why-chain":            "Ask why, repeatedly, until the answers stop changing",
+	}
+})
 
 // Steps splits an output pattern into its steps: steps are separated by "->"
 // or "→", with or without spaces around them; everything else, such as "/",
@@ -116,6 +122,9 @@ func Steps(pattern string) ([]string, error) {
 
 // checkSteps is Steps' validation, without allocating.
 func checkSteps(pattern string) error {
+	if plainSteps(pattern) {
+		return nil
+	}
 	i := 0
 	for rest := pattern; ; i++ {
 		step, after, arrow := cutArrow(rest)
@@ -131,6 +140,28 @@ func checkSteps(pattern string) error {
 		}
 		rest = after
 	}
+}
+
+// plainSteps reports, in one pass, whether pattern is printable ASCII
+// without '`', '<' or '>' and none of its "->"-separated steps is blank: the
+// common case, which checkSteps then accepts without its general walk.
+func plainSteps(pattern string) bool {
+	blank := true
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case c < ' ' || c > '~' || c == '`' || c == '<' || c == '>':
+			return false
+		case c == '-' && i+1 < len(pattern) && pattern[i+1] == '>':
+			if blank {
+				return false
+			}
+			blank = true
+			i++
+		case c != ' ':
+			blank = false
+		}
+	}
+	return !blank
 }
 
 // cutArrow cuts s around its first "->" or "→".
@@ -159,11 +190,11 @@ func Expand(pattern string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if text, ok := worked[strings.ToLower(strings.Join(steps, "->"))]; ok {
+	if text, ok := worked()[strings.ToLower(strings.Join(steps, "->"))]; ok {
 		return append([]string(nil), text...), nil
 	}
 	for i, s := range steps {
-		if text, ok := stepText[strings.ToLower(s)]; ok {
+		if text, ok := stepText()[strings.ToLower(s)]; ok {
 			steps[i] = text
 			continue
 		}
@@ -206,6 +237,17 @@ func Inject(m Method) (string, error) {
 		return "", fmt.Errorf("inject %s: output_pattern: %w", m.Name, err)
 	}
 	return fmt.Sprintf("### Structured Reasoning: %s\n\nFor this section, apply %s:\n\n%s", m.Name, m.Name, steps), nil
+}
+
+// validName reports whether a method name has only the characters
+// badNameRune allows, which are all ASCII.
+func validName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || badNameRune(rune(s[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 func badNameRune(r rune) bool {

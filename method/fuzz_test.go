@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // FuzzParse feeds arbitrary text to the CSV parser: it must not panic, must
@@ -35,6 +37,21 @@ func FuzzParse(f *testing.F) {
 		}
 		if len(r.Methods) == 0 && (len(r.Warnings) == 0 || r.Warnings[len(r.Warnings)-1].Message != WarnUnavailable) {
 			t.Fatalf("empty registry without the unavailable warning: %v", r.Warnings)
+		}
+	})
+}
+
+// FuzzParseValues checks that keeping the values met before changes nothing:
+// the registry is the one parsed with every value read afresh.
+func FuzzParseValues(f *testing.F) {
+	f.Add(string(DefaultCSV()))
+	f.Add(string(generated(60)))
+	f.Add(Header + "\n" + good + "\n" + strings.Replace(good, "60,risk,Good Method", "61,risk,Other", 1) + "\n" +
+		strings.Replace(good, "60,risk,Good Method,", "62,risk,Third,", 1) + "\n" + withField(colTopics, `"alpha,the"`))
+	f.Fuzz(func(t *testing.T, in string) {
+		fresh := parse(newRecordReader(strings.NewReader(in), 4096), int64(len(in)), 0)
+		if diff := cmp.Diff(fresh, Parse([]byte(in)), cmp.AllowUnexported(Method{})); diff != "" {
+			t.Fatalf("(-every value afresh +values kept):\n%s", diff)
 		}
 	})
 }

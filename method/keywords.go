@@ -6,11 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-// stopwords are dropped from keywords: Forge Gaze's list of 19.
-var stopwords = map[string]bool{
-	"the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "for": true,
-	"in": true, "to": true, "with": true, "is": true, "are": true, "this": true, "that": true,
-	"will": true, "be": true, "on": true, "at": true, "by": true,
+// stopword reports whether a lowercase word is dropped from keywords: Forge
+// Gaze's list of 19. (A switch, not a map: nothing to build at start-up.)
+func stopword(w string) bool {
+	switch w {
+	case "the", "a", "an", "and", "or", "of", "for", "in", "to", "with", "is", "are", "this", "that",
+		"will", "be", "on", "at", "by":
+		return true
+	}
+	return false
 }
 
 // Keywords extracts the keywords of a text: it lowercases it, splits it on
@@ -23,7 +27,7 @@ func Keywords(text string) []string {
 	out := []string{}
 	seen := map[string]bool{}
 	forEachWord(text, true, func(w string) {
-		if !stopwords[w] && !seen[w] {
+		if !stopword(w) && !seen[w] {
 			seen[w] = true
 			out = append(out, w)
 		}
@@ -35,30 +39,50 @@ func Keywords(text string) []string {
 // and preceded by one space; hyphens and apostrophes split words too. The
 // title bonus is then a substring test: phrase(title) contains phrase(name).
 func phrase(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte(' ')
-	gap := true
-	for _, r := range s {
+	words, _ := phraseOf(s)
+	return words
+}
+
+// phraseOf is phrase; plain reports that s is ASCII words and single spaces,
+// so that the inside of the phrase is strings.ToLower(s).
+func phraseOf(s string) (words string, plain bool) {
+	var buf [64]byte // most names and titles fit: one allocation, the result
+	b := append(buf[:0], ' ')
+	gap, plain := true, true
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			i++
+			switch lower := c | 0x20; {
+			case 'a' <= lower && lower <= 'z':
+				b = append(b, lower)
+				gap = false
+			case '0' <= c && c <= '9':
+				b = append(b, c)
+				gap = false
+			case !gap:
+				b = append(b, ' ')
+				gap, plain = true, plain && c == ' '
+			default:
+				plain = false
+			}
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		plain = false
 		switch {
-		case r >= 'A' && r <= 'Z':
-			b.WriteByte(byte(r) + 'a' - 'A')
-			gap = false
-		case r < utf8.RuneSelf && isWordRune(r):
-			b.WriteByte(byte(r))
-			gap = false
 		case isWordRune(r):
-			b.WriteRune(unicode.ToLower(r))
+			b = utf8.AppendRune(b, unicode.ToLower(r))
 			gap = false
 		case !gap:
-			b.WriteByte(' ')
+			b = append(b, ' ')
 			gap = true
 		}
 	}
 	if !gap {
-		b.WriteByte(' ')
+		b = append(b, ' ')
 	}
-	return b.String()
+	return string(b), plain && !gap
 }
 
 // forEachWord calls fn with each lowercase word of s. With hyphens, a hyphen
@@ -97,15 +121,19 @@ func isKeyword(t string) bool {
 		prev = r
 	}
 	// Every stopword has at most 4 letters.
-	return t != "" && prev != '-' && (len(t) > 4 || !stopwords[strings.ToLower(t)])
+	return t != "" && prev != '-' && (len(t) > 4 || !stopword(strings.ToLower(t)))
 }
 
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return isWordRuneUnicode(r)
 }
+
+// isWordRuneUnicode is isWordRune past ASCII, apart so that isWordRune is
+// inlined.
+func isWordRuneUnicode(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // matches reports whether a lowercase topic matches a keyword set: the topic
 // is one of the keywords, or it is hyphenated and each of its parts is a
@@ -119,7 +147,7 @@ func matches(topic string, kw map[string]bool) bool {
 		return false
 	}
 	for part := range strings.SplitSeq(topic, "-") {
-		if !kw[part] && !stopwords[part] {
+		if !kw[part] && !stopword(part) {
 			return false
 		}
 	}

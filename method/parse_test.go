@@ -64,6 +64,15 @@ func TestParseWarnings(t *testing.T) {
 			"Duplicate num 60 for method Other (already used by Good Method) — skipping row"}},
 		{"duplicate name any case", good + "\n" + strings.Replace(good, "60,risk,Good Method", "61,risk,GOOD method", 1), 1, []string{
 			"Duplicate method_name 'GOOD method' (first on row 2) — skipping row"}},
+		{"duplicate num out of order", strings.Replace(good, "60,risk,Good Method", "61,risk,Other", 1) + "\n" + good + "\n" +
+			strings.Replace(good, "60,risk,Good Method", "61,risk,Third", 1), 2, []string{
+			"Duplicate num 61 for method Third (already used by Other) — skipping row"}},
+		{"a row skipped for its name leaves its num free", good + "\n" + strings.Replace(good, "60,risk,Good Method", "61,risk,GOOD METHOD", 1) + "\n" +
+			strings.Replace(good, "60,risk,Good Method", "61,risk,Third", 1), 2, []string{
+			"Duplicate method_name 'GOOD METHOD' (first on row 2) — skipping row"}},
+		{"duplicate name with apostrophe and hyphen", withField(colName, "Occam's Re-think") + "\n" +
+			strings.Replace(withField(colName, "OCCAM'S re-THINK"), "60,", "61,", 1), 1, []string{
+			"Duplicate method_name 'OCCAM'S re-THINK' (first on row 2) — skipping row"}},
 		{"auto_suggest disagrees with tier", withField(colAutoSuggest, "false"), 0, []string{
 			"Invalid auto_suggest 'false' for method Good Method — tier 1 needs true, skipping row"}},
 		{"auto_suggest not a bool", withField(colAutoSuggest, "yes"), 0, []string{

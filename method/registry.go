@@ -5,9 +5,13 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -64,47 +68,242 @@ type Registry struct {
 	Warnings problem.List
 }
 
-// Default returns the embedded registry. Each call parses it afresh, so the
-// result is the caller's to change.
-func Default() *Registry { return Parse(embedded) }
+// Default returns the embedded registry. It is parsed once per process; each
+// call returns its own copy, so the result is the caller's to change.
+func Default() *Registry { return defaultRegistry().clone() }
+
+var defaultRegistry = sync.OnceValue(func() *Registry { return Parse(embedded) })
 
 // DefaultCSV returns the embedded registry's CSV text.
 func DefaultCSV() []byte { return append([]byte(nil), embedded...) }
 
-// Load reads and parses the registry file at path. A file that cannot be
-// read gives an empty registry whose warnings say why.
+// MaxRegistry is the largest registry file Load reads: 64 MiB, about 250,000
+// methods.
+const MaxRegistry = 64 << 20
+
+var registryInput = infile.Limit{Max: MaxRegistry, What: "a method registry"}
+
+// Load reads and parses the registry file at path, streaming it. A file that
+// cannot be read (missing, not a regular file, over MaxRegistry) gives an
+// empty registry whose warnings say why.
 func Load(path string) *Registry {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		r := &Registry{}
-		r.Warnings.Add("", "Cannot read registry %s: %v", printable(path), err)
-		r.Warnings.Add("", "%s", WarnUnavailable)
-		return r
+	f, err := infile.Open(path, registryInput)
+	if err == nil {
+		defer f.Close()
+		size := int64(-1)
+		if fi, serr := os.Stat(path); serr == nil {
+			size = fi.Size()
+		}
+		rr := newRecordReader(f, readBuffer(size))
+		r := parse(rr, size, maxValues)
+		if err = rr.err; err == nil {
+			return r
+		}
 	}
-	return Parse(data)
+	r := &Registry{}
+	r.Warnings.Add("", "Cannot read registry %s: %v", printable(path), err)
+	r.Warnings.Add("", "%s", WarnUnavailable)
+	return r
 }
 
 // Parse reads a registry from CSV text. It never fails: every bad row is
 // skipped with a warning, and a registry left without methods carries
 // WarnUnavailable.
 func Parse(data []byte) *Registry {
-	r := &Registry{}
-	recs := splitRecords(string(data))
-	if len(recs) > 0 {
-		checkHeader(recs[0], &r.Warnings)
-		recs = recs[1:]
+	return parse(newRecordReader(bytes.NewReader(data), readBuffer(int64(len(data)))), int64(len(data)), maxValues)
+}
+
+// readBuffer sizes the read buffer for an input of size bytes (-1: unknown).
+func readBuffer(size int64) int {
+	if size < 0 {
+		return 64 << 10
 	}
-	r.Methods = make([]Method, 0, len(recs))
-	seen := newIndex(len(recs))
-	lists := make([]string, 0, min(bytes.Count(data, []byte(","))+len(recs), 1<<16))
-	for _, rec := range recs {
-		m, ok := parseRow(rec, &r.Warnings, &lists)
-		if ok && seen.admit(m, rec.line, &r.Warnings) {
-			r.Methods = append(r.Methods, m)
+	return int(min(max(size, 16), 64<<10))
+}
+
+// parse reads the registry rr yields in one pass. size is the input's length
+// in bytes (-1: unknown); it lets the method list be reserved once. Each
+// column keeps up to keep distinct values (see value).
+func parse(rr *recordReader, size int64, keep int) *Registry {
+	p := &parser{
+		r:         &Registry{Methods: []Method{}},
+		size:      size,
+		idx:       newIndex(),
+		lists:     make([]string, 0, minListBlock), // never nil: an empty list is [], not null
+		maxValues: keep,
+	}
+	if rec, ok := rr.next(); ok {
+		checkHeader(rec, &p.r.Warnings)
+	}
+	for {
+		rec, ok := rr.next()
+		if !ok {
+			break
+		}
+		if m, key, ok := p.row(rec); ok && p.idx.admit(m, key, p.r.Methods, rec.line, &p.r.Warnings) {
+			if len(p.r.Methods) == cap(p.r.Methods) {
+				p.grow(rr.read)
+			}
+			p.r.Methods = append(p.r.Methods, m)
 		}
 	}
-	r.finish()
-	return r
+	p.r.finish()
+	return p.r
+}
+
+// parser is the state of one parse beyond the record reader.
+type parser struct {
+	r     *Registry
+	size  int64 // the input's length in bytes, or -1
+	idx   index
+	lists []string // the current block of list items (see splitList)
+	// scratch holds a row's num, name and description on their way to one
+	// string.
+	scratch []byte
+	// values holds, per column other than num, name and description, the
+	// distinct values met so far; vals and f are the current row's.
+	values    [colCodexRole + 1]map[string]*value
+	vals      [colCodexRole + 1]*value
+	f         []string
+	maxValues int // how many distinct values a column keeps
+}
+
+// value is a distinct value of one column, kept with what reading it found
+// when that was clean (no warning), so that a value repeated across rows (a
+// category, a list of phases or topics, ...) is allocated, checked and split
+// once.
+type value struct {
+	s     string
+	clean bool
+	list  []string // phases, agents, topics: the items
+	keys  []string // topics: the items lowercased
+}
+
+// maxValues caps how many distinct values a column keeps; past that, values
+// are allocated and checked where they occur.
+const maxValues = 4096
+
+// small returns one of the few values of tier, auto_suggest and
+// codex_role as a constant, anything else allocated.
+func (p *parser) small(b []byte) string {
+	switch string(b) {
+	case "":
+		return ""
+	case "1":
+		return "1"
+	case "2":
+		return "2"
+	case "true":
+		return "true"
+	case "false":
+		return "false"
+	case "red_team":
+		return "red_team"
+	case "failure":
+		return "failure"
+	case "critic":
+		return "critic"
+	}
+	return string(b)
+}
+
+// intern returns the value of column col that b holds, nil when the column
+// keeps no more values.
+func (p *parser) intern(col int, b []byte) (string, *value) {
+	m := p.values[col]
+	if m == nil {
+		m = make(map[string]*value)
+		p.values[col] = m
+	}
+	if x, ok := m[string(b)]; ok {
+		return x.s, x
+	}
+	s := string(b)
+	if len(m) >= p.maxValues {
+		return s, nil
+	}
+	x := &value{s: s}
+	m[s] = x
+	return s, x
+}
+
+// grow makes room for more methods: doubling while the list is short, then
+// as many as the rest of the input holds at the bytes per method so far,
+// with 5% to spare, so that a large registry's list is allocated about once
+// (doubling to the end would allocate about twice its size).
+func (p *parser) grow(read int64) {
+	n := len(p.r.Methods)
+	more := max(n, 16)
+	if n >= estimateAfter && p.size > read {
+		more = int(float64(p.size-read)*float64(n)/float64(read)*1.05) + 64
+	}
+	grown := make([]Method, n, n+more)
+	copy(grown, p.r.Methods)
+	p.r.Methods = grown
+	p.idx.reserve(n + more)
+}
+
+// estimateAfter is how many methods grow reads before it estimates.
+const estimateAfter = 1024
+
+// strings turns the fields of a row of 10 or 11 columns into trimmed
+// strings: num, name and description share one allocation, the other values
+// (categories, phases, agents, topics, ...) repeat across rows and are
+// interned (see value).
+func (p *parser) strings(f []string, fields [][]byte) []string {
+	for i, b := range fields {
+		if n := len(b); n > 0 && (b[0] <= ' ' || b[n-1] <= ' ' || b[0] >= utf8.RuneSelf || b[n-1] >= utf8.RuneSelf) {
+			fields[i] = bytes.TrimSpace(b)
+		}
+	}
+	num, name := len(fields[colNum]), len(fields[colName])
+	p.scratch = append(append(append(p.scratch[:0], fields[colNum]...), fields[colName]...), fields[colDescription]...)
+	text := string(p.scratch)
+	for i, b := range fields {
+		switch i {
+		case colNum:
+			f = append(f, text[:num])
+		case colName:
+			f = append(f, text[num:num+name])
+		case colDescription:
+			f = append(f, text[num+name:])
+		case colTier, colAutoSuggest, colCodexRole:
+			f = append(f, p.small(b))
+		default:
+			s, x := p.intern(i, b)
+			f = append(f, s)
+			p.vals[i] = x
+		}
+	}
+	return f
+}
+
+// clone returns a copy of r whose methods and their lists are the copy's
+// own.
+func (r *Registry) clone() *Registry {
+	out := &Registry{Methods: slices.Clone(r.Methods), Warnings: slices.Clone(r.Warnings)}
+	n := 0
+	for _, m := range r.Methods {
+		n += len(m.Phases) + len(m.Agents) + len(m.Topics)
+	}
+	lists := make([]string, 0, n)
+	own := func(l []string) []string {
+		if l == nil {
+			return nil
+		}
+		start := len(lists)
+		lists = append(lists, l...)
+		return lists[start:len(lists):len(lists)]
+	}
+	for i := range out.Methods {
+		m := &out.Methods[i]
+		shared := len(m.keys) > 0 && &m.keys[0] == &m.Topics[0]
+		m.Phases, m.Agents, m.Topics = own(m.Phases), own(m.Agents), own(m.Topics)
+		if shared {
+			m.keys = m.Topics
+		}
+	}
+	return out
 }
 
 // finish adds WarnUnavailable when the registry has no methods.
@@ -115,37 +314,66 @@ func (r *Registry) finish() {
 }
 
 func checkHeader(rec record, w *problem.List) {
-	got := strings.Join(trimAll(rec.fields), ",")
+	fields := make([]string, len(rec.fields))
+	for i, b := range rec.fields {
+		fields[i] = string(bytes.TrimSpace(b))
+	}
+	got := strings.Join(fields, ",")
 	if got == Header || got == strings.TrimSuffix(Header, ",codex_role") {
 		return
 	}
 	w.Add(rowPath(rec.line), "Row %d is not the expected header, skipping it and reading columns by position: %s",
-		rec.line, first80(rec.raw))
+		rec.line, first80(string(rec.raw)))
 }
 
-// index enforces unique nums and (case-insensitively) unique names.
+// index enforces unique nums and (case-insensitively) unique names. While
+// nums only increase, as in a registry kept in order, no map of them is
+// needed.
 type index struct {
-	nums  map[int]string
-	names map[string]int
+	maxNum int
+	nums   map[int]int    // num -> position in the method list, once nums stop increasing
+	names  map[string]int // lowercase name -> the row it was first on
 }
 
-func newIndex(n int) index {
-	return index{nums: make(map[int]string, n), names: make(map[string]int, n)}
+func newIndex() index {
+	return index{names: make(map[string]int)}
 }
 
-func (x index) admit(m Method, line int, w *problem.List) bool {
+// reserve makes room for n names, when the map was made for far fewer.
+func (x *index) reserve(n int) {
+	if n < 64 || n <= 2*len(x.names) {
+		return
+	}
+	names := make(map[string]int, n)
+	for k, v := range x.names {
+		names[k] = v
+	}
+	x.names = names
+}
+
+// admit reports whether m, read from the row at line, is new by num and by
+// name among the methods admitted so far; key is its name in lowercase.
+func (x *index) admit(m Method, key string, admitted []Method, line int, w *problem.List) bool {
 	ok := true
-	if other, dup := x.nums[m.Num]; dup {
-		w.Add(rowPath(line), "Duplicate num %d for method %s (already used by %s) — skipping row", m.Num, m.Name, other)
+	if x.nums == nil && m.Num <= x.maxNum {
+		x.nums = make(map[int]int, cap(admitted))
+		for i, a := range admitted {
+			x.nums[a.Num] = i
+		}
+	}
+	if i, dup := x.nums[m.Num]; dup {
+		w.Add(rowPath(line), "Duplicate num %d for method %s (already used by %s) — skipping row", m.Num, m.Name, admitted[i].Name)
 		ok = false
 	}
-	key := strings.ToLower(m.Name)
 	if first, dup := x.names[key]; dup {
 		w.Add(rowPath(line), "Duplicate method_name '%s' (first on row %d) — skipping row", m.Name, first)
 		ok = false
 	}
 	if ok {
-		x.nums[m.Num] = m.Name
+		x.maxNum = max(x.maxNum, m.Num)
+		if x.nums != nil {
+			x.nums[m.Num] = len(admitted)
+		}
 		x.names[key] = line
 	}
 	return ok

@@ -185,17 +185,71 @@ func TestMergeUnavailable(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "methods.csv")
-	if err := os.WriteFile(path, DefaultCSV(), 0o644); err != nil {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	huge := write("huge.csv", nil)
+	if err := os.Truncate(huge, MaxRegistry+1); err != nil {
 		t.Fatal(err)
 	}
-	if r := Load(path); len(r.Methods) != 24 || len(r.Warnings) != 0 {
-		t.Errorf("Load(copy of default) = %d methods, warnings %v", len(r.Methods), r.Warnings)
+	tests := []struct {
+		name    string
+		path    string
+		methods int
+		warning string // the first warning's start; "" for none
+	}{
+		{"copy of the default", write("methods.csv", DefaultCSV()), 24, ""},
+		{"a generated registry", write("long.csv", generated(300)), 300, ""},
+		{"missing", filepath.Join(dir, "missing.csv"), 0, "Cannot read registry " + filepath.Join(dir, "missing.csv") + ": "},
+		{"a directory", dir, 0, "Cannot read registry " + dir + ": " + dir + ": a directory, not a regular file"},
+		{"over the cap", huge, 0, "Cannot read registry " + huge + ": " + huge + ": more than 64 MiB, the cap for a method registry"},
 	}
-	r := Load(filepath.Join(t.TempDir(), "missing.csv"))
-	w := r.WarningTexts()
-	if len(r.Methods) != 0 || len(w) != 2 || !strings.HasPrefix(w[0], "Cannot read registry ") || w[1] != WarnUnavailable {
-		t.Errorf("Load(missing) = %d methods, warnings %q", len(r.Methods), w)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Load(tt.path)
+			w := r.WarningTexts()
+			if len(r.Methods) != tt.methods {
+				t.Errorf("%d methods, want %d", len(r.Methods), tt.methods)
+			}
+			switch {
+			case tt.warning == "" && len(w) != 0:
+				t.Errorf("warnings %q, want none", w)
+			case tt.warning != "" && (len(w) != 2 || !strings.HasPrefix(w[0], tt.warning) || w[1] != WarnUnavailable):
+				t.Errorf("warnings %q, want %q... and the unavailable warning", w, tt.warning)
+			}
+		})
+	}
+}
+
+// TestLoadIsParse checks that streaming a file gives what parsing its text
+// gives, warnings and all.
+func TestLoadIsParse(t *testing.T) {
+	data := append(generated(2000), "x,\"broken\n"...)
+	path := filepath.Join(t.TempDir(), "methods.csv")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Parse(data), Load(path), cmp.AllowUnexported(Method{})); diff != "" {
+		t.Errorf("Load differs from Parse (-Parse +Load):\n%s", diff)
+	}
+}
+
+// TestDefaultIsTheCallers checks that Default, parsed once, still gives
+// every caller a registry of its own.
+func TestDefaultIsTheCallers(t *testing.T) {
+	a := Default()
+	a.Methods[0].Name = "Changed"
+	a.Methods[0].Topics[0] = "changed"
+	a.Methods[1].Phases = append(a.Methods[1].Phases[:0], "plan:9")
+	a.Methods = a.Methods[:1]
+	b := Default()
+	if diff := cmp.Diff(Parse(embedded), b, cmp.AllowUnexported(Method{})); diff != "" {
+		t.Errorf("a changed Default changed the next (-fresh +next):\n%s", diff)
 	}
 }
 

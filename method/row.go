@@ -24,84 +24,136 @@ const (
 	colCodexRole
 )
 
-var columnNames = strings.Split(Header, ",")
+// columnName is the name of column i, for messages.
+func columnName(i int) string { return strings.Split(Header, ",")[i] }
 
 // rowCheck collects the warnings of one row; any skip-the-row problem sets
 // skip.
 type rowCheck struct {
-	path string
 	line int
-	name string // printable method_name, for messages
+	name printableName // method_name, for messages
 	w    *problem.List
 	skip bool
-	// lists is a shared backing array for the row's phases, agents and
-	// topics, to save allocations.
-	lists *[]string
+	p    *parser // the block of list items, the row's values (parser.vals)
 }
 
 func (c *rowCheck) fail(format string, args ...any) {
-	c.w.Add(c.path, format, args...)
+	c.warn(format, args...)
 	c.skip = true
 }
 
-func (c *rowCheck) warn(format string, args ...any) { c.w.Add(c.path, format, args...) }
+func (c *rowCheck) warn(format string, args ...any) { c.w.Add(rowPath(c.line), format, args...) }
 
-// parseRow turns a record into a method, reporting every problem of the row.
-// It returns false when the row must be skipped.
-func parseRow(rec record, w *problem.List, lists *[]string) (Method, bool) {
-	path := rowPath(rec.line)
+// row turns a record into a method, reporting every problem of the row, and
+// returns it with its name in lowercase. It returns false when the row must
+// be skipped.
+func (p *parser) row(rec record) (Method, string, bool) {
+	w := &p.r.Warnings
 	if rec.bad != "" {
-		w.Add(path, "Row %d has malformed quoting (%s), skipping row: %s", rec.line, rec.bad, first80(rec.raw))
-		return Method{}, false
+		w.Add(rowPath(rec.line), "Row %d has malformed quoting (%s), skipping row: %s", rec.line, rec.bad, first80(string(rec.raw)))
+		return Method{}, "", false
 	}
 	if n := len(rec.fields); n != 10 && n != 11 {
-		w.Add(path, "Row %d has %d columns (expected 10): %s", rec.line, n, first80(rec.raw))
-		return Method{}, false
+		w.Add(rowPath(rec.line), "Row %d has %d columns (expected 10): %s", rec.line, n, first80(string(rec.raw)))
+		return Method{}, "", false
 	}
-	f := trimAll(rec.fields)
-	c := &rowCheck{path: path, line: rec.line, name: printable(f[colName]), w: w, lists: lists}
+	p.f = p.strings(p.f[:0], rec.fields)
+	f := p.f
+	c := &rowCheck{line: rec.line, name: printableName(f[colName]), w: w, p: p}
 	c.required(f)
 	m := Method{
 		Num:           c.num(f[colNum]),
-		Category:      c.category(f[colCategory]),
+		Category:      c.checked(colCategory, f[colCategory], c.category),
 		Name:          c.methodName(f[colName]),
 		Description:   oneLine(f[colDescription]),
-		OutputPattern: c.pattern(f[colPattern]),
+		OutputPattern: c.checked(colPattern, f[colPattern], c.pattern),
 		Tier:          c.tier(f[colTier]),
 	}
-	m.Phases = c.phases(f[colPhases])
-	m.Agents = c.agents(f[colAgents])
-	m.Topics = c.topics(f[colTopics])
+	m.Phases = c.list(colPhases, f[colPhases], c.phases)
+	m.Agents = c.list(colAgents, f[colAgents], c.agents)
+	m.Topics = c.list(colTopics, f[colTopics], c.topics)
 	m.AutoSuggest = c.autoSuggest(f[colAutoSuggest], m.Tier)
 	if len(f) == 11 {
 		m.CodexRole = c.codexRole(f[colCodexRole])
 	}
 	if c.skip {
-		return Method{}, false
+		return Method{}, "", false
 	}
-	m.index()
-	return m, true
+	if x := p.vals[colTopics]; x != nil && x.clean {
+		if x.keys == nil {
+			x.keys = lowerAll(x.list)
+		}
+		m.keys = m.Topics // lowercase already
+		if len(x.keys) > 0 && &x.keys[0] != &x.list[0] {
+			m.keys = x.keys // shared, never written
+		}
+	} else {
+		m.keys = lowerAll(m.Topics)
+	}
+	words, plain := phraseOf(m.Name)
+	m.nameWords = words
+	if plain { // nothing to allocate for the lowercase name
+		return m, words[1 : len(words)-1], true
+	}
+	return m, strings.ToLower(m.Name), true
 }
 
 // index fills the lowercase copies scoring works on.
 func (m *Method) index() {
-	m.keys = m.Topics
-	for i, t := range m.Topics {
+	m.keys = lowerAll(m.Topics)
+	m.nameWords = phrase(m.Name)
+}
+
+// lowerAll returns list lowercased: list itself when it is lowercase already.
+func lowerAll(list []string) []string {
+	out := list
+	for i, t := range list {
 		if lower := strings.ToLower(t); lower != t {
-			if &m.keys[0] == &m.Topics[0] { // still shared: copy before writing
-				m.keys = append([]string(nil), m.Topics...)
+			if &out[0] == &list[0] { // still shared: copy before writing
+				out = append([]string(nil), list...)
 			}
-			m.keys[i] = lower
+			out[i] = lower
 		}
 	}
-	m.nameWords = phrase(m.Name)
+	return out
+}
+
+// list reads a list column (phases, agents, topics) with parse. A value met
+// before without a warning is not parsed again: its items are copied into
+// the row's block.
+func (c *rowCheck) list(col int, v string, parse func(string) []string) []string {
+	x := c.p.vals[col]
+	if x != nil && x.clean {
+		return c.p.appendList(x.list)
+	}
+	warned, skip := len(*c.w), c.skip
+	out := parse(v)
+	if x != nil && len(*c.w) == warned && c.skip == skip {
+		x.clean, x.list = true, out
+	}
+	return out
+}
+
+// checked runs check on the value of column col unless the value was
+// checked before without a warning.
+func (c *rowCheck) checked(col int, v string, check func(string) string) string {
+	x := c.p.vals[col]
+	if x != nil && x.clean {
+		return v
+	}
+	warned, skip := len(*c.w), c.skip
+	v = check(v)
+	if x != nil && len(*c.w) == warned && c.skip == skip {
+		x.clean = true
+	}
+	return v
 }
 
 // required reports empty required columns (all but agents and codex_role).
 func (c *rowCheck) required(f []string) {
 	for i, v := range f {
 		if v == "" && i != colAgents && i != colCodexRole {
-			c.fail("Row %d is missing required field %s — skipping row", c.line, columnNames[i])
+			c.fail("Row %d is missing required field %s — skipping row", c.line, columnName(i))
 		}
 	}
 }
@@ -127,7 +179,7 @@ func (c *rowCheck) category(v string) string {
 
 // methodName applies the seed's sanitizing rule: ^[a-zA-Z0-9 '\-]+$.
 func (c *rowCheck) methodName(v string) string {
-	if strings.IndexFunc(v, badNameRune) >= 0 {
+	if !validName(v) {
 		c.fail("Invalid method_name '%s' — contains disallowed characters, skipping row", printable(v))
 	}
 	return v
@@ -268,17 +320,45 @@ func allDigits(s string) bool {
 }
 
 // splitList splits a comma-separated list, trimming items and dropping empty
-// ones. The items are appended to c.lists and the result is capped there.
+// ones. The items are appended to the block c.lists and the result is capped
+// there. A full block is not grown but replaced by a fresh one (the list so
+// far moves over), so the lists of a large registry take about their own
+// size rather than the twice that doubling would allocate.
 func (c *rowCheck) splitList(v string) []string {
-	start := len(*c.lists)
+	l := c.p.lists
+	start := len(l)
 	for p := range strings.SplitSeq(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			*c.lists = append(*c.lists, p)
+		if p = strings.TrimSpace(p); p == "" {
+			continue
 		}
+		if len(l) == cap(l) {
+			block := make([]string, 0, max(min(2*cap(l), maxListBlock), minListBlock, 2*(len(l)-start)))
+			l, start = append(block, l[start:]...), 0
+		}
+		l = append(l, p)
 	}
-	end := len(*c.lists)
-	return (*c.lists)[start:end:end]
+	c.p.lists = l
+	return l[start:len(l):len(l)]
 }
+
+// appendList copies list into the block of list items and returns the copy.
+func (p *parser) appendList(list []string) []string {
+	l := p.lists
+	if len(l)+len(list) > cap(l) {
+		l = make([]string, 0, max(min(2*cap(l), maxListBlock), minListBlock, len(list)))
+	}
+	start := len(l)
+	l = append(l, list...)
+	p.lists = l
+	return l[start:len(l):len(l)]
+}
+
+// Sizes of the blocks list items are kept in: small for small registries,
+// up to 4,096 items (64 KiB) each.
+const (
+	minListBlock = 64
+	maxListBlock = 4096
+)
 
 func appendNew(list []string, v string) []string {
 	for _, x := range list {
@@ -289,21 +369,52 @@ func appendNew(list []string, v string) []string {
 	return append(list, v)
 }
 
-// trimAll trims every field in place and returns them.
-func trimAll(fields []string) []string {
-	for i, f := range fields {
-		fields[i] = strings.TrimSpace(f)
-	}
-	return fields
-}
-
 // oneLine collapses runs of white space, line breaks included, to one space.
 func oneLine(s string) string {
-	if plainASCII(s) && !strings.Contains(s, "  ") {
+	if singleSpaced(s) {
 		return s
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// singleSpaced reports whether s is printable ASCII (' ' to '~') without two
+// spaces in a row, looking at eight bytes at a time.
+func singleSpaced(s string) bool {
+	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	i, spaceBefore := 0, false
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// A byte below ' ' sets its high bit in x-0x20..., one at 0x7f in
+		// x+0x01..., one at 0x80 or above in x; borrows and carries only
+		// spread from such a byte.
+		if ((x-0x20*ones)|(x+ones)|x)&highs != 0 {
+			return false
+		}
+		// The high bit of each byte that is a space, exactly (no carry
+		// crosses bytes); then two in a row, within x or across words.
+		y := x ^ 0x20*ones
+		sp := ^((y & lows) + lows | y | lows)
+		if sp&(sp<<8) != 0 || spaceBefore && sp&0x80 != 0 {
+			return false
+		}
+		spaceBefore = sp>>63 != 0
+	}
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c < ' ' || c > '~' || c == ' ' && spaceBefore {
+			return false
+		}
+		spaceBefore = c == ' '
+	}
+	return true
+}
+
+// printableName is a method name as messages show it (printable is applied
+// only when a message is written).
+type printableName string
+
+func (n printableName) String() string { return printable(string(n)) }
 
 // printable replaces control characters so that a value quoted in a warning
 // stays on one line.

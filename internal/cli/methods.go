@@ -42,9 +42,11 @@ func (a *app) registry(rf *registryFlags) *method.Registry {
 	if path == "" {
 		path = a.getenv("ELICIT_METHODS")
 	}
-	r := method.Default()
+	var r *method.Registry
 	if path != "" {
 		r = method.Load(path)
+	} else {
+		r = method.Default()
 	}
 	if rf.extra != "" {
 		r = r.Merge(method.Load(rf.extra))
