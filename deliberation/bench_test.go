@@ -9,8 +9,9 @@ import (
 
 // BenchmarkEngineStep measures one engine step as the CLI runs it: lock,
 // load and strictly decode the state, decode and validate the evaluation,
-// apply the rules, build the next prompt, save with fsync and rename, and
-// append to the transcript. The state is reset outside the timer.
+// apply the rules, build the next prompt, append to the transcript and
+// sync it (write-ahead), save with fsync and rename. The state and the
+// transcript are reset outside the timer.
 func BenchmarkEngineStep(b *testing.B) {
 	st := NewStore(filepath.Join(b.TempDir(), "d"), nil)
 	id, _, err := st.Start("Should the importer retry on HTTP 429?", &StartOptions{Facts: []string{"writes idempotent", "no new infrastructure"}})
@@ -18,6 +19,10 @@ func BenchmarkEngineStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	base := benchState(b, st, id)
+	transcript, err := os.ReadFile(st.TranscriptPath(id))
+	if err != nil {
+		b.Fatal(err)
+	}
 	doc := []byte(`{"iteration":3,"response":"valid",
 		"facts":[{"tag":"verified","ref":"client.py:88","text":"429 carries Retry-After"}],
 		"challenges":[{"id":"C1","outcome":"accepted","evidence_type":"execution"},{"id":"C2","outcome":"rejected","reason":"still arbitrary"}],
@@ -26,6 +31,9 @@ func BenchmarkEngineStep(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		if err := os.WriteFile(st.StatePath(id), base, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(st.TranscriptPath(id), transcript, 0o600); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

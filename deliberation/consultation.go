@@ -59,12 +59,15 @@ func (s *State) BeginConsultation(c Consultation, now time.Time) error {
 }
 
 // EndConsultation clears the consultation in flight without an answer (it
-// failed, was canceled or interrupted); the prompt still awaits one.
-func (s *State) EndConsultation(now time.Time) {
+// failed, was canceled or interrupted); the prompt still awaits one. With
+// fresh, the consultant's session may hold a half-done turn, so the next
+// answer must come from a fresh session.
+func (s *State) EndConsultation(now time.Time, fresh bool) {
 	if s.Consultation == nil {
 		return
 	}
 	s.Consultation = nil
+	s.FreshSession = s.FreshSession || fresh
 	s.UpdatedAt = now.UTC().Format(time.RFC3339)
 }
 
@@ -150,4 +153,58 @@ func (c *Consultation) Alive() bool {
 // Ours reports whether this process runs the consultation.
 func (c *Consultation) Ours() bool {
 	return c != nil && c.PID == os.Getpid() && c.ProcStart == procStart(c.PID)
+}
+
+// ConsultationView is a consultation as status shows it.
+type ConsultationView struct {
+	Consultation
+	// Status is running, or interrupted when the process that ran it is
+	// gone (the next send recovers it in a fresh session).
+	Status         string `json:"status"`
+	ElapsedSeconds int64  `json:"elapsed_seconds"`
+	// Progress is known only to the process that runs the consultation.
+	Progress *ConsultProgress `json:"progress,omitempty"`
+}
+
+// ConsultProgress is a running consultation's progress: the consultant's
+// events so far, the last one, and how long ago anything happened.
+type ConsultProgress struct {
+	Events              int    `json:"events"`
+	LastEvent           string `json:"last_event,omitempty"`
+	LastActivitySeconds int64  `json:"last_activity_seconds"`
+}
+
+// StatusDocument is the state document as status shows it: with the notes
+// on what the deliberation lacks and the consultation as it stands.
+type StatusDocument struct {
+	*State
+	Notes        []string          `json:"notes,omitempty"`
+	Consultation *ConsultationView `json:"consultation,omitempty"`
+}
+
+// StatusDocument describes s at time now.
+func (s *State) StatusDocument(now time.Time) *StatusDocument {
+	return &StatusDocument{State: s, Notes: s.Notes(), Consultation: s.Consultation.View(now)}
+}
+
+// The statuses of a consultation view.
+const (
+	ConsultRunning     = "running"
+	ConsultInterrupted = "interrupted"
+)
+
+// View describes the consultation at time now, or returns nil when there is
+// none.
+func (c *Consultation) View(now time.Time) *ConsultationView {
+	if c == nil {
+		return nil
+	}
+	v := &ConsultationView{Consultation: *c, Status: ConsultRunning}
+	if !c.Alive() {
+		v.Status = ConsultInterrupted
+	}
+	if t, err := time.Parse(time.RFC3339, c.StartedAt); err == nil {
+		v.ElapsedSeconds = int64(now.Sub(t) / time.Second)
+	}
+	return v
 }

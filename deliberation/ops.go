@@ -135,6 +135,8 @@ const (
 // consultEnd is the data of a consult_end record.
 type consultEnd struct {
 	Reason string `json:"reason"`
+	// Fresh: the next answer must come from a fresh session.
+	Fresh bool `json:"fresh,omitempty"`
 }
 
 // BeginConsultation notes that the pending prompt of id goes to a
@@ -145,8 +147,8 @@ func (st *Store) BeginConsultation(id string, c Consultation, takeOver bool) (*S
 	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
 		var recs []Record
 		if o := s.Consultation; o != nil && takeOver && !o.Alive() {
-			s.EndConsultation(now)
-			recs = append(recs, Record{Kind: recordConsultEnd, Iteration: s.Iteration, Data: mustMarshal(consultEnd{Reason: "interrupted"})})
+			s.EndConsultation(now, true)
+			recs = append(recs, Record{Kind: recordConsultEnd, Iteration: s.Iteration, Data: mustMarshal(consultEnd{Reason: ConsultInterrupted, Fresh: true})})
 		}
 		if err := s.BeginConsultation(c, now); err != nil {
 			return nil, err
@@ -157,16 +159,16 @@ func (st *Store) BeginConsultation(id string, c Consultation, takeOver bool) (*S
 
 // EndConsultation clears the consultation of id without an answer (it
 // failed, was canceled or was interrupted), after recs (the caller's own
-// records of the failure).
-func (st *Store) EndConsultation(id, reason string, recs ...Record) (*State, error) {
+// records of the failure). With fresh, the next answer must come from a
+// fresh session (the call was cut off mid-turn).
+func (st *Store) EndConsultation(id, reason string, fresh bool, recs ...Record) (*State, error) {
 	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
+		stamp(recs, s.Iteration)
 		if s.Consultation == nil {
-			stamp(recs, s.Iteration)
 			return recs, nil
 		}
-		s.EndConsultation(now)
-		stamp(recs, s.Iteration)
-		return append(recs, Record{Kind: recordConsultEnd, Iteration: s.Iteration, Data: mustMarshal(consultEnd{Reason: reason})}), nil
+		s.EndConsultation(now, fresh)
+		return append(recs, Record{Kind: recordConsultEnd, Iteration: s.Iteration, Data: mustMarshal(consultEnd{Reason: reason, Fresh: fresh})}), nil
 	})
 }
 

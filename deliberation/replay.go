@@ -25,28 +25,47 @@ type startData struct {
 // state file is missing or corrupted. A last line cut off by a crash is
 // ignored; any other unreadable line is an error.
 func Replay(transcript []byte) (*State, error) {
-	lines := bytes.Split(transcript, []byte("\n"))
-	var s *State
-	for i, line := range lines {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var rec Record
-		if err := json.Unmarshal(line, &rec); err != nil {
-			if i == len(lines)-1 {
-				break // the write a crash interrupted
-			}
-			return nil, fmt.Errorf("transcript line %d: %s", i+1, jsonError(err))
-		}
-		var err error
-		if s, err = replayRecord(s, rec); err != nil {
-			return nil, fmt.Errorf("transcript line %d (%s): %w", i+1, rec.Kind, err)
-		}
+	s, end, err := applyLines(nil, transcript, 0, true)
+	if err != nil {
+		return nil, err
 	}
 	if s == nil {
 		return nil, errors.New("transcript has no start record")
 	}
+	s.TranscriptOffset = end
 	return s, nil
+}
+
+// applyLines applies the complete lines of data, which starts at byte
+// base of the transcript, to s (nil: data starts with the start record),
+// and returns the state and the offset after the last complete line. A
+// last line without its newline (a write a crash cut off) is left out.
+// whole says data is the whole transcript, so lines can be numbered.
+func applyLines(s *State, data []byte, base int64, whole bool) (*State, int64, error) {
+	end := base
+	for n := 1; ; n++ {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return s, end, nil
+		}
+		line, at := data[:i], end
+		data, end = data[i+1:], end+int64(i+1)
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		where := fmt.Sprintf("transcript at byte %d", at)
+		if whole {
+			where = fmt.Sprintf("transcript line %d", n)
+		}
+		var rec Record
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return nil, 0, fmt.Errorf("%s: %s", where, jsonError(err))
+		}
+		var err error
+		if s, err = replayRecord(s, rec); err != nil {
+			return nil, 0, fmt.Errorf("%s (%s): %w", where, rec.Kind, err)
+		}
+	}
 }
 
 func replayRecord(s *State, rec Record) (*State, error) {
@@ -78,7 +97,11 @@ func replayRecord(s *State, rec Record) (*State, error) {
 		}
 		return s, s.BeginConsultation(c, now)
 	case recordConsultEnd:
-		s.EndConsultation(now)
+		var e consultEnd
+		if err := json.Unmarshal(rec.Data, &e); err != nil {
+			return nil, fmt.Errorf("consult_end record: %s", jsonError(err))
+		}
+		s.EndConsultation(now, e.Fresh)
 		return s, nil
 	case "evaluation":
 		ev, err := DecodeEvaluation(rec.Data)
@@ -114,28 +137,64 @@ func (st *Store) Rebuild(id string) (*State, error) {
 	return s, nil
 }
 
-// Restore rebuilds the state of id from its transcript and writes it,
-// keeping an unreadable state file beside it as ….json.unreadable-TIME.
-// It returns the state and the kept file's path ("" when there was none).
-func (st *Store) Restore(id string) (*State, string, error) {
+// Restore rebuilds the state of id from its transcript and writes it. A
+// state file that is unreadable, or that differs from the rebuilt state,
+// is kept beside it as ….json.unreadable-TIME or ….json.replaced-TIME; a
+// state that already matches its transcript is left alone. Leftovers of
+// id a crash left behind (temporary files, a torn last transcript line)
+// are removed. It returns the state, the kept file's path ("" when none
+// was kept) and whether the state file was written.
+func (st *Store) Restore(id string) (s *State, kept string, written bool, err error) {
 	lock, err := st.lockTranscript(id)
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	defer lock.Close()
-	if _, err := st.Load(id); err == nil {
-		return nil, "", problem.List{{Path: "id", Message: fmt.Sprintf("the state file of %s is readable; nothing to restore", id)}}
+	if s, err = st.Rebuild(id); err != nil {
+		return nil, "", false, err
 	}
-	s, err := st.Rebuild(id)
-	if err != nil {
-		return nil, "", err
-	}
-	kept := ""
-	if _, err := os.Stat(st.StatePath(id)); err == nil {
-		kept = st.StatePath(id) + ".unreadable-" + st.clock.Now().UTC().Format(idLayout)
-		if err := os.Rename(st.StatePath(id), kept); err != nil {
-			return nil, "", fmt.Errorf("deliberation store: %w", err)
+	st.removeTemps(id)
+	if info, err := lock.Stat(); err == nil && info.Size() > s.TranscriptOffset {
+		if err := lock.Truncate(s.TranscriptOffset); err != nil {
+			return nil, "", false, fmt.Errorf("deliberation transcript: cut off a torn last line: %w", err)
 		}
 	}
-	return s, kept, st.save(id, s)
+	old, readErr := os.ReadFile(st.StatePath(id))
+	if errors.Is(readErr, fs.ErrNotExist) {
+		return s, "", true, st.save(id, s)
+	}
+	suffix := ".unreadable-"
+	if cur, err := DecodeState(old); err == nil {
+		if mustJSONString(cur) == mustJSONString(s) {
+			return s, "", false, nil
+		}
+		suffix = ".replaced-"
+	}
+	kept = st.StatePath(id) + suffix + st.clock.Now().UTC().Format(idLayout)
+	if err := os.Rename(st.StatePath(id), kept); err != nil {
+		return nil, "", false, fmt.Errorf("deliberation store: %w", err)
+	}
+	return s, kept, true, st.save(id, s)
+}
+
+// removeTemps removes the temporary state files of id a crash left (the
+// caller holds id's lock, so none is being written).
+func (st *Store) removeTemps(id string) []string {
+	names, _ := filepath.Glob(filepath.Join(st.dir, "."+statePrefix+id+".json.tmp-*"))
+	var removed []string
+	for _, n := range names {
+		if os.Remove(n) == nil {
+			removed = append(removed, n)
+		}
+	}
+	return removed
+}
+
+func mustJSONString(s *State) string {
+	s.normalize()
+	data, err := json.Marshal(s)
+	if err != nil {
+		panic("deliberation: " + err.Error())
+	}
+	return string(data)
 }

@@ -22,8 +22,11 @@ func TestRestoreFromTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(st.StatePath(id))
-	if _, _, err := st.Restore(id); err == nil || !strings.Contains(err.Error(), "is readable; nothing to restore") {
-		t.Fatalf("restore over a readable file: %v", err)
+	if _, kept, written, err := st.Restore(id); err != nil || kept != "" || written {
+		t.Fatalf("restore over a file that matches its transcript: kept %q, %v", kept, err)
+	}
+	if same, _ := os.ReadFile(st.StatePath(id)); string(same) != string(good) {
+		t.Fatal("restore rewrote a state that matched its transcript")
 	}
 
 	// A crash cut the transcript's last line, and the state file is garbage.
@@ -32,7 +35,7 @@ func TestRestoreFromTranscript(t *testing.T) {
 	f.Close()
 	os.WriteFile(st.StatePath(id), []byte("garbage"), 0o600)
 
-	s, kept, err := st.Restore(id)
+	s, kept, _, err := st.Restore(id)
 	if err != nil {
 		t.Fatal(err)
 	}

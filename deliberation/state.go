@@ -116,6 +116,10 @@ type State struct {
 	Question string `json:"question,omitempty"`
 	// Transcript is the file name of the JSON-lines transcript.
 	Transcript string `json:"transcript,omitempty"`
+	// TranscriptOffset is the transcript's size after the last record this
+	// state includes: records beyond it (a crash between writing them and
+	// the state) are applied on the next load.
+	TranscriptOffset int64 `json:"transcript_offset,omitempty"`
 	// ExitReason says why a finished deliberation stopped.
 	ExitReason string `json:"exit_reason,omitempty"`
 	// Interpretations are the two readings of a critical ambiguity (the

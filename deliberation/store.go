@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -135,15 +134,17 @@ func (st *Store) Start(question string, opts *StartOptions) (string, *State, err
 	}
 	defer lock.Close()
 	s.Transcript = filepath.Base(st.TranscriptPath(id))
-	if err := st.save(id, s); err != nil {
-		return "", nil, err
-	}
 	start, err := json.Marshal(startData{Question: question, Options: startOptions(opts)})
 	if err != nil {
 		return "", nil, fmt.Errorf("deliberation store: %w", err)
 	}
 	rec := Record{Kind: "start", Iteration: 1, Text: s.Next.Prompt, Data: start}
-	return id, s, st.appendRecords(lock, now, []Record{rec})
+	end, err := st.appendRecords(lock, now, []Record{rec})
+	if err != nil {
+		return "", nil, err
+	}
+	s.TranscriptOffset = end
+	return id, s, st.save(id, s)
 }
 
 // reserve claims a fresh ID by creating its transcript exclusively, and
@@ -174,29 +175,18 @@ func (st *Store) reserve(now time.Time) (string, *os.File, error) {
 	return "", nil, fmt.Errorf("deliberation store: no free name for %s", base)
 }
 
-// Load reads and strictly decodes the state of id. A corrupted or foreign
-// file is reported with what is wrong and left untouched.
+// Load reads and strictly decodes the state of id, brought up to date with
+// its transcript: records a crash left behind the state (the transcript is
+// written first) are applied, and a deliberation whose state file a crash
+// never wrote is rebuilt from its transcript; nothing is written. A
+// corrupted or foreign file is reported with what is wrong and left
+// untouched.
 func (st *Store) Load(id string) (*State, error) {
-	path := st.StatePath(id)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, problem.List{{Path: "id", Message: fmt.Sprintf("no deliberation %s in %s", id, st.dir)}}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("deliberation store: %w", err)
-	}
-	s, err := DecodeState(data)
-	if err != nil {
-		var probs problem.List
-		if errors.As(err, &probs) {
-			return nil, prefixed(path, probs)
-		}
-		return nil, err
-	}
-	return s, nil
+	s, _, err := st.current(id, nil)
+	return s, err
 }
 
-// prefixed names the file in every problem.
+// prefixed names the file in every problem.// prefixed names the file in every problem.
 func prefixed(path string, probs problem.List) problem.List {
 	out := make(problem.List, len(probs))
 	for i, p := range probs {
@@ -208,35 +198,48 @@ func prefixed(path string, probs problem.List) problem.List {
 	return out
 }
 
-// Update runs fn on the state of id under the lock and saves the result
-// atomically, then appends fn's records to the transcript, stamped with
-// the same time fn was given. When fn fails nothing is written.
+// Update runs fn on the state of id under the lock, appends fn's records
+// to the transcript (stamped with the time fn was given, and synced), then
+// saves the state atomically. The transcript is written first, so a crash
+// between the two leaves records the next Load applies again: fn's change
+// to the state must follow from its records (Replay runs them). When fn
+// fails nothing is written.
 func (st *Store) Update(id string, fn func(s *State, now time.Time) ([]Record, error)) (*State, error) {
 	lock, err := st.lock(id)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Close()
-	s, err := st.Load(id)
+	s, dirty, err := st.current(id, lock)
 	if err != nil {
 		return nil, err
 	}
 	now := st.clock.Now()
 	recs, err := fn(s, now)
 	if err != nil {
+		if dirty {
+			return nil, errors.Join(err, st.save(id, s))
+		}
 		return nil, err
 	}
-	if err := st.save(id, s); err != nil {
+	end, err := st.appendRecords(lock, now, recs)
+	if err != nil {
 		return nil, err
 	}
-	return s, st.appendRecords(lock, now, recs)
+	s.TranscriptOffset = end
+	return s, st.save(id, s)
 }
 
 // lock opens (creating if need be: a state file of the original skill has
-// none) and locks the transcript of an existing deliberation.
+// none) and locks the transcript of an existing deliberation; a transcript
+// whose state file a crash never wrote counts.
 func (st *Store) lock(id string) (*os.File, error) {
 	if _, err := os.Stat(st.StatePath(id)); errors.Is(err, fs.ErrNotExist) {
-		return nil, problem.List{{Path: "id", Message: fmt.Sprintf("no deliberation %s in %s", id, st.dir)}}
+		f, err := st.openLocked(id, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, problem.List{{Path: "id", Message: fmt.Sprintf("no deliberation %s in %s", id, st.dir)}}
+		}
+		return f, err
 	}
 	return st.openLocked(id, os.O_CREATE)
 }
@@ -271,23 +274,31 @@ func (st *Store) save(id string, s *State) error {
 	return writeAtomic(st.StatePath(id), append(data, '\n'))
 }
 
-func (st *Store) appendRecords(f *os.File, now time.Time, recs []Record) error {
+// appendRecords writes recs at the end of the transcript f as JSON lines,
+// in one write, and syncs it; it returns the transcript's size after them.
+func (st *Store) appendRecords(f *os.File, now time.Time, recs []Record) (int64, error) {
 	var buf []byte
 	for _, r := range recs {
 		r.Time = now.UTC().Format(time.RFC3339)
 		line, err := json.Marshal(r)
 		if err != nil {
-			return fmt.Errorf("deliberation transcript: %w", err)
+			return 0, fmt.Errorf("deliberation transcript: %w", err)
 		}
 		buf = append(append(buf, line...), '\n')
 	}
-	if len(buf) == 0 {
-		return nil
+	if len(buf) > 0 {
+		if _, err := f.Write(buf); err != nil {
+			return 0, fmt.Errorf("deliberation transcript %s: %w", f.Name(), err)
+		}
+		if err := f.Sync(); err != nil {
+			return 0, fmt.Errorf("deliberation transcript %s: %w", f.Name(), err)
+		}
 	}
-	if _, err := f.Write(buf); err != nil {
-		return fmt.Errorf("deliberation transcript: %w", err)
+	info, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("deliberation transcript: %w", err)
 	}
-	return nil
+	return info.Size(), nil
 }
 
 // writeAtomic replaces path with data: a temp file in the same directory,
@@ -329,59 +340,6 @@ func syncDir(dir string) error {
 		return fmt.Errorf("deliberation store: sync %s: %w", dir, err)
 	}
 	return nil
-}
-
-// Entry is one deliberation in a listing.
-type Entry struct {
-	ID              string        `json:"id"`
-	StateFile       string        `json:"state_file"`
-	Status          Status        `json:"status,omitempty"`
-	Mode            Mode          `json:"mode,omitempty"`
-	Iteration       int           `json:"iteration,omitempty"`
-	Phase           Phase         `json:"phase,omitempty"`
-	ExitReason      string        `json:"exit_reason,omitempty"`
-	QuestionExcerpt string        `json:"question_excerpt,omitempty"`
-	UpdatedAt       string        `json:"updated_at,omitempty"`
-	Age             time.Duration `json:"-"`
-	AgeSeconds      int64         `json:"age_seconds"`
-	// Error says why the file could not be read (it is left untouched).
-	Error string `json:"error,omitempty"`
-}
-
-// List returns every deliberation, oldest first. Unreadable files are
-// listed with their error.
-func (st *Store) List() ([]Entry, error) {
-	names, err := filepath.Glob(filepath.Join(st.dir, statePrefix+"*.json"))
-	if err != nil {
-		return nil, fmt.Errorf("deliberation store: %w", err)
-	}
-	now := st.clock.Now()
-	var out []Entry
-	for _, name := range names {
-		id, err := ParseID(name)
-		if err != nil {
-			continue
-		}
-		out = append(out, st.entry(id, now))
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, nil
-}
-
-func (st *Store) entry(id string, now time.Time) Entry {
-	e := Entry{ID: id, StateFile: st.StatePath(id)}
-	s, err := st.Load(id)
-	if err != nil {
-		e.Error = err.Error()
-		return e
-	}
-	e.Status, e.Mode, e.Iteration, e.Phase = orActive(s.Status), s.Mode, s.Iteration, s.Phase
-	e.ExitReason, e.QuestionExcerpt, e.UpdatedAt = s.ExitReason, s.QuestionExcerpt, s.UpdatedAt
-	if t, err := time.Parse(time.RFC3339, s.UpdatedAt); err == nil {
-		e.Age = now.Sub(t).Truncate(time.Second)
-		e.AgeSeconds = int64(e.Age / time.Second)
-	}
-	return e
 }
 
 func orActive(s Status) Status {

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/elicit/elicit/consult"
@@ -27,9 +26,25 @@ func (h *handlers) delibSendTool() toolDef {
 		"fresh":                obj{"type": "boolean"},
 	}
 	return toolDef{&mcp.Tool{Name: "deliberation_send", Title: "Send to the consultant", Annotations: consults,
-		Description: "Send the pending prompt to the consultant (codex by default; can take minutes), record and return its answer, recovering a lost session. Evaluate it next.",
+		Description: "Start consulting (codex by default) on the pending prompt in the background: returns {status:\"running\"} at once. Then deliberation_wait for the answer, and evaluate it.",
 		InputSchema: inputSchema(props, "id")}, simple(sendArgs, h.delibSend)}
 }
+
+func (h *handlers) delibWaitTool() toolDef {
+	return idTool(&mcp.Tool{Name: "deliberation_wait", Title: "Wait for the consultation", Annotations: readOnly,
+		Description: "Wait up to timeout_seconds (at most 50; call again while running) for the consultation: {status: running|done|failed|canceled|interrupted|idle, result|failure}. Sends progress notifications."},
+		h.delibWait, obj{"timeout_seconds": obj{"type": "integer", "maximum": maxWait}})
+}
+
+func (h *handlers) delibCancelTool() toolDef {
+	return idTool(&mcp.Tool{Name: "deliberation_cancel", Title: "Cancel the consultation", Annotations: cancels,
+		Description: "Stop the running consultation (its processes are killed); the prompt stays pending, the next send opens a fresh session."},
+		h.delibCancel, nil)
+}
+
+// cancels: stops elicit's own consultant process and records it; the
+// prompt stays pending, so nothing is lost that a send cannot redo.
+var cancels = &mcp.ToolAnnotations{DestructiveHint: no, IdempotentHint: true, OpenWorldHint: no}
 
 // sendConsultant builds the consultant; tests replace it.
 var sendConsultant = func(getenv func(string) string, name string, o *consult.CodexOptions) (consult.Consultant, error) {
@@ -40,7 +55,7 @@ var sendConsultant = func(getenv func(string) string, name string, o *consult.Co
 	return consult.New(name, o)
 }
 
-func (h *handlers) delibSend(ctx context.Context, _ *mcp.CallToolRequest, a *args) any {
+func (h *handlers) delibSend(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	name := a.str("consultant", false)
 	if name == "" {
 		name = "codex"
@@ -58,16 +73,15 @@ func (h *handlers) delibSend(ctx context.Context, _ *mcp.CallToolRequest, a *arg
 		a.errorf("consultant", "%v", err)
 	}
 	return h.withID(a, func(st *deliberation.Store, id string) any {
-		r, err := relay.Send(ctx, st, id, c, &relay.Options{Effort: effort, Budget: budget, Structured: structured != nil && *structured, Fresh: fresh != nil && *fresh})
-		var ce *consult.Error
-		if errors.As(err, &ce) {
-			return map[string]any{"success": false, "failure": map[string]any{"consultant": ce.Consultant, "kind": ce.Kind,
-				"message": ce.Message, "exit_code": ce.ExitCode, "stderr_tail": ce.StderrTail}}
-		}
+		err := h.opts.Background.start(st, id, c, relay.Options{Effort: effort, Budget: budget, Structured: structured != nil && *structured, Fresh: fresh != nil && *fresh})
 		if !a.check(err) {
 			return nil
 		}
-		return r
+		out, err := h.outcome(st, id)
+		if !a.check(err) {
+			return nil
+		}
+		return out
 	})
 }
 

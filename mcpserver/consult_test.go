@@ -1,25 +1,56 @@
 package mcpserver
 
 import (
+	"context"
+	"os/exec"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/deliberation"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func sendSession(t *testing.T, sc *consult.Scripted) *mcp.ClientSession {
+// sendServer serves with c as the codex consultant; copts configure the
+// client.
+func sendServer(t *testing.T, c consult.Consultant, copts *mcp.ClientOptions) (*mcp.ClientSession, *Options) {
 	t.Helper()
 	old := sendConsultant
 	sendConsultant = func(_ func(string) string, name string, _ *consult.CodexOptions) (consult.Consultant, error) {
 		if name != "codex" {
 			return consult.New(name, nil)
 		}
-		return sc, nil
+		return c, nil
 	}
 	t.Cleanup(func() { sendConsultant = old })
-	s := New(&Options{Version: "test", Project: t.TempDir(), DeliberationDir: t.TempDir()})
-	return dial(t, s, protocols[0], nil)
+	opts := &Options{Version: "test", Project: t.TempDir(), DeliberationDir: t.TempDir(), Background: NewBackground()}
+	t.Cleanup(func() { opts.Background.Stop(10 * time.Second) })
+	return dial(t, New(opts), protocols[0], copts), opts
+}
+
+func sendSession(t *testing.T, c consult.Consultant) *mcp.ClientSession {
+	t.Helper()
+	cs, _ := sendServer(t, c, nil)
+	return cs
+}
+
+// waitDone waits for the consultation of id to end and returns the wait's
+// result.
+func waitDone(t *testing.T, cs *mcp.ClientSession, id any) map[string]any {
+	t.Helper()
+	for range 20 {
+		got, isErr := call(t, cs, "deliberation_wait", map[string]any{"id": id, "timeout_seconds": 5})
+		if isErr {
+			t.Fatalf("wait: %v", got)
+		}
+		if got["status"] != "running" {
+			return got
+		}
+	}
+	t.Fatal("the consultation did not end")
+	return nil
 }
 
 func TestDeliberationSend(t *testing.T) {
@@ -31,13 +62,18 @@ func TestDeliberationSend(t *testing.T) {
 	id := started["id"].(string)
 
 	got, isErr := call(t, cs, "deliberation_send", map[string]any{"id": id, "effort": "xhigh", "max_tokens": 100})
-	if isErr || got["session_id"] != "t1" || got["answer"] != "1. Honour Retry-After. EVIDENCE." || got["next"].(map[string]any)["awaiting"] != "evaluation" {
+	if isErr || (got["status"] != "running" && got["status"] != "done") {
 		t.Fatalf("send: %v", got)
+	}
+	got = waitDone(t, cs, id)
+	r := got["result"].(map[string]any)
+	if got["status"] != "done" || r["session_id"] != "t1" || r["answer"] != "1. Honour Retry-After. EVIDENCE." || got["next"].(map[string]any)["awaiting"] != "evaluation" {
+		t.Fatalf("wait: %v", got)
 	}
 	if calls := sc.Calls(); len(calls) != 1 || calls[0].Request.Effort != "xhigh" || calls[0].Request.Prompt != started["prompt"] {
 		t.Errorf("calls %+v", calls)
 	}
-	if totals := got["totals"].(map[string]any); totals["tokens"] != float64(12) || totals["budget"].(map[string]any)["max_tokens"] != float64(100) {
+	if totals := r["totals"].(map[string]any); totals["tokens"] != float64(12) || totals["budget"].(map[string]any)["max_tokens"] != float64(100) {
 		t.Errorf("totals %v", totals)
 	}
 
@@ -55,13 +91,210 @@ func TestDeliberationSendFailures(t *testing.T) {
 	sc := &consult.Scripted{Replies: []consult.ScriptedReply{{Err: &consult.Error{Kind: consult.KindAuth, Consultant: "codex", Message: "401", ExitCode: 1}}}}
 	cs := sendSession(t, sc)
 	started, _ := call(t, cs, "deliberation_start", map[string]any{"question": "Should the importer retry on HTTP 429?"})
-	got, _ := call(t, cs, "deliberation_send", map[string]any{"id": started["id"]})
-	if got["success"] != false || got["failure"].(map[string]any)["kind"] != "auth" {
+	call(t, cs, "deliberation_send", map[string]any{"id": started["id"]})
+	got := waitDone(t, cs, started["id"])
+	if got["status"] != "failed" || got["failure"].(map[string]any)["kind"] != "auth" {
 		t.Errorf("failure: %v", got)
 	}
 	got, isErr := call(t, cs, "deliberation_send", map[string]any{"id": started["id"], "effort": "max", "consultant": "gemini"})
 	want := []any{`effort: must be high or xhigh (got "max")`, `consultant: unknown consultant "gemini" (want codex or command:PROGRAM [ARGS...])`}
 	if !isErr || len(got["problems"].([]any)) != 2 || got["problems"].([]any)[0] != want[0] || got["problems"].([]any)[1] != want[1] {
 		t.Errorf("bad arguments: %v", got)
+	}
+	got, isErr = call(t, cs, "deliberation_wait", map[string]any{"id": started["id"], "timeout_seconds": 51})
+	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "timeout_seconds: is 51, want 1 to 50") {
+		t.Errorf("a wait over 50 s: %v", got)
+	}
+}
+
+// blocking is a consultant that works until released or canceled,
+// reporting an event every 20 ms.
+type blocking struct {
+	release chan struct{}
+	mu      sync.Mutex
+	calls   []consult.Call
+}
+
+func newBlocking() *blocking { return &blocking{release: make(chan struct{})} }
+
+func (b *blocking) Name() string { return "codex" }
+func (b *blocking) Start(ctx context.Context, req consult.Request) (*consult.Reply, error) {
+	return b.run(ctx, "", req)
+}
+func (b *blocking) Resume(ctx context.Context, id string, req consult.Request) (*consult.Reply, error) {
+	return b.run(ctx, id, req)
+}
+
+func (b *blocking) Calls() []consult.Call {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]consult.Call(nil), b.calls...)
+}
+
+func (b *blocking) run(ctx context.Context, id string, req consult.Request) (*consult.Reply, error) {
+	b.mu.Lock()
+	b.calls = append(b.calls, consult.Call{SessionID: id, Request: req})
+	n := len(b.calls)
+	b.mu.Unlock()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for events := 1; ; events++ {
+		select {
+		case <-b.release:
+			return &consult.Reply{SessionID: "s" + string(rune('0'+n)), Text: "1. an answer"}, nil
+		case <-ctx.Done():
+			return nil, &consult.Error{Kind: consult.KindCanceled, Consultant: "codex", Message: "canceled; the process group was killed", ExitCode: -1}
+		case <-tick.C:
+			if req.Progress != nil {
+				req.Progress(consult.Progress{Events: events, Last: "item.completed"})
+			}
+		}
+	}
+}
+
+// Issue 13, defect 2: deliberation_send returns at once; status shows the
+// running consultation; wait returns when it ends or its time runs out,
+// sending progress notifications to a client that asked for them.
+func TestIssue13SendRunsInTheBackground(t *testing.T) {
+	b := newBlocking()
+	var mu sync.Mutex
+	var notes []*mcp.ProgressNotificationParams
+	cs, _ := sendServer(t, b, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		notes = append(notes, r.Params)
+		mu.Unlock()
+	}})
+	started, _ := call(t, cs, "deliberation_start", map[string]any{"question": "Should the importer retry on HTTP 429?"})
+	id := started["id"]
+	began := time.Now()
+	got, isErr := call(t, cs, "deliberation_send", map[string]any{"id": id})
+	if isErr || got["status"] != "running" || time.Since(began) > 5*time.Second {
+		t.Fatalf("send: %v after %s", got, time.Since(began))
+	}
+	if c := got["consultation"].(map[string]any); c["consultant"] != "codex" || c["iteration"] != 1.0 || c["background"] != true {
+		t.Errorf("consultation %v", c)
+	}
+	time.Sleep(100 * time.Millisecond)
+	got, _ = call(t, cs, "deliberation_status", map[string]any{"id": id})
+	c := got["consultation"].(map[string]any)
+	if c["status"] != "running" || c["progress"].(map[string]any)["events"].(float64) < 1 || c["progress"].(map[string]any)["last_event"] != "item.completed" {
+		t.Errorf("status consultation %v", c)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "deliberation_wait", Arguments: map[string]any{"id": id, "timeout_seconds": 1},
+		Meta: mcp.Meta{"progressToken": "w1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.StructuredContent.(map[string]any); s["status"] != "running" {
+		t.Errorf("a wait that runs out: %v", s)
+	}
+	mu.Lock()
+	n := len(notes)
+	ok := n > 0 && notes[0].ProgressToken == "w1" && strings.Contains(notes[0].Message, "codex consulted on iteration 1")
+	mu.Unlock()
+	if !ok {
+		t.Errorf("%d progress notifications: %+v", n, notes)
+	}
+	close(b.release)
+	got = waitDone(t, cs, id)
+	if got["status"] != "done" || got["result"].(map[string]any)["answer"] != "1. an answer" {
+		t.Errorf("done: %v", got)
+	}
+	got, _ = call(t, cs, "deliberation_status", map[string]any{"id": id})
+	if got["consultation"] != nil || got["next"].(map[string]any)["awaiting"] != "evaluation" {
+		t.Errorf("status after: %v", got)
+	}
+}
+
+// deliberation_cancel kills the consultation; the prompt stays pending and
+// the next send opens a fresh session with the Recovery prompt.
+func TestIssue13CancelStopsTheConsultation(t *testing.T) {
+	b := newBlocking()
+	cs, opts := sendServer(t, b, nil)
+	id := startAndAnswer(t, cs, opts)
+	call(t, cs, "deliberation_send", map[string]any{"id": id})
+	got, _ := call(t, cs, "deliberation_cancel", map[string]any{"id": id})
+	if got["status"] != "canceled" || got["failure"].(map[string]any)["kind"] != "canceled" {
+		t.Fatalf("cancel: %v", got)
+	}
+	s, err := deliberation.NewStore(opts.DeliberationDir, nil).Load(id)
+	if err != nil || s.Consultation != nil || !s.FreshSession || s.Next.Awaiting != deliberation.AwaitResponse {
+		t.Fatalf("state after cancel: %+v, %v", s, err)
+	}
+	close(b.release)
+	call(t, cs, "deliberation_send", map[string]any{"id": id})
+	got = waitDone(t, cs, id)
+	calls := b.Calls()
+	if last := calls[len(calls)-1]; last.SessionID != "" || !strings.Contains(last.Request.Prompt, "SESSION RECOVERY") || got["result"].(map[string]any)["recovery"] == nil {
+		t.Errorf("after a cancel, send resumed %q: %v", last.SessionID, got)
+	}
+}
+
+// startAndAnswer starts a deliberation, records an answer to the First
+// Call with session s1 and evaluates it, so a resume would be next.
+func startAndAnswer(t *testing.T, cs *mcp.ClientSession, opts *Options) string {
+	t.Helper()
+	started, _ := call(t, cs, "deliberation_start", map[string]any{"question": "Should the importer retry on HTTP 429?"})
+	id := started["id"].(string)
+	st := deliberation.NewStore(opts.DeliberationDir, nil)
+	if _, err := st.RecordAnswer(id, started["prompt"].(string), "1. a", deliberation.AnswerInfo{Consultant: "codex", SessionID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Evaluate(id, []byte(`{"iteration":1,"response":"valid","points":[{"text":"a","triage":"in-scope","classification":"SKEPTICAL","flaw":"f"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A server restart (its process gone) while a consultation runs leaves a
+// state that says so, and the next send recovers it in a fresh session.
+func TestIssue13RestartLeavesARecoverableState(t *testing.T) {
+	b := newBlocking()
+	close(b.release)
+	cs, opts := sendServer(t, b, nil)
+	id := startAndAnswer(t, cs, opts)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip("no true(1):", err)
+	}
+	st := deliberation.NewStore(opts.DeliberationDir, nil)
+	c := deliberation.NewConsultation("codex", true)
+	c.PID, c.ProcStart = dead.Process.Pid, "1"
+	if _, err := st.BeginConsultation(id, c, false); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := call(t, cs, "deliberation_status", map[string]any{"id": id})
+	if v := got["consultation"].(map[string]any); v["status"] != "interrupted" {
+		t.Errorf("status: %v", v)
+	}
+	got, _ = call(t, cs, "deliberation_wait", map[string]any{"id": id, "timeout_seconds": 1})
+	if got["status"] != "interrupted" {
+		t.Errorf("wait: %v", got)
+	}
+	call(t, cs, "deliberation_send", map[string]any{"id": id})
+	got = waitDone(t, cs, id)
+	r := got["result"].(map[string]any)
+	if calls := b.Calls(); len(calls) != 1 || calls[0].SessionID != "" || !strings.Contains(r["recovery"].(string), "was interrupted") {
+		t.Errorf("the send after a restart: calls %+v, result %v", calls, r)
+	}
+}
+
+// Stopping the server cancels its background consultations and leaves
+// each deliberation recoverable.
+func TestIssue13StopCancelsBackgroundConsultations(t *testing.T) {
+	b := newBlocking()
+	cs, opts := sendServer(t, b, nil)
+	id := startAndAnswer(t, cs, opts)
+	call(t, cs, "deliberation_send", map[string]any{"id": id})
+	if !opts.Background.Stop(10 * time.Second) {
+		t.Fatal("the consultation did not stop")
+	}
+	s, err := deliberation.NewStore(opts.DeliberationDir, nil).Load(id)
+	if err != nil || s.Consultation != nil || !s.FreshSession || s.Next.Awaiting != deliberation.AwaitResponse {
+		t.Errorf("state after the stop: %+v, %v", s, err)
+	}
+	got, isErr := call(t, cs, "deliberation_send", map[string]any{"id": id})
+	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "the server is stopping") {
+		t.Errorf("send after the stop: %v", got)
 	}
 }

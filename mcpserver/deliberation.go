@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"time"
 
 	"github.com/elicit/elicit/deliberation"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -70,7 +71,11 @@ func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args
 	if !a.check(err) {
 		return nil
 	}
-	return map[string]any{"id": id, "state_file": st.StatePath(id), "prompt": s.Next.Prompt}
+	out := map[string]any{"id": id, "state_file": st.StatePath(id), "prompt": s.Next.Prompt}
+	if n := s.Notes(); len(n) > 0 {
+		out["notes"] = n
+	}
+	return out
 }
 
 func (h *handlers) delibRespond(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
@@ -98,13 +103,18 @@ func (h *handlers) delibEvaluate(_ context.Context, _ *mcp.CallToolRequest, a *a
 	})
 }
 
+// delibStatus is the state document, with the notes on what it lacks and,
+// under consultation, the consultation as it stands (running with its
+// progress, or interrupted).
 func (h *handlers) delibStatus(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	return h.withID(a, func(st *deliberation.Store, id string) any {
 		s, err := st.Load(id)
 		if !a.check(err) {
 			return nil
 		}
-		return s
+		doc := s.StatusDocument(time.Now())
+		h.progress(st, id, doc.Consultation)
+		return doc
 	})
 }
 

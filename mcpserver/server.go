@@ -28,6 +28,9 @@ type Options struct {
 	DeliberationDir string
 	// Tools names the tools to serve (see ResolveTools); default all.
 	Tools []string
+	// Background runs the consultations deliberation_send starts; the
+	// caller stops it when the server ends. Default: one never stopped.
+	Background *Background
 }
 
 func (o *Options) withDefaults() *Options {
@@ -49,6 +52,9 @@ func (o *Options) withDefaults() *Options {
 	}
 	if out.Getenv == nil {
 		out.Getenv = func(string) string { return "" }
+	}
+	if out.Background == nil {
+		out.Background = NewBackground()
 	}
 	return &out
 }

@@ -44,6 +44,8 @@ var toolList = []struct {
 
 	{Deliberation, (*handlers).delibStartTool},
 	{Deliberation, (*handlers).delibSendTool},
+	{Deliberation, (*handlers).delibWaitTool},
+	{Deliberation, (*handlers).delibCancelTool},
 	{Deliberation, (*handlers).delibRespondTool},
 	{Deliberation, (*handlers).delibEvaluateTool},
 	{Deliberation, (*handlers).delibStatusTool},

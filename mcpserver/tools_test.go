@@ -91,7 +91,7 @@ func TestAnnotations(t *testing.T) {
 		if want := !slices.Contains(openWorld, tool.Name); callable != want || *a.OpenWorldHint == want {
 			t.Errorf("%s: callable by codex exec %v, open world %v; want %v, %v", tool.Name, callable, *a.OpenWorldHint, want, !want)
 		}
-		if a.ReadOnlyHint && strings.HasPrefix(tool.Name, "deliberation_") && !slices.Contains([]string{"deliberation_status", "deliberation_list"}, tool.Name) {
+		if a.ReadOnlyHint && strings.HasPrefix(tool.Name, "deliberation_") && !slices.Contains([]string{"deliberation_status", "deliberation_list", "deliberation_wait"}, tool.Name) {
 			t.Errorf("%s writes the deliberation's files: not read-only", tool.Name)
 		}
 	}
@@ -130,8 +130,8 @@ func TestServeSubset(t *testing.T) {
 	for _, tool := range listTools(t, New(&Options{Tools: names})) {
 		got = append(got, tool.Name)
 	}
-	if !slices.Equal(got, []string{"deliberation_evaluate", "deliberation_list", "deliberation_recover", "deliberation_respond",
-		"deliberation_send", "deliberation_start", "deliberation_status", "deliberation_synthesize", "elicitation_render_form"}) {
+	if !slices.Equal(got, []string{"deliberation_cancel", "deliberation_evaluate", "deliberation_list", "deliberation_recover", "deliberation_respond",
+		"deliberation_send", "deliberation_start", "deliberation_status", "deliberation_synthesize", "deliberation_wait", "elicitation_render_form"}) {
 		t.Errorf("served %v", got)
 	}
 }

@@ -156,7 +156,7 @@ func TestIssue13FreshSessionAfterRecover(t *testing.T) {
 				t.Fatal(err)
 			}
 			return nil
-		}, "fresh session asked for by recover"},
+		}, "the state asks for a fresh session"},
 		{"--fresh", func(*testing.T, *deliberation.Store, string) *Options { return &Options{Fresh: true} }, "a fresh session was asked for"},
 		{"degraded context", func(t *testing.T, st *deliberation.Store, id string) *Options {
 			if _, err := Send(context.Background(), st, id, consultantFor(t, st), nil); err != nil {
@@ -166,7 +166,7 @@ func TestIssue13FreshSessionAfterRecover(t *testing.T) {
 				t.Fatal(err)
 			}
 			return nil
-		}, "fresh session asked for by recover"},
+		}, "the state asks for a fresh session"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -104,8 +104,13 @@ type callData struct {
 	Budget     Budget        `json:"budget"`
 	// Structured is the consultant's JSON in the structured mode.
 	Structured json.RawMessage `json:"structured,omitempty"`
-	Kind       string          `json:"kind,omitempty"` // failures: the consult.Kind
-	Message    string          `json:"message,omitempty"`
+	Notices    []string        `json:"notices,omitempty"`
+	// Failures: the consult.Kind, the message, the exit code and the end
+	// of standard error.
+	Kind       string `json:"kind,omitempty"`
+	Message    string `json:"message,omitempty"`
+	ExitCode   int    `json:"exit_code,omitempty"`
+	StderrTail string `json:"stderr_tail,omitempty"`
 }
 
 // ErrBudget is wrapped by the problem a spent budget causes.
@@ -208,7 +213,7 @@ func choose(s *deliberation.State, name, last string, fresh bool, interrupted st
 	case fresh:
 		return plan{fresh: "a fresh session was asked for"}
 	case s.FreshSession:
-		return plan{fresh: "fresh session asked for by recover"}
+		return plan{fresh: "the state asks for a fresh session (after recover, a degraded context or a consultation cut off)"}
 	case session != "" && prev != "" && prev != name:
 		return plan{fresh: fmt.Sprintf("consultant switched from %s to %s", prev, name)}
 	case session == "":
@@ -285,45 +290,72 @@ func budgetContext(ctx context.Context, t Totals) (context.Context, context.Canc
 // Spent sums the consult records of id's transcript; the budget is the
 // last one recorded.
 func Spent(st *deliberation.Store, id string) (Totals, error) {
-	t, _, _, err := spent(st, id)
-	return t, err
+	h, err := readHistory(st, id)
+	return h.totals, err
 }
 
 // spent also returns the last usage each session reported and the last
 // consultant that answered.
 func spent(st *deliberation.Store, id string) (Totals, map[string]consult.Usage, string, error) {
-	var t Totals
-	reported := map[string]consult.Usage{}
-	last := ""
+	h, err := readHistory(st, id)
+	return h.totals, h.reported, h.last, err
+}
+
+// history is what a transcript says about the consultations.
+type history struct {
+	totals   Totals
+	reported map[string]consult.Usage // the last usage each session reported
+	last     string                   // the last consultant that answered in the deliberation's session
+	// step are the records of the consultations of the current step: since
+	// the last start, evaluation or recovery by hand.
+	step []deliberation.Record
+}
+
+// readHistory reads the transcript of id.
+func readHistory(st *deliberation.Store, id string) (history, error) {
+	h := history{reported: map[string]consult.Usage{}}
 	f, err := os.Open(st.TranscriptPath(id))
 	if errors.Is(err, os.ErrNotExist) {
-		return t, reported, "", nil
+		return h, nil
 	}
 	if err != nil {
-		return t, nil, "", fmt.Errorf("read transcript: %w", err)
+		return h, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 256<<20)
 	for sc.Scan() {
 		var rec deliberation.Record
-		if json.Unmarshal(sc.Bytes(), &rec) != nil || (rec.Kind != KindConsult && rec.Kind != KindFailure) {
+		if json.Unmarshal(sc.Bytes(), &rec) != nil {
 			continue
 		}
-		var d callData
-		if json.Unmarshal(rec.Data, &d) != nil {
-			continue
-		}
-		t.Calls++
-		t.Tokens += d.Usage.Total()
-		t.DurationMS += d.DurationMS
-		t.Budget = d.Budget
-		if d.SessionID != "" && d.Kind == "" {
-			reported[d.SessionID] = d.Reported
-		}
-		if d.Kind == "" && !d.Side {
-			last = d.Consultant
+		switch rec.Kind {
+		case "start", "evaluation":
+			h.step = h.step[:0]
+		case "consult_begin", "consult_end", "response":
+			h.step = append(h.step, rec)
+		case KindConsult, KindFailure:
+			h.step = append(h.step, rec)
+			h.add(rec)
 		}
 	}
-	return t, reported, last, sc.Err()
+	return h, sc.Err()
+}
+
+// add counts one consult or consult_failure record.
+func (h *history) add(rec deliberation.Record) {
+	var d callData
+	if json.Unmarshal(rec.Data, &d) != nil {
+		return
+	}
+	h.totals.Calls++
+	h.totals.Tokens += d.Usage.Total()
+	h.totals.DurationMS += d.DurationMS
+	h.totals.Budget = d.Budget
+	if d.SessionID != "" && d.Kind == "" {
+		h.reported[d.SessionID] = d.Reported
+	}
+	if d.Kind == "" && !d.Side {
+		h.last = d.Consultant
+	}
 }

@@ -94,13 +94,15 @@ func (sn *sender) fail(err error, resumed bool) error {
 
 // logFailure records a failed call; with final, the consultation ends.
 func (sn *sender) logFailure(ce *consult.Error, resumed, final bool) {
-	d := callData{Consultant: sn.c.Name(), Resumed: resumed, Budget: sn.totals.Budget, Kind: string(ce.Kind), Message: ce.Message}
+	d := callData{Consultant: sn.c.Name(), Resumed: resumed, Budget: sn.totals.Budget, Kind: string(ce.Kind), Message: ce.Message,
+		ExitCode: ce.ExitCode, StderrTail: ce.StderrTail}
 	if ce.Partial != nil {
 		d.SessionID, d.Usage, d.DurationMS = ce.Partial.SessionID, ce.Partial.Usage, ce.Partial.Duration.Milliseconds()
 	}
 	rec := deliberation.Record{Kind: KindFailure, Data: mustJSON(d)}
 	if final {
-		sn.st.EndConsultation(sn.id, string(ce.Kind), rec)
+		cutOff := ce.Kind == consult.KindCanceled || ce.Kind == consult.KindTimeout
+		sn.st.EndConsultation(sn.id, string(ce.Kind), cutOff, rec)
 	} else {
 		sn.st.Update(sn.id, func(s *deliberation.State, _ time.Time) ([]deliberation.Record, error) {
 			rec.Iteration = s.Iteration
@@ -114,14 +116,14 @@ func (sn *sender) logFailure(ce *consult.Error, resumed, final bool) {
 
 // end ends the consultation without a consultant failure to record.
 func (sn *sender) end(reason string) {
-	sn.st.EndConsultation(sn.id, reason)
+	sn.st.EndConsultation(sn.id, reason, false)
 }
 
 // record stores the answer and the session id, if the deliberation still
 // awaits the prompt that was sent.
 func (sn *sender) record(prompt string, rep *consult.Reply, how call) (*Result, error) {
 	d := callData{Consultant: sn.c.Name(), SessionID: rep.SessionID, Resumed: how.resumed, Side: how.side, Recovery: how.recovery,
-		Usage: rep.Usage, Reported: rep.Usage, DurationMS: rep.Duration.Milliseconds(), Budget: sn.totals.Budget}
+		Usage: rep.Usage, Reported: rep.Usage, DurationMS: rep.Duration.Milliseconds(), Budget: sn.totals.Budget, Notices: rep.Notices}
 	if rep.UsageIsThreadTotal {
 		d.Usage = rep.Usage.Sub(sn.reported[rep.SessionID])
 	}

@@ -15,8 +15,8 @@ const scope = form("scope");
 const six = form("six");
 
 const toolNames = [
-  "deliberation_evaluate", "deliberation_list", "deliberation_recover", "deliberation_respond",
-  "deliberation_send", "deliberation_start", "deliberation_status", "deliberation_synthesize",
+  "deliberation_cancel", "deliberation_evaluate", "deliberation_list", "deliberation_recover", "deliberation_respond",
+  "deliberation_send", "deliberation_start", "deliberation_status", "deliberation_synthesize", "deliberation_wait",
   "elicitation_ask", "elicitation_collect_response", "elicitation_cross_model", "elicitation_form_summary",
   "elicitation_inject_method", "elicitation_list_methods", "elicitation_list_templates", "elicitation_render_form",
   "elicitation_select_methods", "elicitation_select_surface",

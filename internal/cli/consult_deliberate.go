@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"strconv"
 	"time"
 
 	"github.com/elicit/elicit/consult"
@@ -23,6 +25,9 @@ type sendFlags struct {
 	timeout, idle, maxTime    time.Duration
 	maxTokens                 int64
 	structured, fresh         bool
+	// background runs the consultation in a process of its own; worker is
+	// that process (a hidden flag).
+	background, worker bool
 }
 
 func (f *sendFlags) register(cmd *cobra.Command) {
@@ -36,6 +41,25 @@ func (f *sendFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.maxTime, "max-time", 0, "consultant-time budget of the whole deliberation (0: none; the last one given stays)")
 	fl.BoolVar(&f.structured, "structured", false, "hold codex to a JSON answer schema (labelled points, defended or conceded challenge IDs), recorded as text")
 	fl.BoolVar(&f.fresh, "fresh", false, "open a fresh session with the Recovery prompt instead of resuming the recorded one")
+	fl.BoolVar(&f.background, "background", false, "consult in the background and return at once (then: elicit deliberate wait ID)")
+	fl.BoolVar(&f.worker, "background-worker", false, "run the background consultation (internal)")
+	fl.MarkHidden("background-worker")
+}
+
+// args are the flags again, for the background worker's command line.
+func (f *sendFlags) args() []string {
+	out := []string{"--consultant", f.consultant, "--effort", f.effort, "--timeout", f.timeout.String(),
+		"--idle-timeout", f.idle.String(), "--max-tokens", strconv.FormatInt(f.maxTokens, 10), "--max-time", f.maxTime.String()}
+	if f.model != "" {
+		out = append(out, "--model", f.model)
+	}
+	if f.structured {
+		out = append(out, "--structured")
+	}
+	if f.fresh {
+		out = append(out, "--fresh")
+	}
+	return out
 }
 
 func (f *sendFlags) check() error {
@@ -51,7 +75,7 @@ func (f *sendFlags) check() error {
 // deliberateConsultHooks adds `send` to the deliberate group and --send to
 // its start command.
 func (a *app) deliberateConsultHooks(cmd *cobra.Command) {
-	cmd.AddCommand(a.deliberateSend())
+	cmd.AddCommand(a.deliberateSend(), a.deliberateWait(), a.deliberateCancel())
 	for _, c := range cmd.Commands() {
 		if c.Name() == "start" {
 			a.addStartSend(c)
@@ -70,7 +94,12 @@ iteration, a resume after it. When a resume fails (thread not found, expired, ti
 a fresh session gets the Recovery prompt built from the state file, noted in the state; so does a
 send after recover, after a degraded context, with another consultant, or with --fresh. The stress
 test and arbitration go to a session of their own. The answer and the session id are recorded;
-evaluate the answer next. On a terminal, progress goes to stderr.`,
+evaluate the answer next. On a terminal, progress goes to stderr. Ctrl-C (or SIGTERM) stops the
+consultant and records the cancellation (exit 3); the next send opens a fresh session.
+
+With --background the consultation runs in a process of its own and send returns at once
+({"status":"running",...}); 'elicit deliberate wait ID' waits for it, 'elicit deliberate status ID'
+shows it, 'elicit deliberate cancel ID' stops it.`,
 		Args: exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {
@@ -143,8 +172,20 @@ func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool)
 		return err
 	}
 	opts := &relay.Options{Effort: f.effort, Budget: relay.Budget{MaxTokens: f.maxTokens, MaxTime: f.maxTime},
-		Progress: a.progress(), Structured: f.structured, Fresh: f.fresh}
-	r, err := relay.Send(context.Background(), st, id, c, opts)
+		Structured: f.structured, Fresh: f.fresh}
+	switch {
+	case f.worker:
+		return a.backgroundWorker(st, id, c, opts)
+	case f.background:
+		return a.sendBackground(id, f, asJSON)
+	}
+	// Ctrl-C, SIGTERM and a closed terminal stop the consultant's whole
+	// process group (it has a group of its own) and record the
+	// cancellation.
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	opts.Progress = a.progress()
+	r, err := relay.Send(ctx, st, id, c, opts)
 	a.endProgress(opts.Progress)
 	if err != nil {
 		return a.sendFailure(err, asJSON)
@@ -169,18 +210,26 @@ func (a *app) printSent(r *relay.Result) {
 	fmt.Fprintf(a.stdout, "\nnext: elicit deliberate evaluate %s --file EVALUATION.json\n", r.ID)
 }
 
-// sendFailure prints a consultant failure (as JSON with --json) and exits 1.
+// sendFailure prints a consultant failure (as JSON with --json) and exits
+// 1, or 3 when it was canceled (no answer).
 func (a *app) sendFailure(err error, asJSON bool) error {
 	var ce *consult.Error
 	if !errors.As(err, &ce) {
 		return a.delibProblems(asJSON, err)
+	}
+	ret := error(errReported)
+	if ce.Kind == consult.KindCanceled {
+		ret = &noAnswerError{}
 	}
 	if asJSON {
 		if werr := writeJSON(a.stdout, map[string]any{"success": false, "failure": map[string]any{
 			"consultant": ce.Consultant, "kind": ce.Kind, "message": ce.Message, "exit_code": ce.ExitCode, "stderr_tail": ce.StderrTail}}); werr != nil {
 			return werr
 		}
-		return errReported
+		return ret
+	}
+	if ce.Kind == consult.KindCanceled {
+		return &noAnswerError{msg: err.Error()}
 	}
 	return err
 }

@@ -100,12 +100,17 @@ func (a *app) deliberateStart() *cobra.Command {
 			}
 			if asJSON {
 				return writeJSON(a.stdout, struct {
-					ID        string `json:"id"`
-					StateFile string `json:"state_file"`
-					Prompt    string `json:"prompt"`
-				}{id, st.StatePath(id), s.Next.Prompt})
+					ID        string   `json:"id"`
+					StateFile string   `json:"state_file"`
+					Prompt    string   `json:"prompt"`
+					Notes     []string `json:"notes,omitempty"`
+				}{id, st.StatePath(id), s.Next.Prompt, s.Notes()})
 			}
-			fmt.Fprintf(a.stdout, "deliberation %s (state: %s)\n\n%s", id, st.StatePath(id), s.Next.Prompt)
+			fmt.Fprintf(a.stdout, "deliberation %s (state: %s)\n", id, st.StatePath(id))
+			for _, n := range s.Notes() {
+				fmt.Fprintf(a.stdout, "note: %s\n", n)
+			}
+			fmt.Fprintf(a.stdout, "\n%s", s.Next.Prompt)
 			return nil
 		},
 	}
@@ -225,19 +230,21 @@ func (a *app) deliberateStatus() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				doc := s.StatusDocument(time.Now())
 				if asJSON {
-					return writeJSON(a.stdout, s)
+					return writeJSON(a.stdout, doc)
 				}
-				a.delibPrintStatus(id, s)
+				a.delibPrintStatus(id, doc)
 				return nil
 			})
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the state document")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the state document, with notes and the consultation as it stands")
 	return cmd
 }
 
-func (a *app) delibPrintStatus(id string, s *deliberation.State) {
+func (a *app) delibPrintStatus(id string, doc *deliberation.StatusDocument) {
+	s := doc.State
 	w := a.stdout
 	status := string(s.Status)
 	if status == "" {
@@ -258,6 +265,19 @@ func (a *app) delibPrintStatus(id string, s *deliberation.State) {
 	fmt.Fprintf(w, "open challenges: %s\n", delibNone(s.Disputed))
 	fmt.Fprintf(w, "agreed %d, dismissed %d, unresolved %d, not evaluated %d\n",
 		len(s.Buckets.Agreed), len(s.Buckets.Dismissed), len(s.Buckets.Unresolved), len(s.NotEvaluated))
+	if c := s.Counters; c.Tangents+c.Drift > 0 {
+		fmt.Fprintf(w, "drift: %d points marked drift, %d tangents\n", c.Drift, c.Tangents)
+	}
+	if v := doc.Consultation; v != nil {
+		fmt.Fprintf(w, "consultation: %s on iteration %d since %s (process %d): %s", v.Consultant, v.Iteration, v.StartedAt, v.PID, v.Status)
+		if v.Status == deliberation.ConsultInterrupted {
+			fmt.Fprint(w, "; the next send recovers it in a fresh session")
+		}
+		fmt.Fprintln(w)
+	}
+	for _, n := range doc.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 }
 
 func delibNone(ids []string) string {
@@ -346,11 +366,17 @@ written); --restore then rewrites the state file from the transcript, keeping th
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
 				if restore {
-					_, kept, err := st.Restore(id)
-					if err != nil {
+					_, kept, written, err := st.Restore(id)
+					switch {
+					case err != nil:
 						return err
+					case !written:
+						fmt.Fprintf(a.stderr, "elicit: the state of %s matches its transcript; nothing to restore\n", id)
+					case kept == "":
+						fmt.Fprintf(a.stderr, "elicit: state of %s rebuilt from its transcript (there was no state file)\n", id)
+					default:
+						fmt.Fprintf(a.stderr, "elicit: state of %s rebuilt from its transcript (the previous file kept as %s)\n", id, kept)
 					}
-					fmt.Fprintf(a.stderr, "elicit: state of %s rebuilt from its transcript (unreadable file kept as %s)\n", id, delibNone(strings.Fields(kept)))
 				}
 				if _, loadErr := st.Load(id); loadErr != nil {
 					return a.delibRecoverFromTranscript(st, id, loadErr)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/elicit/elicit/internal/version"
 	"github.com/elicit/elicit/mcpserver"
@@ -38,13 +39,19 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			}
 			reg := a.registry(rf)
 			a.warn(reg)
+			// The consultations deliberation_send runs in the background
+			// stop with the server (SIGTERM, Ctrl-C, stdin closed), each
+			// recorded as canceled so its deliberation recovers.
+			bg := mcpserver.NewBackground()
+			defer bg.Stop(15 * time.Second)
 			s := mcpserver.New(&mcpserver.Options{
-				Version:   version.Get().Version,
-				Templates: a.templates(),
-				Registry:  func() *method.Registry { return reg },
-				Project:   a.project(),
-				Getenv:    a.getenv,
-				Tools:     names,
+				Version:    version.Get().Version,
+				Templates:  a.templates(),
+				Registry:   func() *method.Registry { return reg },
+				Project:    a.project(),
+				Getenv:     a.getenv,
+				Tools:      names,
+				Background: bg,
 			})
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -1,0 +1,29 @@
+package relay
+
+import (
+	"context"
+	"time"
+
+	"github.com/elicit/elicit/deliberation"
+)
+
+// Cancel stops the consultation of deliberation id that another process
+// runs: it gets SIGTERM, on which elicit kills the consultant's process
+// group and records the cancellation; Cancel waits up to wait for that.
+// A consultation whose process is gone (a kill, a restart) is ended as
+// canceled at once. Either way the next send opens a fresh session.
+func Cancel(st *deliberation.Store, id string, wait time.Duration) error {
+	s, err := st.Load(id)
+	if err != nil || s.Consultation == nil {
+		return err
+	}
+	if !s.Consultation.Alive() {
+		_, err := st.EndConsultation(id, StatusCanceled, true)
+		return err
+	}
+	if err := terminate(s.Consultation.PID); err != nil {
+		return err
+	}
+	_, err = Wait(context.Background(), st, id, wait, 100*time.Millisecond)
+	return err
+}
