@@ -1,6 +1,7 @@
 package deliberation
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -51,5 +52,80 @@ func TestDocsWorkedExample(t *testing.T) {
 	head := strings.TrimRight(y.Markdown()[:strings.Index(y.Markdown(), "## SURFACED")], "\n") + "\n"
 	if !strings.Contains(string(page), head) {
 		t.Errorf("the page's synthesis differs from the engine's:\n%s", head)
+	}
+}
+
+// TestDocsVerdictExamples applies every verdict example of
+// docs/deliberation.md to a deliberation in the situation it names: each
+// must pass as it is.
+func TestDocsVerdictExamples(t *testing.T) {
+	page, err := os.ReadFile("../docs/deliberation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)<!-- verdict example: ([a-z]+) -->\n```json\n(.*?)```").FindAllSubmatch(page, -1)
+	if len(blocks) < 15 {
+		t.Fatalf("found %d verdict examples", len(blocks))
+	}
+	skeptical1 := points(skeptical("retry 5 times", "5 is arbitrary"))
+	setups := map[string]func(t *testing.T) *State{
+		"points": func(t *testing.T) *State {
+			s := start(t, nil)
+			respond(t, s, "1. a")
+			return s
+		},
+		"clarification": func(t *testing.T) *State {
+			s := start(t, nil)
+			step(t, s, "1. it depends", points(`{"text":"it depends on the load","triage":"in-scope","classification":"ILL-FORMED","clarify":"which load?"}`, agree("b")))
+			respond(t, s, "under 100/s")
+			return s
+		},
+		"challenge": func(t *testing.T) *State {
+			s := start(t, nil)
+			step(t, s, "1. retry 5 times", skeptical1)
+			respond(t, s, "Re C1: the SLA names 5 attempts.")
+			return s
+		},
+		"grouped": func(t *testing.T) *State {
+			s := start(t, nil)
+			g := `{"text":"%s","triage":"in-scope","classification":"SKEPTICAL","flaw":"no measurement","group":"g"}`
+			step(t, s, "1. a 2. b", points(fmt.Sprintf(g, "a"), fmt.Sprintf(g, "b")))
+			respond(t, s, "Re C1: both hold.")
+			return s
+		},
+		"deadlock": func(t *testing.T) *State {
+			s := start(t, nil)
+			step(t, s, "1. retry 5 times", skeptical1)
+			step(t, s, "Re C1: keep 5.", challengeEval(`{"id":"C1","outcome":"rejected"}`))
+			step(t, s, "Re C1: keep 5.", challengeEval(`{"id":"C1","outcome":"rejected"}`))
+			respond(t, s, "Re C1: keep 5.")
+			return s
+		},
+		"coverage": func(t *testing.T) *State {
+			s := twoAgreed(t, "")
+			respond(t, s, "tests/retry_test.go:31 fails on a retried POST")
+			return s
+		},
+		"stress": func(t *testing.T) *State {
+			s := twoAgreed(t, `,"require_stress_test":true`)
+			step(t, s, "nothing new", `{"coverage":{}}`)
+			respond(t, s, "Objection: retries amplify an outage. Mitigable. Impact: P1.")
+			return s
+		},
+		"arbitration": func(t *testing.T) *State {
+			s := reachArbitration(t)
+			respond(t, s, "P3 rests on a claim.")
+			return s
+		},
+	}
+	for i, b := range blocks {
+		setup := setups[string(b[1])]
+		if setup == nil {
+			t.Fatalf("example %d names no known situation %q", i+1, b[1])
+		}
+		s := setup(t)
+		if _, err := s.EvaluateJSON(b[2], t0); err != nil {
+			t.Errorf("example %d (%s):\n%s\n%v", i+1, b[1], b[2], err)
+		}
 	}
 }

@@ -1,12 +1,14 @@
 package deliberation
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,29 +79,35 @@ func (st *Store) List() ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deliberation store: %w", err)
 	}
-	known := make(map[string]cachedEntry, len(cache))
-	for _, c := range cache {
-		known[c.ID] = c
-	}
-	var fresh []cachedEntry
-	states := make(map[string]bool, len(des)/2)
+	// Both the directory and the cache are sorted by name, so one walk
+	// pairs each state file with its cached entry.
+	fresh := make([]cachedEntry, 0, len(des)/2)
+	var orphans []fs.DirEntry
+	next := 0
 	for _, de := range des {
+		if _, ok := idOf(de.Name(), transcriptPrefix, ".jsonl"); ok {
+			orphans = append(orphans, de)
+			continue
+		}
 		id, ok := idOf(de.Name(), statePrefix, ".json")
 		if !ok {
 			continue
 		}
-		states[id] = true
 		info, err := de.Info()
 		if err != nil {
 			continue
 		}
-		c, hit := known[id]
-		if !hit || c.Size != info.Size() || c.MTime != info.ModTime().UnixNano() {
-			c = cachedEntry{Size: info.Size(), MTime: info.ModTime().UnixNano(), Entry: st.entry(id)}
+		for next < len(cache) && cache[next].ID < id {
+			next++
 		}
-		fresh = append(fresh, c)
+		size, mtime := info.Size(), info.ModTime().UnixNano()
+		if next < len(cache) && cache[next].ID == id && cache[next].Size == size && cache[next].MTime == mtime {
+			fresh = append(fresh, cache[next])
+			continue
+		}
+		fresh = append(fresh, cachedEntry{Size: size, MTime: mtime, Entry: st.entry(id)})
 	}
-	fresh = append(fresh, st.orphans(des, states)...)
+	fresh = append(fresh, st.orphans(orphans, fresh)...)
 	st.writeListCache(dirTime, fresh)
 	out := make([]Entry, len(fresh))
 	for i, c := range fresh {
@@ -118,13 +126,14 @@ func idOf(name, prefix, suffix string) (string, bool) {
 	return id, ok && validID(id)
 }
 
-// orphans are the transcripts with records but no state file (a crash
-// during start): listed with the way to rebuild them.
-func (st *Store) orphans(des []fs.DirEntry, states map[string]bool) []cachedEntry {
+// orphans are the transcripts (among des) with records but no state file
+// (a crash during start), listed with the way to rebuild them; listed are
+// the state files' entries, sorted by ID.
+func (st *Store) orphans(des []fs.DirEntry, listed []cachedEntry) []cachedEntry {
 	var out []cachedEntry
 	for _, de := range des {
-		id, ok := idOf(de.Name(), transcriptPrefix, ".jsonl")
-		if !ok || states[id] {
+		id, _ := idOf(de.Name(), transcriptPrefix, ".jsonl")
+		if _, found := slices.BinarySearchFunc(listed, id, func(c cachedEntry, id string) int { return strings.Compare(c.ID, id) }); found {
 			continue
 		}
 		if info, err := de.Info(); err != nil || info.Size() == 0 {
@@ -184,27 +193,32 @@ func (st *Store) readListCache(dirTime int64) (cache []cachedEntry, quiet bool) 
 	if lockShared(f) != nil {
 		return nil, false
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxListCache))
-	if err != nil {
+	info, err := f.Stat()
+	if err != nil || info.Size() > maxListCache {
 		return nil, false
 	}
-	head, body, _ := strings.Cut(string(data), "\n")
+	buf := make([]byte, info.Size())
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return nil, false
+	}
+	data := string(buf)
+	head, body, _ := strings.Cut(data, "\n")
 	var magic1, magic2 string
 	var recorded, written int64
 	var count int
-	if _, err := fmt.Sscan(head, &magic1, &magic2, &recorded, &written, &count); err != nil || magic1+" "+magic2 != listCacheMagic {
+	if _, err := fmt.Sscan(head, &magic1, &magic2, &recorded, &written, &count); err != nil || magic1+" "+magic2 != listCacheMagic || count < 0 || count > len(body) {
 		return nil, false
 	}
 	cache = make([]cachedEntry, 0, count)
-	for line := range strings.SplitSeq(body, "\n") {
-		if line == "" {
-			continue
-		}
+	prefix := filepath.Join(st.dir, statePrefix)
+	for body != "" {
+		var line string
+		line, body, _ = strings.Cut(body, "\n")
 		c, ok := parseCachedEntry(line)
-		if !ok {
+		if !ok || (len(cache) > 0 && c.ID <= cache[len(cache)-1].ID) {
 			return nil, false
 		}
-		c.StateFile = st.StatePath(c.ID)
+		c.StateFile = prefix + c.ID + ".json"
 		cache = append(cache, c)
 	}
 	if len(cache) != count {
@@ -217,10 +231,16 @@ func (st *Store) readListCache(dirTime int64) (cache []cachedEntry, quiet bool) 
 // most: 32,000 deliberations and more just skip the cache).
 const maxListCache = 64 << 20
 
+// parseCachedEntry parses one line of the cache: eleven tab-separated
+// fields.
 func parseCachedEntry(line string) (cachedEntry, bool) {
-	f := strings.Split(line, "\t")
-	if len(f) != 11 {
-		return cachedEntry{}, false
+	var f [11]string
+	for i := range f {
+		var ok bool
+		f[i], line, ok = strings.Cut(line, "\t")
+		if ok != (i < len(f)-1) {
+			return cachedEntry{}, false
+		}
 	}
 	var c cachedEntry
 	var err [6]error
@@ -228,30 +248,46 @@ func parseCachedEntry(line string) (cachedEntry, bool) {
 	c.MTime, err[1] = strconv.ParseInt(f[1], 10, 64)
 	c.ID, c.Status, c.Mode, c.Phase, c.UpdatedAt = f[2], Status(f[3]), Mode(f[4]), Phase(f[6]), f[7]
 	c.Iteration, err[2] = strconv.Atoi(f[5])
-	c.ExitReason, err[3] = strconv.Unquote(f[8])
-	c.QuestionExcerpt, err[4] = strconv.Unquote(f[9])
-	c.Error, err[5] = strconv.Unquote(f[10])
-	return c, errors.Join(err[:]...) == nil
+	c.ExitReason, err[3] = unquote(f[8])
+	c.QuestionExcerpt, err[4] = unquote(f[9])
+	c.Error, err[5] = unquote(f[10])
+	return c, errors.Join(err[:]...) == nil && validID(c.ID)
+}
+
+// unquote is strconv.Unquote without an allocation for the empty string.
+func unquote(s string) (string, error) {
+	if s == `""` {
+		return "", nil
+	}
+	return strconv.Unquote(s)
 }
 
 // writeListCache rewrites the cache in place; it is only a cache, so a
 // failure is ignored (the next listing reads the state files again).
 func (st *Store) writeListCache(dirTime int64, entries []cachedEntry) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %d %d %d\n", listCacheMagic, dirTime, time.Now().UnixNano(), len(entries))
-	for _, c := range entries {
-		fmt.Fprintf(&b, "%d\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", c.Size, c.MTime, c.ID, c.Status, c.Mode, c.Iteration, c.Phase,
-			c.UpdatedAt, strconv.Quote(c.ExitReason), strconv.Quote(c.QuestionExcerpt), strconv.Quote(c.Error))
-	}
 	f, err := os.OpenFile(filepath.Join(st.dir, listCacheName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	if lockFile(f) != nil {
+	if lockFile(f) != nil || f.Truncate(0) != nil {
 		return
 	}
-	if f.Truncate(0) == nil {
-		f.WriteAt([]byte(b.String()), 0)
+	w := bufio.NewWriterSize(f, 64<<10)
+	fmt.Fprintf(w, "%s %d %d %d\n", listCacheMagic, dirTime, time.Now().UnixNano(), len(entries))
+	var line []byte
+	for _, c := range entries {
+		line = strconv.AppendInt(line[:0], c.Size, 10)
+		line = append(line, '\t')
+		line = strconv.AppendInt(line, c.MTime, 10)
+		line = append(append(append(line, '\t'), c.ID...), '\t')
+		line = append(append(append(line, c.Status...), '\t'), c.Mode...)
+		line = append(strconv.AppendInt(append(line, '\t'), int64(c.Iteration), 10), '\t')
+		line = append(append(append(line, c.Phase...), '\t'), c.UpdatedAt...)
+		line = strconv.AppendQuote(append(line, '\t'), c.ExitReason)
+		line = strconv.AppendQuote(append(line, '\t'), c.QuestionExcerpt)
+		line = strconv.AppendQuote(append(line, '\t'), c.Error)
+		w.Write(append(line, '\n'))
 	}
+	w.Flush()
 }

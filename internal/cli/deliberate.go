@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -302,32 +306,64 @@ func (a *app) deliberateList() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			w := bufio.NewWriter(a.stdout)
 			if asJSON {
-				if entries == nil {
-					entries = []deliberation.Entry{}
+				err = writeJSONList(w, entries)
+			} else {
+				for _, e := range entries {
+					a.delibPrintEntry(w, e)
 				}
-				return writeJSON(a.stdout, entries)
 			}
-			for _, e := range entries {
-				a.delibPrintEntry(e)
+			if ferr := w.Flush(); err == nil {
+				err = ferr
 			}
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
 	return cmd
 }
 
-func (a *app) delibPrintEntry(e deliberation.Entry) {
+func (a *app) delibPrintEntry(w io.Writer, e deliberation.Entry) {
 	if e.Error != "" {
-		fmt.Fprintf(a.stdout, "%s\tunreadable\t%s\n", e.ID, e.Error)
+		fmt.Fprintf(w, "%s\tunreadable\t%s\n", e.ID, e.Error)
 		return
 	}
 	status := string(e.Status)
 	if e.ExitReason != "" {
 		status += " (" + e.ExitReason + ")"
 	}
-	fmt.Fprintf(a.stdout, "%s\t%s\titeration %d\t%s old\t%s\n", e.ID, status, e.Iteration, e.Age, e.QuestionExcerpt)
+	fmt.Fprintf(w, "%s\t%s\titeration %d\t%s old\t%s\n", e.ID, status, e.Iteration, e.Age, e.QuestionExcerpt)
+}
+
+// writeJSONList prints entries as writeJSON would, one entry at a time (a
+// listing of thousands is never held in memory twice).
+func writeJSONList[T any](w io.Writer, entries []T) error {
+	if len(entries) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	io.WriteString(w, "[\n")
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	for i, e := range entries {
+		buf.Reset()
+		buf.WriteString("  ")
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+		out := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		if i < len(entries)-1 {
+			out = append(out, ',')
+		}
+		if _, err := w.Write(append(out, '\n')); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "]\n")
+	return err
 }
 
 func (a *app) deliberateSynthesize() *cobra.Command {
