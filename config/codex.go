@@ -81,6 +81,13 @@ type CodexSettings struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// codexParser resolves a codex section; locate, when not nil, gives a
+// setting's place in the file ("PATH:LINE:COLUMN:") for its warnings.
+type codexParser struct {
+	CodexSettings
+	locate func(path string) string
+}
+
 // DefaultCodex returns the codex section's defaults.
 func DefaultCodex() Codex {
 	return Codex{Model: DefaultCodexModel, Reasoning: DefaultCodexReasoning,
@@ -91,16 +98,21 @@ func DefaultCodex() Codex {
 // file or section gives the defaults; a wrong value gives its default and a
 // warning naming it; only a file that is not a JSON object is an error.
 func CodexFor(dir string) (CodexSettings, error) {
-	m, err := load(dir)
+	f, err := load(dir)
 	if err != nil {
 		return CodexSettings{Codex: DefaultCodex()}, err
 	}
-	return ParseCodex(m[CodexKey]), nil
+	raw, _, _ := f.get(CodexKey)
+	return parseCodex(raw, f.locate), nil
 }
 
 // ParseCodex resolves a codex section (nil: absent).
-func ParseCodex(raw json.RawMessage) CodexSettings {
-	s := CodexSettings{Codex: DefaultCodex()}
+func ParseCodex(raw json.RawMessage) CodexSettings { return parseCodex(raw, nil) }
+
+// parseCodex is ParseCodex with each warning placed by locate (given the
+// setting's dotted path, it returns "PATH:LINE:COLUMN:"), when not nil.
+func parseCodex(raw json.RawMessage, locate func(path string) string) CodexSettings {
+	s := &codexParser{CodexSettings: CodexSettings{Codex: DefaultCodex()}, locate: locate}
 	section := s.object(CodexKey, raw)
 	for _, k := range sortedKeys(section) {
 		v := section[k]
@@ -114,60 +126,65 @@ func ParseCodex(raw json.RawMessage) CodexSettings {
 		case "elicitation":
 			s.elicitation(v)
 		default:
-			s.warnf("codex.%s: unknown setting, ignored (settings: model, reasoning, disabled, elicitation)", k)
+			s.warnf("codex."+k, "codex.%s: unknown setting, ignored (settings: model, reasoning, disabled, elicitation)", k)
 		}
 	}
-	return s
+	return s.CodexSettings
 }
 
-func (s *CodexSettings) warnf(format string, args ...any) {
-	s.Warnings = append(s.Warnings, fmt.Sprintf(format, args...))
+// warnf records a warning about the setting at path.
+func (s *codexParser) warnf(path, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if s.locate != nil {
+		msg = s.locate(path) + " " + msg
+	}
+	s.Warnings = append(s.Warnings, msg)
 }
 
 // object decodes a section that must be an object; anything else warns.
-func (s *CodexSettings) object(path string, raw json.RawMessage) map[string]json.RawMessage {
+func (s *codexParser) object(path string, raw json.RawMessage) map[string]json.RawMessage {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		s.warnf("%s must be an object (got %s); using the defaults", path, raw)
+		s.warnf(path, "%s must be an object (got %s); using the defaults", path, raw)
 		return nil
 	}
 	return m
 }
 
-func (s *CodexSettings) model(v json.RawMessage) {
+func (s *codexParser) model(v json.RawMessage) {
 	var m string
 	switch {
 	case json.Unmarshal(v, &m) != nil:
-		s.warnf("codex.model must be a string (got %s); using %s", v, DefaultCodexModel)
+		s.warnf("codex.model", "codex.model must be a string (got %s); using %s", v, DefaultCodexModel)
 	case !ValidCodexModel(m):
-		s.warnf("codex.model %q does not match %s; using %s", m, CodexModelAllowlist, DefaultCodexModel)
+		s.warnf("codex.model", "codex.model %q does not match %s; using %s", m, CodexModelAllowlist, DefaultCodexModel)
 	default:
 		s.Model = m
 	}
 }
 
-func (s *CodexSettings) reasoning(v json.RawMessage) {
+func (s *codexParser) reasoning(v json.RawMessage) {
 	var r string
 	switch {
 	case json.Unmarshal(v, &r) != nil:
-		s.warnf("codex.reasoning must be a string (got %s); using %s", v, DefaultCodexReasoning)
+		s.warnf("codex.reasoning", "codex.reasoning must be a string (got %s); using %s", v, DefaultCodexReasoning)
 	case !slices.Contains(CodexReasoningAllowlist, r):
-		s.warnf("codex.reasoning %q is not one of %s; using %s", r, strings.Join(CodexReasoningAllowlist, ", "), DefaultCodexReasoning)
+		s.warnf("codex.reasoning", "codex.reasoning %q is not one of %s; using %s", r, strings.Join(CodexReasoningAllowlist, ", "), DefaultCodexReasoning)
 	default:
 		s.Reasoning = r
 	}
 }
 
-func (s *CodexSettings) boolean(path string, v json.RawMessage, dst *bool) {
+func (s *codexParser) boolean(path string, v json.RawMessage, dst *bool) {
 	if json.Unmarshal(v, dst) != nil {
-		s.warnf("%s must be true or false (got %s); using %v", path, v, *dst)
+		s.warnf(path, "%s must be true or false (got %s); using %v", path, v, *dst)
 	}
 }
 
-func (s *CodexSettings) elicitation(raw json.RawMessage) {
+func (s *codexParser) elicitation(raw json.RawMessage) {
 	section := s.object("codex.elicitation", raw)
 	for _, k := range sortedKeys(section) {
 		v := section[k]
@@ -177,28 +194,28 @@ func (s *CodexSettings) elicitation(raw json.RawMessage) {
 		case "methods":
 			var ms []string
 			if json.Unmarshal(v, &ms) != nil {
-				s.warnf("codex.elicitation.methods must be a list of method names (got %s); using [] (every method with a codex_role)", v)
+				s.warnf("codex.elicitation.methods", "codex.elicitation.methods must be a list of method names (got %s); using [] (every method with a codex_role)", v)
 			} else if ms != nil {
 				s.Elicitation.Methods = ms
 			}
 		case "timeout":
 			s.timeout(v)
 		default:
-			s.warnf("codex.elicitation.%s: unknown setting, ignored (settings: enabled, methods, timeout)", k)
+			s.warnf("codex.elicitation."+k, "codex.elicitation.%s: unknown setting, ignored (settings: enabled, methods, timeout)", k)
 		}
 	}
 }
 
 // timeout clamps a number of seconds to 300..900, as the seed does.
-func (s *CodexSettings) timeout(v json.RawMessage) {
+func (s *codexParser) timeout(v json.RawMessage) {
 	var t float64
 	if json.Unmarshal(v, &t) != nil || math.IsNaN(t) || math.IsInf(t, 0) {
-		s.warnf("codex.elicitation.timeout must be a number of seconds (got %s); using %d", v, DefaultElicitTimeout)
+		s.warnf("codex.elicitation.timeout", "codex.elicitation.timeout must be a number of seconds (got %s); using %d", v, DefaultElicitTimeout)
 		return
 	}
 	clamped := math.Max(MinElicitTimeout, math.Min(MaxElicitTimeout, t))
 	if clamped != t {
-		s.warnf("codex.elicitation.timeout %g is outside %d..%d seconds; using %g", t, MinElicitTimeout, MaxElicitTimeout, clamped)
+		s.warnf("codex.elicitation.timeout", "codex.elicitation.timeout %g is outside %d..%d seconds; using %g", t, MinElicitTimeout, MaxElicitTimeout, clamped)
 	}
 	s.Elicitation.Timeout = clamped
 }

@@ -9,6 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/elicit/elicit/internal/infile"
+	"github.com/elicit/elicit/internal/jsonnode"
 )
 
 // FileName is the settings file in a project directory.
@@ -23,28 +27,109 @@ var Keys = []string{KeyboardMode}
 // Path returns the settings file of a project directory.
 func Path(dir string) string { return filepath.Join(dir, FileName) }
 
-// load reads the settings file; a missing file is an empty object.
-func load(dir string) (map[string]json.RawMessage, error) {
-	data, err := os.ReadFile(Path(dir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]json.RawMessage{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read settings: %w", err)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil || m == nil {
-		return nil, fmt.Errorf("%s is not a JSON object; fix or remove it (elicit will not overwrite it)", Path(dir))
-	}
-	return m, nil
+// Input is the cap on the settings file: it is a small object of settings,
+// and a file over the cap (or a link to /dev/zero) is refused, not read.
+var Input = infile.Limit{Max: 1 << 20, What: "a settings file", Fix: "it holds a few settings; fix or remove it"}
+
+// file is the settings file as read: its members, with where each value
+// starts, for errors that give a line and a column.
+type file struct {
+	path string
+	data []byte
+	root jsonnode.Node // an object; no members when the file is missing
 }
 
-// set writes one key, keeping the others, atomically.
+// load reads the settings file; a missing file is an empty object. Only a
+// regular file within Input's cap is read, and a file that is not a JSON
+// object is an error naming the line and column of the first problem.
+func load(dir string) (*file, error) {
+	f := &file{path: Path(dir), root: jsonnode.Node{Kind: jsonnode.Object}}
+	data, err := infile.ReadFile(f.path, Input)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return f, nil
+	case errors.Is(err, infile.ErrTooLarge), errors.Is(err, infile.ErrNotRegular):
+		return nil, fmt.Errorf("read settings: %w", err) // it names the file
+	case err != nil:
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	f.data = data
+	if !utf8.Valid(data) {
+		return nil, f.broken(jsonnode.FirstInvalidUTF8(data), "is not valid UTF-8")
+	}
+	root, err := jsonnode.Parse(data)
+	var syntax *jsonnode.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return nil, f.broken(syntax.Offset, "is not a JSON object: invalid JSON: "+syntax.Msg)
+	case err != nil:
+		return nil, f.broken(0, "is not a JSON object: "+err.Error())
+	case root.Kind != jsonnode.Object:
+		return nil, f.broken(int(root.Offset), "is not a JSON object (got "+root.Kind.String()+")")
+	}
+	f.root = root
+	return f, nil
+}
+
+// broken is the error for a settings file elicit cannot use.
+func (f *file) broken(offset int, what string) error {
+	return fmt.Errorf("%s %s; fix or remove it (elicit will not overwrite it)", f.at(offset), what)
+}
+
+// at names a place in the file: PATH:LINE:COLUMN.
+func (f *file) at(offset int) string {
+	line, col := jsonnode.Position(f.data, offset)
+	return fmt.Sprintf("%s:%d:%d:", f.path, line, col)
+}
+
+// get returns the value of a top-level key (the last, when it is given
+// more than once) and where it starts.
+func (f *file) get(key string) (json.RawMessage, int, bool) {
+	for i := len(f.root.Members) - 1; i >= 0; i-- {
+		if m := &f.root.Members[i]; m.Key == key {
+			return json.RawMessage(f.data[m.Value.Offset:m.Value.End]), int(m.Value.Offset), true
+		}
+	}
+	return nil, 0, false
+}
+
+// locate returns where the value at a dotted path (codex.model) starts,
+// as PATH:LINE:COLUMN, or the file's path when there is no such value.
+func (f *file) locate(path string) string {
+	n := &f.root
+	for _, key := range strings.Split(path, ".") {
+		var next *jsonnode.Node
+		for i := len(n.Members) - 1; i >= 0 && next == nil; i-- {
+			if n.Members[i].Key == key {
+				next = &n.Members[i].Value
+			}
+		}
+		if next == nil {
+			return f.path + ":"
+		}
+		n = next
+	}
+	return f.at(int(n.Offset))
+}
+
+// members returns the file's settings as raw values (the last of a key
+// given more than once wins).
+func (f *file) members() map[string]json.RawMessage {
+	m := make(map[string]json.RawMessage, len(f.root.Members))
+	for _, mem := range f.root.Members {
+		m[mem.Key] = json.RawMessage(f.data[mem.Value.Offset:mem.Value.End])
+	}
+	return m
+}
+
+// set writes one key, keeping the others, atomically, and keeping the
+// file's mode (and a symbolic link to it: the link's target is written).
 func set(dir, key string, value any) error {
-	m, err := load(dir)
+	f, err := load(dir)
 	if err != nil {
 		return err
 	}
+	m := f.members()
 	raw, err := json.Marshal(value)
 	if err != nil {
 		return err
@@ -56,16 +141,31 @@ func set(dir, key string, value any) error {
 	if err := enc.Encode(m); err != nil {
 		return err
 	}
-	return writeAtomic(Path(dir), buf.Bytes())
+	return writeAtomic(f.path, buf.Bytes())
 }
 
+// newFileMode is the mode of a settings file elicit creates: readable by
+// all, as an editor would leave it (it holds no secrets).
+const newFileMode = 0o644
+
 func writeAtomic(path string, data []byte) error {
+	mode := fs.FileMode(newFileMode)
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+		if fi, err := os.Stat(path); err == nil {
+			mode = fi.Mode().Perm()
+		}
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+FileName+".*")
 	if err != nil {
 		return fmt.Errorf("write settings: %w", err)
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write settings: %w", err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		return fmt.Errorf("write settings: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -93,4 +94,115 @@ func TestParseBool(t *testing.T) {
 	if _, err := ParseBool("2"); err == nil {
 		t.Error("ParseBool(2) must fail")
 	}
+}
+
+// TestErrorsHaveLineAndColumn: what is wrong with the settings file is
+// placed at its line and column.
+func TestErrorsHaveLineAndColumn(t *testing.T) {
+	tests := []struct {
+		name, content, want string
+	}{
+		{"syntax", "{\n  \"keyboard_mode\": tru\n}", ":2:20: is not a JSON object: invalid JSON: invalid literal (expected true)"},
+		{"not an object", "\n\n  [1]", ":3:3: is not a JSON object (got array)"},
+		{"wrong type", "{\"theme\": 1,\n \"keyboard_mode\": 1}", ":2:19: keyboard_mode must be true or false (got 1)"},
+		{"not UTF-8", "{\"a\": \"\xff\"}", ":1:8: is not valid UTF-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(Path(dir), []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := KeyboardModeFor(dir, func(string) string { return "" })
+			if err == nil || !strings.HasPrefix(err.Error(), Path(dir)+tt.want) {
+				t.Errorf("err = %v, want %s%s", err, Path(dir), tt.want)
+			}
+		})
+	}
+	dir := t.TempDir()
+	os.WriteFile(Path(dir), []byte("{\"codex\": {\n  \"model\": 5}}"), 0o644)
+	s, err := CodexFor(dir)
+	if err != nil || len(s.Warnings) != 1 || s.Warnings[0] != Path(dir)+":2:12: codex.model must be a string (got 5); using gpt-5.3-codex" {
+		t.Errorf("codex warnings = %q, %v", s.Warnings, err)
+	}
+}
+
+// TestSetKeepsMode: config set rewrites the file with the mode it had (it
+// used to leave every file 0600), and a new file is 0644.
+func TestSetKeepsMode(t *testing.T) {
+	for _, mode := range []os.FileMode{0o644, 0o600, 0o664} {
+		dir := t.TempDir()
+		if err := os.WriteFile(Path(dir), []byte(`{}`), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(Path(dir), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := SetKeyboardMode(dir, true); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(Path(dir)); err != nil || fi.Mode().Perm() != mode {
+			t.Errorf("mode %v became %v (%v)", mode, fi.Mode().Perm(), err)
+		}
+	}
+	dir := t.TempDir()
+	if err := SetKeyboardMode(dir, true); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(Path(dir)); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("a new file is %v, want 0644 (%v)", fi.Mode().Perm(), err)
+	}
+}
+
+// TestUnreadableFilesRefused: a link to /dev/zero, a FIFO and a file over
+// the cap are errors naming the file, returned at once.
+func TestUnreadableFilesRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		make func(path string) error
+		want string
+	}{
+		{"device", func(p string) error { return os.Symlink("/dev/zero", p) }, "a character device, not a regular file"},
+		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "a named pipe (FIFO), not a regular file"},
+		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }, "a directory, not a regular file"},
+		{"over the cap", func(p string) error { return os.WriteFile(p, make([]byte, Input.Max+1), 0o644) }, "more than 1 MiB, the cap for a settings file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := tt.make(Path(dir)); err != nil {
+				t.Fatal(err)
+			}
+			_, err := KeyboardModeFor(dir, func(string) string { return "" })
+			if want := "read settings: " + Path(dir) + ": " + tt.want; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("err = %v, want %s", err, want)
+			}
+			if err := SetKeyboardMode(dir, true); err == nil {
+				t.Error("set over an unreadable file must fail")
+			}
+		})
+	}
+}
+
+// FuzzSettings reads any settings file without panicking: an error or a
+// value, and the file is never changed by reading it.
+func FuzzSettings(f *testing.F) {
+	for _, s := range []string{`{}`, `{"keyboard_mode": true}`, `{"codex": {"model": "gpt-5-codex", "elicitation": {"timeout": 30}}}`, `[`, "{\"a\":\"\xff\"}", `null`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(Path(dir), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := KeyboardModeFor(dir, func(string) string { return "" }); err != nil && !strings.Contains(err.Error(), Path(dir)) {
+			t.Fatalf("error %q does not name the file", err)
+		}
+		if _, err := CodexFor(dir); err != nil && !strings.Contains(err.Error(), Path(dir)) {
+			t.Fatalf("error %q does not name the file", err)
+		}
+		if got, _ := os.ReadFile(Path(dir)); string(got) != string(data) {
+			t.Fatal("reading changed the file")
+		}
+	})
 }

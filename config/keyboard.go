@@ -39,16 +39,16 @@ func KeyboardModeFor(dir string, getenv func(string) string) (Setting, error) {
 		s.Value, s.Source = v, name
 		return s, nil
 	}
-	m, err := load(dir)
+	f, err := load(dir)
 	if err != nil {
 		return s, err
 	}
-	raw, ok := m[KeyboardMode]
+	raw, at, ok := f.get(KeyboardMode)
 	if !ok {
 		return s, nil
 	}
 	if err := json.Unmarshal(raw, &s.Value); err != nil {
-		return s, fmt.Errorf("%s: %s must be true or false (got %s)", Path(dir), KeyboardMode, raw)
+		return s, fmt.Errorf("%s %s must be true or false (got %s)", f.at(at), KeyboardMode, raw)
 	}
 	s.Source = Path(dir)
 	return s, nil

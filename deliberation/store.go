@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -53,13 +54,11 @@ func digits(s string) bool {
 
 // DefaultDir is $ELICIT_HOME/deliberations, or ~/.elicit/deliberations.
 func DefaultDir(getenv func(string) string) (string, error) {
-	if h := getenv("ELICIT_HOME"); h != "" {
-		return filepath.Join(h, "deliberations"), nil
+	home, err := config.Home(getenv)
+	if err != nil {
+		return "", fmt.Errorf("deliberation store: %w", err)
 	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".elicit", "deliberations"), nil
-	}
-	return "", errors.New("deliberation store: neither ELICIT_HOME nor HOME is set")
+	return filepath.Join(home, "deliberations"), nil
 }
 
 // StoreOptions configure a Store; nil means the defaults.

@@ -44,6 +44,9 @@ func (a *app) deliberationStore() (*deliberation.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := a.tightenHome(); err != nil {
+		return nil, err
+	}
 	opts := &deliberation.StoreOptions{}
 	if now := a.getenv("ELICIT_NOW"); now != "" {
 		t, err := time.Parse(time.RFC3339, now)

@@ -53,6 +53,9 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 				Tools:      names,
 				Background: bg,
 			})
+			if err := a.tightenHome(); err != nil {
+				fmt.Fprintln(a.stderr, "elicit: warning: "+err.Error())
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if addr == "" {
