@@ -428,3 +428,25 @@ func TestFramerGoesOnAfterAnOversizedMessage(t *testing.T) {
 		t.Errorf("next frame %q, %v; want {\"b\":1}", data, err)
 	}
 }
+
+// TestTwoMessagesOnOneLine: two JSON-RPC requests written on one line are
+// both answered (the second used to be dropped with a parse error).
+func TestTwoMessagesOnOneLine(t *testing.T) {
+	p := startPipeServer(t, New(nil), elicitStdio, "", nil)
+	p.send(t, `{"jsonrpc":"2.0","id":11,"method":"ping"}{"jsonrpc":"2.0","id":12,"method":"tools/list"} {"jsonrpc":"2.0","id":13,"method":"ping"}`)
+	ids := map[float64]bool{}
+	for range 3 {
+		var resp struct {
+			ID     float64          `json:"id"`
+			Result json.RawMessage  `json:"result"`
+			Error  *json.RawMessage `json:"error"`
+		}
+		if err := json.Unmarshal(p.line(t), &resp); err != nil || resp.Error != nil || resp.Result == nil {
+			t.Fatalf("response %+v: %v", resp, err)
+		}
+		ids[resp.ID] = true
+	}
+	if !ids[11] || !ids[12] || !ids[13] {
+		t.Errorf("answered %v, want 11, 12 and 13", ids)
+	}
+}

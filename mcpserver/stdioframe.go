@@ -11,19 +11,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// framer splits the input into messages: one per line, or several lines
-// when a JSON value spans them (the SDK accepts those too). Blank lines are
-// skipped.
+// framer splits the input into messages: one per line, several on one
+// line when one value follows another ({...}{...}), or one over several
+// lines when a JSON value spans them (the SDK accepts those too). Blank
+// lines are skipped.
 type framer struct {
 	r     *bufio.Reader
 	limit int
-	held  []byte // a message read while the one before it was left open
+	held  [][]byte // messages read after the one returned
 }
 
 func (f *framer) next() ([]byte, error) {
-	if f.held != nil {
-		msg := f.held
-		f.held = nil
+	if len(f.held) > 0 {
+		msg := f.held[0]
+		f.held = f.held[1:]
 		return msg, nil
 	}
 	var buf []byte
@@ -35,7 +36,7 @@ func (f *framer) next() ([]byte, error) {
 		}
 		if value.open() && wholeMessage(line) {
 			// The open value was cut short: a message of its own follows.
-			f.held = append([]byte(nil), bytes.TrimSpace(line)...)
+			f.held = splitValues(append([]byte(nil), bytes.TrimSpace(line)...))
 			return nil, &rejection{code: jsonrpc.CodeParseError, message: "parse error: a message ends with a string, object or array left open: " + clip(buf)}
 		}
 		buf = append(buf, line...)
@@ -54,8 +55,52 @@ func (f *framer) next() ([]byte, error) {
 		if err == nil && value.open() {
 			continue
 		}
-		return msg, nil
+		values := splitValues(msg)
+		f.held = values[1:]
+		return values[0], nil
 	}
+}
+
+// splitValues splits text holding one JSON value after another on a line
+// ({...}{...}, or with white space between) into the values: a split comes
+// where an object or array closes and another opens. Text that is not
+// such a sequence comes back whole, or from its first part that is not,
+// for the parser to refuse.
+func splitValues(text []byte) [][]byte {
+	var out [][]byte
+	depth, start := 0, 0
+	inString, escape := false, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case escape:
+			escape = false
+			continue
+		case inString:
+			escape, inString = c == '\\', c != '"'
+			continue
+		case c == '"':
+			inString = true
+			continue
+		case c == '{' || c == '[':
+			depth++
+			continue
+		case c != '}' && c != ']':
+			continue
+		}
+		if depth--; depth > 0 {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n') {
+			j++
+		}
+		if j < len(text) && (text[j] == '{' || text[j] == '[') {
+			out = append(out, text[start:i+1])
+			start, i, depth = j, j-1, 0
+		}
+	}
+	return append(out, text[start:])
 }
 
 // skipLine skips the rest of an oversized message's line.
