@@ -16,7 +16,7 @@ func TestListenAddr(t *testing.T) {
 		{"localhost:1", "", "localhost:1", ""},
 		{"[::1]:2", "", "[::1]:2", ""},
 		{"127.0.0.2:3", "", "127.0.0.2:3", ""},
-		{"0.0.0.0:4", "", "", "--http 0.0.0.0:4 is not a loopback address: refusing to serve it without --token (or ELICIT_TOKEN)"},
+		{"0.0.0.0:4", "", "", "--http 0.0.0.0:4 is not a loopback address: refusing to serve it without a token (--token-file, or ELICIT_TOKEN)"},
 		{"192.0.2.1:5", "", "", "not a loopback address"},
 		{"0.0.0.0:4", "t", "0.0.0.0:4", ""},
 		{"a:b:c", "", "", "use PORT, HOST:PORT or [IPv6]:PORT"},
@@ -43,7 +43,7 @@ func TestHTTPHandlerGuards(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		return rec.Code
 	}
-	guarded := HTTPHandler(New(nil), "s3cret")
+	guarded := HTTPHandler(New(nil), &HTTPOptions{Token: "s3cret"})
 	for auth, want := range map[string]int{"": 401, "Bearer nope": 401, "s3cret": 401, "Bearer s3cret": 200} {
 		if code := post(guarded, "127.0.0.1:8765", auth); code != want {
 			t.Errorf("Authorization %q: %d, want %d", auth, code, want)
@@ -54,7 +54,7 @@ func TestHTTPHandlerGuards(t *testing.T) {
 // TestDNSRebindingProtection serves on a real loopback listener: a request
 // whose Host header names another host is refused.
 func TestDNSRebindingProtection(t *testing.T) {
-	srv := httptest.NewServer(HTTPHandler(New(nil), ""))
+	srv := httptest.NewServer(HTTPHandler(New(nil), nil))
 	defer srv.Close()
 	for host, want := range map[string]int{"": http.StatusOK, "evil.example": http.StatusForbidden} {
 		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`))

@@ -3,7 +3,7 @@
 import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -181,6 +181,41 @@ describe("streamable HTTP with a token", () => {
       const c = await connectHTTP(newClient("right"), server.url, "s3cret");
       const [r] = await call(c, "elicitation_list_templates", {});
       assert.equal(r.templates.length, 1);
+      await c.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("streamable HTTP safety", () => {
+  const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fetch", version: "0" } } });
+  const post = (url, headers = {}) => fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: initialize });
+
+  test("a browser page of a foreign origin is refused; loopback and allowed origins are served", async () => {
+    const server = await startHTTP(["--allow-origin", "https://app.example"]);
+    try {
+      assert.equal((await post(server.url, { origin: "http://evil.example" })).status, 403);
+      assert.equal((await post(server.url, { origin: "http://localhost:6274" })).status, 200);
+      assert.equal((await post(server.url, { origin: "https://app.example" })).status, 200);
+      assert.equal((await post(server.url)).status, 200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("--token-file: the SDK client with the token is served, without it refused", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "elicit-token-"));
+    const file = path.join(dir, "token");
+    writeFileSync(file, "s3cret\n", { mode: 0o600 });
+    const server = await startHTTP(["--token-file", file]);
+    try {
+      assert.equal((await post(server.url)).status, 401);
+      await assert.rejects(connectHTTP(newClient("no-token"), server.url));
+      const c = await connectHTTP(newClient("token"), server.url, "s3cret");
+      const [r, isErr] = await call(c, "elicitation_list_templates", {});
+      assert.equal(isErr, false);
+      assert.ok(r.templates.length >= 1);
       await c.close();
     } finally {
       await server.stop();

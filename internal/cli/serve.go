@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/internal/version"
 	"github.com/elicit/elicit/mcpserver"
 	"github.com/elicit/elicit/method"
@@ -15,20 +17,24 @@ import (
 )
 
 func serveCommand(a *app) *cobra.Command {
-	var addr, token, tools string
+	var addr, token, tokenFile, tools string
+	var origins []string
 	rf := &registryFlags{}
 	cmd := &cobra.Command{
-		Use:   "serve [--tools LIST] [--http ADDR [--token TOKEN]]",
+		Use:   "serve [--tools LIST] [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]...]",
 		Short: "Serve elicit's tools, prompts and resources over MCP (stdio by default, or Streamable HTTP)",
 		Long: `Serve MCP over standard input and output (the default), or over Streamable HTTP at
 http://ADDR/mcp with --http. A bare port binds to 127.0.0.1; a host that is not loopback
-needs --token (or ELICIT_TOKEN), which every request must then send as a bearer token.
+needs a token (--token-file, or ELICIT_TOKEN), which every request must then send as a
+bearer token. Requests from browser pages of other origins than loopback ones and those
+given with --allow-origin are refused.
 --tools serves a subset: groups (forms, methods, deliberation) and tool names, separated
 by commas; the prompts, resources and instructions follow the groups served.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if token == "" {
-				token = a.getenv("ELICIT_TOKEN")
+			tok, err := a.serveToken(cmd, token, tokenFile)
+			if err != nil {
+				return err
 			}
 			var names []string
 			if cmd.Flags().Changed("tools") {
@@ -61,18 +67,51 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			if addr == "" {
 				return mcpserver.ServeStdio(ctx, s)
 			}
-			listen, err := mcpserver.ListenAddr(addr, token)
+			listen, err := mcpserver.ListenAddr(addr, tok)
 			if err != nil {
 				return usagef("%v", err)
 			}
-			return mcpserver.ServeHTTP(ctx, s, listen, token, func(bound string) {
+			return mcpserver.ServeHTTP(ctx, s, listen, &mcpserver.HTTPOptions{Token: tok, AllowedOrigins: origins}, func(bound string) {
 				fmt.Fprintf(a.stderr, "elicit: serving MCP at http://%s/mcp\n", bound)
 			})
 		},
 	}
 	cmd.Flags().StringVar(&tools, "tools", "", "serve only these tools: `LIST` of groups (forms, methods, deliberation) and tool names")
 	cmd.Flags().StringVar(&addr, "http", "", "serve Streamable HTTP on `ADDR` (PORT or HOST:PORT) instead of stdio")
-	cmd.Flags().StringVar(&token, "token", "", "bearer `TOKEN` every HTTP request must send (default $ELICIT_TOKEN)")
+	cmd.Flags().StringVar(&tokenFile, "token-file", "", "read the bearer token every HTTP request must send from `FILE` (default $ELICIT_TOKEN)")
+	cmd.Flags().StringVar(&token, "token", "", "the bearer `TOKEN` itself (visible to other users in the process list: prefer --token-file or ELICIT_TOKEN)")
+	cmd.Flags().StringArrayVar(&origins, "allow-origin", nil, "also accept requests from browser pages of `ORIGIN` (scheme://host[:port]; repeatable); loopback origins always are")
 	cmd.Flags().StringVar(&rf.registry, "registry", "", "method registry CSV `file` (default $ELICIT_METHODS, else the embedded registry)")
 	return cmd
+}
+
+// tokenInput is the cap on a token file.
+var tokenInput = infile.Limit{Max: 4 << 10, What: "a token file", Fix: "it holds one token"}
+
+// serveToken resolves the HTTP bearer token: --token-file, else --token
+// (with a warning: the process list shows it), else ELICIT_TOKEN.
+func (a *app) serveToken(cmd *cobra.Command, token, file string) (string, error) {
+	if cmd.Flags().Changed("token") && cmd.Flags().Changed("token-file") {
+		return "", usagef("give the token once: --token-file or --token, not both")
+	}
+	if cmd.Flags().Changed("token") {
+		fmt.Fprintln(a.stderr, "elicit: warning: --token is visible to other users of this machine in the process list (ps, /proc/PID/cmdline); use --token-file FILE or ELICIT_TOKEN")
+	}
+	if file != "" {
+		data, err := a.readInput(file, tokenInput)
+		if err != nil {
+			return "", fmt.Errorf("--token-file: %w", err)
+		}
+		if token = strings.TrimSpace(string(data)); token == "" {
+			return "", fmt.Errorf("--token-file %s is empty (write the token into it)", file)
+		}
+		if fi, err := os.Stat(file); err == nil && file != "-" && fi.Mode().Perm()&0o077 != 0 {
+			fmt.Fprintf(a.stderr, "elicit: warning: token file %s is readable by other users (chmod 600 %s)\n", file, file)
+		}
+		return token, nil
+	}
+	if token == "" {
+		token = a.getenv("ELICIT_TOKEN")
+	}
+	return token, nil
 }

@@ -1,0 +1,292 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The defaults of HTTPOptions (the README's "Limits and safety" lists
+// them).
+const (
+	DefaultMaxConnections = 256
+	DefaultMaxSessions    = 1000
+	DefaultSessionTimeout = 30 * time.Minute
+	DefaultHeaderTimeout  = 10 * time.Second
+	DefaultBodyTimeout    = 30 * time.Second
+	DefaultWriteTimeout   = 30 * time.Second
+	DefaultIdleTimeout    = 2 * time.Minute
+	// MaxRequestBody is the largest request body read: tool arguments are
+	// refused past 1 MiB, and the envelope around them is small.
+	MaxRequestBody = 2 << 20
+)
+
+// HTTPOptions configures Streamable HTTP. A nil *HTTPOptions, and each zero
+// field, mean the default.
+type HTTPOptions struct {
+	// Token, when set, must come with every request as "Authorization:
+	// Bearer TOKEN".
+	Token string
+	// AllowedOrigins are the browser origins (scheme://host[:port]) allowed
+	// besides loopback ones. A request whose Origin header names any other
+	// origin is refused with 403, as the MCP specification asks; a request
+	// without an Origin header (not from a browser) is not.
+	AllowedOrigins []string
+	// MaxConnections caps the open connections; more wait to be accepted.
+	MaxConnections int
+	// MaxSessions caps the live MCP sessions; past it a new session is
+	// refused with 503 until one ends or expires.
+	MaxSessions int
+	// SessionTimeout ends a session that has had no request for this long;
+	// its client starts a new one.
+	SessionTimeout time.Duration
+	// HeaderTimeout bounds reading a request's headers, BodyTimeout reading
+	// its body, WriteTimeout each write of a response (a response stream
+	// may stay open, idle, as long as the session lives), IdleTimeout the
+	// wait for the next request on a kept-alive connection.
+	HeaderTimeout, BodyTimeout, WriteTimeout, IdleTimeout time.Duration
+}
+
+func (o *HTTPOptions) withDefaults() HTTPOptions {
+	var out HTTPOptions
+	if o != nil {
+		out = *o
+	}
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&out.SessionTimeout, DefaultSessionTimeout)
+	def(&out.HeaderTimeout, DefaultHeaderTimeout)
+	def(&out.BodyTimeout, DefaultBodyTimeout)
+	def(&out.WriteTimeout, DefaultWriteTimeout)
+	def(&out.IdleTimeout, DefaultIdleTimeout)
+	if out.MaxConnections <= 0 {
+		out.MaxConnections = DefaultMaxConnections
+	}
+	if out.MaxSessions <= 0 {
+		out.MaxSessions = DefaultMaxSessions
+	}
+	return out
+}
+
+// HTTPHandler serves MCP over Streamable HTTP at /mcp, with the SDK's
+// DNS-rebinding protection, Origin validation, the bearer token when one
+// is set, time limits on reading a body and on each write, a cap on live
+// sessions and their expiry when idle.
+func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
+	o := opts.withDefaults()
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+		SessionTimeout:      o.SessionTimeout,
+		MaxRequestBodyBytes: MaxRequestBody,
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", sdk)
+	var h http.Handler = mux
+	h = sessionCap(s, o.MaxSessions, h)
+	h = deadlines(o.BodyTimeout, o.WriteTimeout, h)
+	if o.Token != "" {
+		h = bearer(o.Token, h)
+	}
+	return checkOrigin(o.AllowedOrigins, h)
+}
+
+// checkOrigin refuses requests from browser origins that are neither
+// loopback nor allowed.
+func checkOrigin(allowed []string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, allowed) {
+			http.Error(w, "origin "+origin+" is not allowed (serve with --allow-origin "+origin+" to allow it)", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// originAllowed reports whether a browser origin may call the server: a
+// loopback origin (a page served from this machine), or one of allowed.
+func originAllowed(origin string, allowed []string) bool {
+	for _, a := range allowed {
+		if strings.EqualFold(strings.TrimSuffix(a, "/"), origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false // including "null", sent by sandboxed pages and files
+	}
+	return isLoopback(u.Hostname())
+}
+
+// bearer refuses requests without the token.
+func bearer(token string, next http.Handler) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="elicit"`)
+			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sessionCap refuses a new session (a POST without Mcp-Session-Id) while
+// max sessions are live.
+func sessionCap(s *mcp.Server, max int, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+			n := 0
+			for range s.Sessions() {
+				n++
+			}
+			if n >= max {
+				w.Header().Set("Retry-After", "60")
+				http.Error(w, "too many live sessions: retry when one ends or expires", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// deadlines bounds the time to read a request's body and to make each
+// write of the response, without bounding how long a response stream (the
+// SSE stream of a session) stays open: a client trickling a body, or no
+// longer reading, loses its connection; one waiting for events does not.
+func deadlines(body, write time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		_ = rc.SetWriteDeadline(time.Time{}) // a kept-alive connection's last one
+		if r.Body != nil && r.Body != http.NoBody {
+			_ = rc.SetReadDeadline(time.Now().Add(body))
+			r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+		}
+		dw := &deadlineWriter{ResponseWriter: w, rc: rc, timeout: write}
+		next.ServeHTTP(dw, r)
+		_ = rc.SetWriteDeadline(time.Now().Add(write)) // for the server's last flush
+	})
+}
+
+// deadlineBody lifts the body's read deadline once it has been read, so
+// that the server's wait for the connection to close (which would end the
+// request) is not cut short while the response streams.
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	once sync.Once
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.lift()
+	}
+	return n, err
+}
+
+func (b *deadlineBody) Close() error {
+	b.lift()
+	return b.ReadCloser.Close()
+}
+
+func (b *deadlineBody) lift() { b.once.Do(func() { _ = b.rc.SetReadDeadline(time.Time{}) }) }
+
+// deadlineWriter gives each write and flush of a response its own deadline.
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.ResponseWriter.Write(p)
+}
+
+// FlushError flushes within the deadline (http.ResponseController uses it).
+func (w *deadlineWriter) FlushError() error {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.rc.Flush()
+}
+
+// Flush is FlushError for code that asks for an http.Flusher.
+func (w *deadlineWriter) Flush() { _ = w.FlushError() }
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// limitListener accepts at most max connections at a time: more wait in
+// the listen queue until one closes.
+type limitListener struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func limitConnections(ln net.Listener, max int) net.Listener {
+	return &limitListener{Listener: ln, slots: make(chan struct{}, max)}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	l.slots <- struct{}{}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
+
+// ServeHTTP listens on addr (already checked by ListenAddr) and serves until
+// ctx ends. ready, if not nil, receives the bound address.
+func ServeHTTP(ctx context.Context, s *mcp.Server, addr string, opts *HTTPOptions, ready func(string)) error {
+	o := opts.withDefaults()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           HTTPHandler(s, &o),
+		ReadHeaderTimeout: o.HeaderTimeout,
+		IdleTimeout:       o.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+	}
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(limitConnections(ln, o.MaxConnections)) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		return nil
+	}
+}
