@@ -4,8 +4,10 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/elicit/elicit/internal/version"
 	"github.com/spf13/cobra"
@@ -33,8 +35,18 @@ func Main() int {
 // Run runs elicit with the given arguments and streams and returns the exit
 // code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v") {
+		// What the --version flag prints, without building the commands.
+		fmt.Fprintln(stdout, version.Get())
+		return 0
+	}
+	return run(args, stdin, stdout, stderr, groupsFor(args))
+}
+
+// run runs elicit with the command groups given.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, groups []commandGroup) int {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
-	root := a.rootCommand()
+	root := a.rootCommand(groups)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -42,37 +54,70 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitCode(root.Execute(), stderr)
 }
 
-func (a *app) rootCommand() *cobra.Command {
+func (a *app) rootCommand(groups []commandGroup) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "elicit",
-		Short:         "Structured ways for coding agents to ask, think and argue",
-		Version:       version.Get().String(),
+		Use:   "elicit",
+		Short: "Structured ways for coding agents to ask, think and argue",
+		// Version only turns --version on: the template reads the build
+		// information when --version is given, not on every call.
+		Version:       "-",
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          noArgs,
 		RunE:          groupHelp,
 	}
-	root.SetVersionTemplate("{{.Version}}\n")
+	versionFunc.Do(func() { cobra.AddTemplateFunc("elicitVersion", func() string { return version.Get().String() }) })
+	root.SetVersionTemplate("{{elicitVersion}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%s", err) })
 	root.PersistentFlags().StringVar(&a.templatesDir, "templates", "", "a folder of form templates `DIR` (default $ELICIT_TEMPLATES)")
 	root.PersistentFlags().StringVar(&a.projectDir, "project", "", "the project directory `DIR` holding elicit.config.json (default: the working directory)")
-	for _, add := range commandGroups {
-		root.AddCommand(add(a))
+	if len(groups) < len(commandGroups) {
+		// Only the group the call names: nothing here lists or completes
+		// the others.
+		root.CompletionOptions.DisableDefaultCmd = true
+	}
+	for _, g := range groups {
+		root.AddCommand(g.build(a))
 	}
 	return root
 }
 
-// commandGroups are elicit's command groups, one constructor each, in one
-// explicit list: a new group is added here, not by an init function in its
-// own file.
-var commandGroups = []func(*app) *cobra.Command{
-	configCommand,
-	deliberateCommand,
-	formCommand,
-	templatesCommand,
-	methodsCommand,
-	serveCommand,
-	versionCommand,
+// versionFunc adds the version template's function to cobra's (global)
+// template functions once.
+var versionFunc sync.Once
+
+// commandGroup is one group of commands (form, methods, deliberate, ...):
+// its name, the first word of a call that runs it, and its constructor.
+type commandGroup struct {
+	name  string
+	build func(*app) *cobra.Command
+}
+
+// commandGroups are elicit's command groups, in one explicit list: a new
+// group is added here, not by an init function in its own file.
+var commandGroups = []commandGroup{
+	{"config", configCommand},
+	{"deliberate", deliberateCommand},
+	{"form", formCommand},
+	{"templates", templatesCommand},
+	{"methods", methodsCommand},
+	{"serve", serveCommand},
+	{"version", versionCommand},
+}
+
+// groupsFor returns the command groups a call needs: only the one its first
+// argument names, so that a call builds the commands it can run and not
+// elicit's whole tree; all of them otherwise (no arguments, a flag first,
+// help, completion, a mistyped name that gets suggestions).
+func groupsFor(args []string) []commandGroup {
+	if len(args) > 0 {
+		for i, g := range commandGroups {
+			if g.name == args[0] {
+				return commandGroups[i : i+1 : i+1]
+			}
+		}
+	}
+	return commandGroups
 }
 
 // groupHelp is the RunE of a command that only groups subcommands: without
