@@ -32,7 +32,9 @@ func elicitBin(t *testing.T) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "elicit")
-		out, err := exec.Command("go", "build", "-o", builtBin, "github.com/elicit/elicit/cmd/elicit").CombinedOutput()
+		build := exec.Command("go", "build", "-trimpath", "-o", builtBin, "github.com/elicit/elicit/cmd/elicit")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as every build of the project
+		out, err := build.CombinedOutput()
 		if err != nil {
 			buildErr = &buildError{err, string(out)}
 		}
