@@ -156,11 +156,17 @@ func allowedKeys(t Type) []string {
 	return out
 }
 
-// typeMask is the set of keys type t allows.
+// typeMask is the set of keys type t allows (allowedKeys as bits, without
+// building the list: it runs at package initialisation).
 func typeMask(t Type) uint32 {
 	var m uint32
-	for _, k := range allowedKeys(t) {
-		m |= keyBit(k)
+	refused := forbidden[t]
+	for _, keys := range [][]string{commonKeys, typeKeys[t]} {
+		for _, k := range keys {
+			if refused[k] == "" {
+				m |= keyBit(k)
+			}
+		}
 	}
 	return m
 }
