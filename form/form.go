@@ -206,3 +206,16 @@ func (f *Form) Field(id string) *Field {
 	}
 	return nil
 }
+
+// Only returns the form restricted to the fields with the given ids, in
+// form order: what a follow-up or a re-ask asks. The fields keep every
+// rule they had, so the result is as valid as f.
+func (f *Form) Only(ids ...string) *Form {
+	out := &Form{Title: f.Title, Description: f.Description}
+	for _, fl := range f.Fields {
+		if contains(ids, fl.ID) {
+			out.Fields = append(out.Fields, fl)
+		}
+	}
+	return out
+}

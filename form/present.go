@@ -158,26 +158,7 @@ func joinNonEmpty(parts []string) string {
 // "done: …; in flight: …; blocked: …." for a task report, or each item
 // with its tag for the neutral report style.
 func (f *Field) ProgressReport() string {
-	if f.ProgressStyle == "report" {
-		parts := make([]string, len(f.ProgressItems))
-		for i, it := range f.ProgressItems {
-			parts[i] = fmt.Sprintf("%s [%s]", it.Text(), it.Status)
-		}
-		return strings.Join(parts, "; ") + "."
-	}
-	var parts []string
-	for _, s := range ProgressBuckets {
-		var labels []string
-		for _, it := range f.ProgressItems {
-			if it.Status == s.Status {
-				labels = append(labels, it.Text())
-			}
-		}
-		if len(labels) > 0 {
-			parts = append(parts, s.Name+": "+strings.Join(labels, ", "))
-		}
-	}
-	return strings.Join(parts, "; ") + "."
+	return strings.Join(f.ProgressLines(), "; ") + "."
 }
 
 // ProgressBuckets are the task-report statuses in the order they are shown,
@@ -255,3 +236,87 @@ func cutUTF16(s string, max int) string {
 	}
 	return s
 }
+
+// NotNow is the second choice the chat tools (AskUserQuestion, Codex's
+// request_user_input) offer beside the only blocked item of a progress
+// report, since they need at least two options. Choosing it is no answer:
+// nothing is tackled now (collect reports it when the field is required).
+const NotNow = "Not now"
+
+// NeedsNotNow reports whether a chat tool asks f with the NotNow choice: a
+// progress pick with a single blocked item.
+func (f *Field) NeedsNotNow() bool { return f.Type == Progress && len(f.Options) == 1 }
+
+// Groups splits n options into the fewest balanced groups of at most size,
+// as the two-tier pickers of the chat tools show them; it returns the
+// length of each group, longer groups first.
+func Groups(n, size int) []int {
+	g := (n + size - 1) / size
+	out := make([]int, g)
+	for k := range out {
+		out[k] = n / g
+		if k < n%g {
+			out[k]++
+		}
+	}
+	return out
+}
+
+// RangeText says a number field's bounds as a phrase to follow "a number":
+// " from 1 to 40", " of at least 1", " of at most 40", or "".
+func (f *Field) RangeText() string {
+	switch {
+	case f.Minimum != nil && f.Maximum != nil:
+		return " from " + fmtNum(*f.Minimum) + " to " + fmtNum(*f.Maximum)
+	case f.Minimum != nil:
+		return " of at least " + fmtNum(*f.Minimum)
+	case f.Maximum != nil:
+		return " of at most " + fmtNum(*f.Maximum)
+	}
+	return ""
+}
+
+// ProgressLines are a progress report one line each, for the text
+// surfaces: a task report's buckets ("done: T1 model, T2 docs"), or in the
+// report style each item with its tag ("Recall benchmarks [reference]").
+func (f *Field) ProgressLines() []string {
+	var out []string
+	if f.Type != Progress {
+		return nil
+	}
+	if f.ProgressStyle == "report" {
+		for _, it := range f.ProgressItems {
+			out = append(out, it.Text()+" ["+it.Status+"]")
+		}
+		return out
+	}
+	for _, b := range ProgressBuckets {
+		var items []string
+		for _, it := range f.ProgressItems {
+			if it.Status == b.Status {
+				items = append(items, it.Text())
+			}
+		}
+		if len(items) > 0 {
+			out = append(out, b.Name+": "+strings.Join(items, ", "))
+		}
+	}
+	return out
+}
+
+// Fold folds what people get wrong when typing a name (an id, a label):
+// case, white space, '-' and '_'.
+func Fold(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsSpace(r) || r == '-' || r == '_' {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// NoAnswer reports whether an answer value counts as unanswered: null, a
+// string of white space only, or an empty list.
+func NoAnswer(v any) bool { return isNoAnswer(v) }

@@ -15,6 +15,17 @@ const (
 	SurfaceAsk    Surface = "ask"
 )
 
+// The other surfaces elicit produces: a markdown questionnaire answered in
+// one chat reply (the follow-up every other surface falls back on), Codex's
+// request_user_input questions, the terminal (elicit form ask), and native
+// MCP elicitation (elicitation_ask).
+const (
+	SurfaceMarkdown Surface = "markdown"
+	SurfaceCodex    Surface = "codex"
+	SurfaceTerminal Surface = "terminal"
+	SurfaceNative   Surface = "native"
+)
+
 // TrivialMaxOptions and TrivialMaxLabel bound a trivial form.
 const (
 	TrivialMaxOptions = 3

@@ -181,6 +181,9 @@ func (p *plan) namesGroups(answer string) bool {
 // "Other" text and comes back as written.
 func (p *plan) unlabel(s string) string {
 	t := strings.TrimSpace(s)
+	if p.field.NeedsNotNow() && strings.EqualFold(t, form.NotNow) {
+		return "" // no answer: nothing is tackled now
+	}
 	if i, ok := p.optionOf(s, t); ok {
 		return p.options[i]
 	}

@@ -26,7 +26,7 @@ func ExampleRender() {
 	// Goal | What are you trying to accomplish?
 	// - Refactor (Recommended)
 	// - Fix a bug
-	// due -> widget: AskUserQuestion has no date control
+	// due -> markdown: AskUserQuestion has no date control
 }
 
 func ExampleAnswers() {

@@ -60,6 +60,9 @@ func (p *plan) planAs(f *form.Field, badge string) {
 		return
 	}
 	p.options = f.Choices()
+	if f.NeedsNotNow() {
+		p.options = append(p.options, form.NotNow)
+	}
 	if p.unsupported = optionsProblem(f, p.options); p.unsupported != "" {
 		return
 	}
@@ -73,6 +76,9 @@ func (p *plan) planAs(f *form.Field, badge string) {
 	p.twoTier(q, opts)
 }
 
+// NotNowNote describes the NotNow choice beside a single blocked item.
+const NotNowNote = "Leave it blocked for now; nothing is tackled next."
+
 // noControl says a rich type cannot be asked.
 var noControl = map[form.Type]string{
 	form.Number:   "AskUserQuestion has no number control",
@@ -83,7 +89,7 @@ var noControl = map[form.Type]string{
 func unsupportedReason(f *form.Field) string {
 	switch {
 	case f.DisplayOnly():
-		return "a display-only progress report has nothing to ask: narrate it, or show it on the widget"
+		return "a display-only progress report has nothing to ask: narrate it (the markdown follow-up shows it)"
 	case f.Type.RichControl():
 		return noControl[f.Type]
 	}
@@ -115,6 +121,9 @@ func (p *plan) askOptions() []Option {
 	out := make([]Option, len(p.options))
 	for i, o := range p.options {
 		out[i] = Option{Label: p.label(o, rec), Description: joinNonEmpty(" ", p.field.OptionNote(o), p.field.EndorsementNote(o), p.field.GuessNote(o))}
+		if o == form.NotNow && p.field.NeedsNotNow() {
+			out[i].Description = NotNowNote
+		}
 	}
 	return out
 }
@@ -136,17 +145,13 @@ func (p *plan) label(o, rec string) string {
 // twoTier splits more than 4 options into 2-4 balanced groups: the first
 // tier picks a group, the follow-up picks within it.
 func (p *plan) twoTier(q Question, opts []Option) {
-	n := len(opts)
-	g := (n + MaxOptions - 1) / MaxOptions
+	sizes := form.Groups(len(opts), MaxOptions)
 	tier1 := q
 	tier1.Question = q.Question + " (choose a group first)"
-	tier1.Options = make([]Option, 0, g)
+	tier1.Options = make([]Option, 0, len(sizes))
 	start := 0
-	for k := range g {
-		end := start + n/g
-		if k < n%g {
-			end++
-		}
+	for k, size := range sizes {
+		end := start + size
 		group := opts[start:end]
 		label := fmt.Sprintf("Group %d", k+1)
 		tier1.Options = append(tier1.Options, Option{Label: label, Description: groupDescription(group)})

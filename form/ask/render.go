@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/markdown"
 )
 
 // The limits of Claude Code's AskUserQuestion tool.
@@ -35,7 +36,13 @@ type Result struct {
 	// Unsupported lists the fields AskUserQuestion cannot ask, with why and
 	// which surface can.
 	Unsupported []form.Unsupported `json:"unsupported"`
+	// MarkdownFollowup asks those fields in one chat message; collect
+	// takes its reply together with AskUserQuestion's output.
+	MarkdownFollowup *markdown.Followup `json:"markdown_followup,omitempty"`
 }
+
+// FollowupLead introduces the markdown follow-up of a chat tool's questions.
+const FollowupLead = "A few more questions that need a typed answer: reply in one message."
 
 // Payload is the seed's per-question payload.
 type Payload struct {
@@ -101,7 +108,7 @@ func Render(f *form.Form) *Result {
 		if fl.Type.Expands() {
 			var reason string
 			if ps, reason = askPlans(fl); reason != "" {
-				r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type, Reason: reason, Surface: "widget"})
+				r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type, Reason: reason, Surface: followupSurface(fl)})
 				continue
 			}
 		} else {
@@ -109,7 +116,7 @@ func Render(f *form.Form) *Result {
 			ps = []*plan{&plans[i]}
 		}
 		if p := ps[0]; p.unsupported != "" {
-			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type, Reason: p.unsupported, Surface: "widget"})
+			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type, Reason: p.unsupported, Surface: followupSurface(fl)})
 			continue
 		}
 		for _, p := range ps {
@@ -127,7 +134,25 @@ func Render(f *form.Form) *Result {
 	if len(batch) > 0 {
 		r.addBatch(batch, questions)
 	}
+	r.MarkdownFollowup = markdown.NewFollowup(f, unsupportedIDs(r.Unsupported), FollowupLead)
 	return r
+}
+
+// followupSurface is where a field AskUserQuestion cannot ask goes: the
+// markdown follow-up, or the widget for what markdown does not ask either.
+func followupSurface(f *form.Field) string {
+	if markdown.Carries(f) {
+		return string(form.SurfaceMarkdown)
+	}
+	return string(form.SurfaceWidget)
+}
+
+func unsupportedIDs(us []form.Unsupported) []string {
+	ids := make([]string, len(us))
+	for i, u := range us {
+		ids[i] = u.QuestionID
+	}
+	return ids
 }
 
 func (r *Result) addBatch(batch []Payload, questions []Question) {

@@ -3,6 +3,7 @@ package surfaces
 import (
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -11,8 +12,10 @@ import (
 //   - answers keyed by field id: {"goal": "Fix a bug", "focus": ["tests"]};
 //   - the widget's postback: {"__elicitation_response__": true, "answers": {...}};
 //   - the AskUserQuestion tool's output, {"questions": [...], "answers":
-//     {question text: label}}, or a list of such outputs (one per call),
-//     mapped back onto field ids.
+//     {question text: label}}, mapped back onto field ids;
+//   - the Codex request_user_input tool's result, {"answers": {question id:
+//     {"answers": [label]}}}, mapped back onto field ids;
+//   - a list of tool outputs (one per call, of either tool).
 //
 // Duplicate keys and lone surrogate escapes ("\ud800") are reported, with
 // the problems the answers have besides, rather than silently decoded.
@@ -24,15 +27,35 @@ func ParseAnswers(f *form.Form, data []byte) (map[string]any, error) {
 	return answersOf(f, doc)
 }
 
-// answersOf maps a decoded answers document onto field ids.
-func answersOf(f *form.Form, doc *form.Document) (map[string]any, error) {
+// readJSON decodes an answers document and maps it onto field ids. It
+// returns what it could read even when there are problems: the document's
+// own (keys given twice, lone surrogates) and the mapping's.
+func readJSON(f *form.Form, data []byte) (map[string]any, problem.List) {
+	doc, err := form.DecodeJSON(data, "answers", true)
+	if err != nil {
+		probs, _ := err.(problem.List)
+		return nil, probs
+	}
+	_, probs, answers, err := decoded(f, doc)
+	more, _ := err.(problem.List)
+	return answers, append(probs, more...)
+}
+
+// decoded maps a decoded document onto field ids: its shape, its own
+// problems, the answers, and the mapping's error.
+func decoded(f *form.Form, doc *form.Document) (shape, problem.List, map[string]any, error) {
 	shape := shapeOf(f, doc.Value)
 	prefix := ""
 	if shape == byID {
 		prefix = "answers"
 	}
-	probs := doc.Problems(prefix)
 	answers, err := fromShape(f, shape, doc.Value)
+	return shape, doc.Problems(prefix), answers, err
+}
+
+// answersOf maps a decoded answers document onto field ids.
+func answersOf(f *form.Form, doc *form.Document) (map[string]any, error) {
+	shape, probs, answers, err := decoded(f, doc)
 	if len(probs) == 0 {
 		return answers, err
 	}
@@ -52,7 +75,8 @@ const (
 	byID shape = iota
 	widgetPostback
 	askOutput
-	askOutputs
+	codexOutput
+	toolOutputs
 )
 
 // shapeOf tells a tool output (or widget postback) from answers keyed by
@@ -60,51 +84,97 @@ const (
 // called "answers".
 func shapeOf(f *form.Form, v any) shape {
 	if _, ok := v.([]any); ok {
-		return askOutputs
+		return toolOutputs
 	}
 	m := v.(map[string]any)
 	if _, ok := m["__elicitation_response__"]; ok {
 		return widgetPostback
 	}
 	_, questions := m["questions"]
-	_, answers := m["answers"]
-	if answers && (questions || f.Field("answers") == nil) {
+	inner, answers := m["answers"]
+	switch {
+	case answers && !questions && isCodexAnswers(inner):
+		return codexOutput
+	case answers && (questions || f.Field("answers") == nil):
 		return askOutput
 	}
 	return byID
 }
 
+// isCodexAnswers reports whether v is request_user_input's answers object:
+// every value an object with an "answers" member.
+func isCodexAnswers(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		return false
+	}
+	for _, a := range m {
+		obj, ok := a.(map[string]any)
+		if !ok {
+			return false
+		}
+		if _, ok := obj["answers"]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func fromShape(f *form.Form, s shape, v any) (map[string]any, error) {
 	var probs problem.List
 	switch s {
-	case askOutputs:
-		var all []map[string]any
-		for i, it := range v.([]any) {
-			m, _ := it.(map[string]any)
-			inner, ok := m["answers"].(map[string]any)
-			if !ok {
-				probs.Add("", "answers[%d] must be an AskUserQuestion output with an \"answers\" object", i)
-				continue
-			}
-			all = append(all, inner)
-		}
-		if len(probs) > 0 {
-			return nil, probs
-		}
-		return ask.Answers(f, all...)
-	case widgetPostback, askOutput:
+	case toolOutputs:
+		return fromOutputs(f, v.([]any))
+	case widgetPostback, askOutput, codexOutput:
 		inner := v.(map[string]any)["answers"]
 		m, ok := inner.(map[string]any)
 		if !ok {
 			probs.Add("answers", "must be an object (got %s)", form.DescribeValue(inner))
 			return nil, probs
 		}
-		if s == widgetPostback {
+		switch s {
+		case widgetPostback:
 			return m, nil
+		case codexOutput:
+			return codex.Answers(f, m)
 		}
 		return ask.Answers(f, m)
 	}
 	return v.(map[string]any), nil
+}
+
+// fromOutputs maps a list of tool outputs, AskUserQuestion's and
+// request_user_input's in any mix, onto field ids.
+func fromOutputs(f *form.Form, list []any) (map[string]any, error) {
+	var probs problem.List
+	var asked, coded []map[string]any
+	for i, it := range list {
+		m, _ := it.(map[string]any)
+		inner, ok := m["answers"].(map[string]any)
+		switch {
+		case !ok:
+			probs.Add("", "answers[%d] must be an AskUserQuestion or request_user_input output with an \"answers\" object", i)
+		case isCodexAnswers(inner):
+			coded = append(coded, inner)
+		default:
+			asked = append(asked, inner)
+		}
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	out, err := ask.Answers(f, asked...)
+	if err != nil || len(coded) == 0 {
+		return out, err
+	}
+	more, err := codex.Answers(f, coded...)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range more {
+		out[k] = v
+	}
+	return out, nil
 }
 
 // skipReported drops the problems about a value probs already reports on.

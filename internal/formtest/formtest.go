@@ -77,3 +77,25 @@ func Fill(open, close string, size int, item func(i int) string) []byte {
 	b.WriteString(close)
 	return []byte(b.String())
 }
+
+// SessionContract casts the embedded session-contract template for project
+// "demo".
+func SessionContract(t testing.TB) *form.Form {
+	t.Helper()
+	f, err := (&form.Templates{}).Cast("session-contract", map[string]string{"project": "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// All returns every test form parsed, and the session-contract template
+// as "session-contract".
+func All(t testing.TB) map[string]*form.Form {
+	t.Helper()
+	out := map[string]*form.Form{"session-contract": SessionContract(t)}
+	for name, data := range Forms(t) {
+		out[name] = MustParse(t, data)
+	}
+	return out
+}

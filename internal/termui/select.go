@@ -177,8 +177,8 @@ func selectLines(title string, lines []Line, opts []Option, cur int, sel []bool)
 			label.Style = Accent
 		}
 		spans = append(spans, label)
-		for _, b := range o.Badges {
-			spans = append(spans, Span{" (" + b + ")", Marked})
+		if len(o.Badges) > 0 {
+			spans = append(spans, Span{" (" + strings.Join(o.Badges, ", ") + ")", Marked})
 		}
 		if o.Note != "" {
 			spans = append(spans, Span{" — " + o.Note, Dim})

@@ -1,0 +1,297 @@
+package codex
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/markdown"
+)
+
+// The limits of the Codex CLI's request_user_input tool (codex 0.171).
+const (
+	MaxQuestions = 3
+	MinOptions   = 2
+	MaxOptions   = 3
+	MaxHeader    = 12
+	// TwoTierMax is the most options the two-tier picker offers: 3 groups
+	// of 3.
+	TwoTierMax = MaxOptions * MaxOptions
+)
+
+// Result is a form rendered for request_user_input.
+type Result struct {
+	Success     bool   `json:"success"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	// RequestUserInput holds one ready-to-send tool input per call.
+	RequestUserInput []Input `json:"request_user_input"`
+	// Followups are the second tier of two-tier pickers, to ask after the
+	// first tier's answer.
+	Followups []Followup `json:"followups,omitempty"`
+	// Unsupported lists the fields the tool cannot ask, with why and which
+	// surface can.
+	Unsupported []form.Unsupported `json:"unsupported"`
+	// MarkdownFollowup asks those fields in one chat message.
+	MarkdownFollowup *markdown.Followup `json:"markdown_followup,omitempty"`
+}
+
+// Input is one request_user_input call: {questions: [...]}.
+type Input struct {
+	Questions []Question `json:"questions"`
+}
+
+// Question is one question of a call. Every key is required and no other
+// is allowed.
+type Question struct {
+	ID       string   `json:"id"`
+	Header   string   `json:"header"`
+	Question string   `json:"question"`
+	Options  []Option `json:"options"`
+}
+
+// Option is one option: a label of 1-5 words and a one-sentence
+// description, both required.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+// Followup is the second tier of a two-tier picker: when the first tier's
+// answer is a group's label, ask that group's question.
+type Followup struct {
+	QuestionID string          `json:"question_id"`
+	After      string          `json:"after"`
+	Groups     []FollowupGroup `json:"groups"`
+}
+
+// FollowupGroup is the question to ask when the first tier's answer is Label.
+type FollowupGroup struct {
+	Label    string   `json:"label"`
+	Question Question `json:"question"`
+}
+
+// Render renders f for request_user_input. Fields the tool cannot ask are
+// listed in Unsupported and asked in the markdown follow-up instead.
+func Render(f *form.Form) *Result {
+	r := &Result{Success: true, Title: f.Title, Description: f.Description,
+		RequestUserInput: []Input{}, Unsupported: []form.Unsupported{}}
+	var batch []Question
+	var ids []string
+	for _, p := range plans(f) {
+		if p.unsupported != "" {
+			surface := form.SurfaceMarkdown
+			if !markdown.Carries(p.field) {
+				surface = form.SurfaceWidget
+			}
+			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: p.field.ID, Type: p.field.Type,
+				Reason: p.unsupported, Surface: string(surface)})
+			ids = append(ids, p.field.ID)
+			continue
+		}
+		batch = append(batch, p.question)
+		if len(p.groups) > 0 {
+			r.Followups = append(r.Followups, Followup{QuestionID: p.field.ID, After: p.question.ID, Groups: p.groups})
+		}
+		if len(batch) == MaxQuestions {
+			r.RequestUserInput = append(r.RequestUserInput, Input{Questions: batch})
+			batch = nil
+		}
+	}
+	if len(batch) > 0 {
+		r.RequestUserInput = append(r.RequestUserInput, Input{Questions: batch})
+	}
+	r.MarkdownFollowup = markdown.NewFollowup(f, ids, "A few more questions that need a typed answer: reply in one message.")
+	return r
+}
+
+// plan is how one field is asked; the answer reader uses the same plans.
+type plan struct {
+	field       *form.Field
+	unsupported string
+	options     []string // in asking order
+	question    Question
+	groups      []FollowupGroup
+}
+
+// plans decides how to ask every field, with unique snake_case ids.
+func plans(f *form.Form) []*plan {
+	used := map[string]bool{}
+	ids := make([]string, len(f.Fields))
+	for i := range f.Fields {
+		ids[i] = uniqueID(snake(f.Fields[i].ID), used)
+	}
+	out := make([]*plan, len(f.Fields))
+	for i := range f.Fields {
+		out[i] = planFor(&f.Fields[i], ids[i], used)
+	}
+	return out
+}
+
+// snake makes a field id snake_case: lower case letters and digits joined
+// by single underscores, starting with a letter.
+func snake(id string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+			under = false
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r - 'A' + 'a')
+			under = false
+		case !under && b.Len() > 0:
+			b.WriteByte('_')
+			under = true
+		}
+	}
+	s := strings.TrimRight(b.String(), "_")
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		s = "q_" + s
+	}
+	return strings.TrimRight(s, "_")
+}
+
+func uniqueID(id string, used map[string]bool) string {
+	out := id
+	for n := 2; used[out]; n++ {
+		out = fmt.Sprintf("%s_%d", id, n)
+	}
+	used[out] = true
+	return out
+}
+
+// noControl says why a type cannot be asked.
+var noControl = map[form.Type]string{
+	form.MultiSelect: "request_user_input has no multi-select",
+	form.Number:      "request_user_input has no number control",
+	form.Date:        "request_user_input has no date control",
+	form.Textarea:    "request_user_input has no multi-line text control",
+}
+
+func planFor(f *form.Field, id string, used map[string]bool) *plan {
+	p := &plan{field: f}
+	switch {
+	case f.DisplayOnly():
+		p.unsupported = "a display-only progress report has nothing to ask: narrate it (the markdown follow-up shows it)"
+		return p
+	case noControl[f.Type] != "":
+		p.unsupported = noControl[f.Type]
+		return p
+	case f.Type.Expands():
+		p.unsupported = "the " + string(f.Type) + " construct is not asked with request_user_input yet"
+		return p
+	}
+	p.options = f.Choices()
+	if f.NeedsNotNow() {
+		p.options = append(p.options, form.NotNow)
+	}
+	switch n := len(p.options); {
+	case n == 0:
+		p.unsupported = "free text with no suggestions: request_user_input needs 2 to 3 options to show"
+		return p
+	case n == 1:
+		p.unsupported = "only one option: request_user_input needs 2 to 3"
+		return p
+	case n > TwoTierMax:
+		p.unsupported = fmt.Sprintf("%d options: the two-tier picker offers at most %d", n, TwoTierMax)
+		return p
+	}
+	opts := p.askOptions()
+	q := Question{ID: id, Header: form.Header(f.ID, MaxHeader), Question: questionText(f)}
+	if len(opts) <= MaxOptions {
+		q.Options = opts
+		p.question = q
+		return p
+	}
+	p.twoTier(q, opts, used)
+	return p
+}
+
+// askOptions labels and describes the options; every description is a
+// sentence (the tool requires one).
+func (p *plan) askOptions() []Option {
+	f := p.field
+	rec := f.Recommendation()
+	out := make([]Option, len(p.options))
+	for i, o := range p.options {
+		desc := strings.TrimSpace(strings.Join([]string{f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o)}, " "))
+		switch {
+		case f.Type == form.Confirm && i == 0:
+			desc = strings.TrimSpace(desc + " " + f.ConsequenceReport())
+		case o == form.NotNow && f.NeedsNotNow():
+			desc = "Leave it blocked for now; nothing is tackled next."
+		case o == rec && f.Type == form.Pushback && f.Rationale != "":
+			desc = strings.TrimSpace(desc + " I'd push back: " + f.Rationale)
+		case o == rec && (f.Type == form.Decision || f.Type == form.Deliberation) && f.Rationale != "":
+			desc = strings.TrimSpace(desc + " Why: " + f.Rationale)
+		}
+		if desc == "" {
+			desc = defaultDescription(f, o, rec)
+		}
+		out[i] = Option{Label: p.label(o, rec), Description: desc}
+	}
+	return out
+}
+
+// defaultDescription is the sentence for an option the form says nothing
+// about.
+func defaultDescription(f *form.Field, o, rec string) string {
+	switch {
+	case o == rec:
+		return "The suggested answer."
+	case f.Type == form.TextInput:
+		return "A suggested answer; pick Other to write your own."
+	case f.Type == form.Boolean:
+		return map[string]string{"Yes": "Answer yes.", "No": "Answer no."}[o]
+	}
+	return "Choose " + o + "."
+}
+
+// label is how the tool shows option o: "(Recommended)" on the
+// recommendation, "(your approach)" on a pushback's user position.
+func (p *plan) label(o, rec string) string {
+	label := o
+	if o == rec && o != "" {
+		label += form.RecommendedSuffix
+	}
+	if o == p.field.UserPosition {
+		label += form.UserPositionSuffix
+	}
+	return label
+}
+
+// twoTier asks 4 to 9 options as a first tier of 2-3 groups, each with a
+// follow-up question for its options.
+func (p *plan) twoTier(q Question, opts []Option, used map[string]bool) {
+	tier1 := q
+	start := 0
+	for k, size := range form.Groups(len(opts), MaxOptions) {
+		group := opts[start : start+size]
+		start += size
+		label := fmt.Sprintf("Group %d", k+1)
+		labels := make([]string, len(group))
+		for i, o := range group {
+			labels[i] = strings.TrimSuffix(o.Label, form.RecommendedSuffix)
+		}
+		tier1.Options = append(tier1.Options, Option{Label: label, Description: strings.Join(labels, "; ") + "."})
+		second := Question{ID: uniqueID(fmt.Sprintf("%s_group_%d", q.ID, k+1), used), Header: q.Header, Question: q.Question, Options: group}
+		p.groups = append(p.groups, FollowupGroup{Label: label, Question: second})
+	}
+	tier1.Question = strings.TrimRight(q.Question, "?") + ": which group holds your answer?"
+	p.question = tier1
+}
+
+// questionText is the question as one sentence: the field's text, with a
+// progress report's state folded in.
+func questionText(f *form.Field) string {
+	if f.Type != form.Progress {
+		return f.Text
+	}
+	q := strings.TrimRight(f.Text, ".?") + " (" + strings.TrimSuffix(f.ProgressReport(), ".") + ")"
+	if f.ProgressStyle == "report" {
+		return q + ": which item should we go deeper on?"
+	}
+	return q + ": which blocked item should we tackle next?"
+}

@@ -1,0 +1,244 @@
+package surfaces
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/form/markdown"
+	"github.com/elicit/elicit/problem"
+)
+
+// Format is how an answer document is written.
+type Format string
+
+// The formats Collect reads. Auto tells them apart: a document that starts
+// with '{' or '[' is JSON, anything else a markdown reply.
+const (
+	FormatAuto     Format = "auto"
+	FormatJSON     Format = "json"
+	FormatMarkdown Format = "markdown"
+)
+
+// Formats lists the formats, for flags and messages.
+var Formats = []Format{FormatAuto, FormatJSON, FormatMarkdown}
+
+// Document is the answers one surface gave: a JSON answer document (any
+// shape ParseAnswers takes) or a person's markdown reply.
+type Document struct {
+	// Name names the document in problems: a file name, "answers", "reply".
+	Name   string
+	Format Format
+	Data   []byte
+}
+
+// Failure is a collect that found problems: every problem, and how to ask
+// again for exactly the fields they are about. It unwraps to the
+// problem.List.
+type Failure struct {
+	Problems problem.List
+	// Reask is nil when no problem names a field (an unreadable document).
+	Reask *Reask
+}
+
+func (e *Failure) Error() string { return e.Problems.Error() }
+func (e *Failure) Unwrap() error { return e.Problems }
+
+// Reask asks again for the fields that failed, and only those: as markdown
+// (with each field's problem shown under it) and, for the fields
+// AskUserQuestion can carry, as its ready inputs.
+type Reask struct {
+	FieldIDs        []string       `json:"field_ids"`
+	Markdown        string         `json:"markdown"`
+	AskUserQuestion []ask.Input    `json:"ask_user_question,omitempty"`
+	Followups       []ask.Followup `json:"followups,omitempty"`
+}
+
+// ReaskLead introduces a re-ask.
+const ReaskLead = "Some answers need another look: reply with these lines again."
+
+// Collect reads the answers of one or more surfaces for f (say the
+// AskUserQuestion output and the markdown reply to its follow-up), merges
+// them and validates the whole form. A field answered differently in two
+// documents is a problem. A markdown reply without any `id:` line answers
+// the one question no other document answered, if there is exactly one.
+// On problems the error is a *Failure carrying the re-ask.
+func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Response, error) {
+	var probs problem.List
+	merged := map[string]any{}
+	from := map[string]string{} // field id -> document that answered it
+	var replies []Document
+	for _, d := range docs {
+		if formatOf(d) == FormatMarkdown {
+			replies = append(replies, d)
+			continue
+		}
+		answers, bad := readJSON(f, d.Data)
+		probs = append(probs, named(d, bad.Err(), len(docs))...)
+		merge(merged, from, answers, d.Name, &probs)
+	}
+	for _, d := range replies {
+		answers, err := markdown.Parse(f, string(d.Data), &markdown.ParseOptions{Name: d.Name, Bare: bare(f, merged)})
+		probs = append(probs, named(d, err, 1)...)
+		merge(merged, from, answers, d.Name, &probs)
+	}
+	r, err := form.Collect(f, merged, opts)
+	if err == nil && len(probs) == 0 {
+		return r, nil
+	}
+	more, _ := err.(problem.List)
+	probs = append(probs, skipReported(more, probs)...)
+	return nil, &Failure{Problems: probs, Reask: NewReask(f, probs)}
+}
+
+// formatOf is the document's format, Auto resolved by its first character.
+func formatOf(d Document) Format {
+	if d.Format != FormatAuto && d.Format != "" {
+		return d.Format
+	}
+	t := bytes.TrimLeft(d.Data, " \t\r\n\ufeff")
+	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		return FormatJSON
+	}
+	return FormatMarkdown
+}
+
+// named returns err's problems; with several documents, a problem about a
+// document as a whole (no path) says which one.
+func named(d Document, err error, n int) problem.List {
+	if err == nil {
+		return nil
+	}
+	probs, ok := err.(problem.List)
+	if !ok {
+		return problem.List{{Path: d.Name, Message: err.Error()}}
+	}
+	if n < 2 {
+		return probs
+	}
+	out := make(problem.List, len(probs))
+	for i, p := range probs {
+		if p.Path == "" {
+			p.Path = d.Name
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// merge adds one document's answers; a field given two different answers
+// is a problem naming both documents.
+func merge(merged map[string]any, from map[string]string, answers map[string]any, name string, probs *problem.List) {
+	keys := make([]string, 0, len(answers))
+	for k := range answers {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v := answers[k]
+		if form.NoAnswer(v) {
+			continue
+		}
+		prev, seen := merged[k]
+		switch {
+		case !seen:
+			merged[k], from[k] = v, name
+		case !sameAnswer(prev, v):
+			probs.Add("answers."+k, "answered in both %s (%s) and %s (%s); give one answer", from[k], show(prev), name, show(v))
+		}
+	}
+}
+
+// sameAnswer compares two answers, a []any and a []string of the same
+// strings being the same.
+func sameAnswer(a, b any) bool {
+	return reflect.DeepEqual(plain(a), plain(b))
+}
+
+func plain(v any) any {
+	if list, ok := v.([]any); ok {
+		out := make([]string, 0, len(list))
+		for _, e := range list {
+			s, ok := e.(string)
+			if !ok {
+				return v
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	return v
+}
+
+func show(v any) string {
+	if list, ok := plain(v).([]string); ok {
+		return fmt.Sprintf("%q", list)
+	}
+	return form.DescribeValue(v)
+}
+
+// bare is the one askable field no document has answered yet, which a
+// markdown reply without ids answers; "" when there is not exactly one.
+func bare(f *form.Form, merged map[string]any) string {
+	id := ""
+	for i := range f.Fields {
+		fl := &f.Fields[i]
+		if fl.DisplayOnly() {
+			continue
+		}
+		if _, done := merged[fl.ID]; done {
+			continue
+		}
+		if id != "" {
+			return ""
+		}
+		id = fl.ID
+	}
+	return id
+}
+
+// NewReask asks again for the fields the problems name, or returns nil
+// when they name none.
+func NewReask(f *form.Form, probs problem.List) *Reask {
+	byField := map[string][]string{}
+	var ids []string
+	for _, p := range probs {
+		id := fieldOf(f, p.Path)
+		if id == "" {
+			continue
+		}
+		if _, seen := byField[id]; !seen {
+			ids = append(ids, id)
+		}
+		byField[id] = append(byField[id], p.Message)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	md := markdown.Render(f, &markdown.Options{Only: ids, Problems: byField, Lead: ReaskLead})
+	r := &Reask{FieldIDs: md.FieldIDs, Markdown: md.Markdown}
+	a := ask.Render(f.Only(ids...))
+	r.AskUserQuestion, r.Followups = a.AskUserQuestion, a.Followups
+	return r
+}
+
+// fieldOf is the field a problem path names (answers.<id>, answers.<id>[i]),
+// or "".
+func fieldOf(f *form.Form, path string) string {
+	rest, ok := strings.CutPrefix(path, "answers.")
+	if !ok {
+		return ""
+	}
+	best := ""
+	for _, fl := range f.Fields {
+		under := rest == fl.ID || strings.HasPrefix(rest, fl.ID+".") || strings.HasPrefix(rest, fl.ID+"[")
+		if under && len(fl.ID) > len(best) {
+			best = fl.ID
+		}
+	}
+	return best
+}

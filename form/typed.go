@@ -1,0 +1,334 @@
+package form
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// What a person types as an answer (a line of a chat reply, a line at a
+// terminal prompt) is read the same way on every text surface: numbers pick
+// the options as Choices lists them (from 1), labels match ignoring case,
+// spacing, '-' and '_', yes/no words answer a boolean, dates may be written
+// the ways people write them. The value returned is what Collect validates.
+
+// Typed reads text typed as the answer to f. It returns the answer
+// (a string, a []string for a multi-select, a float64 for a number), nil
+// for no answer (nothing, or "-"), or a message saying what is wrong and
+// what would be right.
+func (f *Field) Typed(text string) (any, string) {
+	s := strings.TrimSpace(text)
+	if s == "" || s == "-" {
+		return nil, ""
+	}
+	switch {
+	case f.Type == MultiSelect:
+		return f.typedMulti(s)
+	case f.Type == Boolean:
+		return typedBool(s)
+	case f.Type.SingleChoice():
+		if v, ok := noneWord(s); ok {
+			return v, ""
+		}
+		return f.typedChoice(s)
+	case f.Type == Number:
+		return typedNumber(s)
+	case f.Type == Date:
+		return typedDate(s)
+	case f.Type == TextInput:
+		if n, ok := choiceNumber(s); ok && len(f.Choices()) > 0 {
+			if n < 1 || n > len(f.Choices()) {
+				return nil, fmt.Sprintf("%q is not one of the suggestion numbers (1-%d); write the text itself", s, len(f.Choices()))
+			}
+			return f.Choices()[n-1], ""
+		}
+		return s, ""
+	}
+	return strings.Trim(text, "\n\r"), "" // textarea: as written, inner lines kept
+}
+
+// noneWord reads "none" or "skip": no answer to a select.
+func noneWord(s string) (any, bool) {
+	switch normalize(s) {
+	case "none", "skip", "nothing":
+		return nil, true
+	}
+	return nil, false
+}
+
+// normalize folds what people get wrong when typing a label: case, white
+// space, '-', '_', a trailing full stop, and the badges chat hosts add.
+func normalize(s string) string {
+	s = strings.TrimSpace(s)
+	for _, suf := range []string{RecommendedSuffix, UserPositionSuffix} {
+		if len(s) > len(suf) && strings.EqualFold(s[len(s)-len(suf):], suf) {
+			s = s[:len(s)-len(suf)]
+		}
+	}
+	return Fold(strings.TrimRight(s, ".!"))
+}
+
+// choiceNumber reads "2", "2.", "(2)", "#2", "2)" as 2.
+func choiceNumber(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "#")
+	s = strings.TrimPrefix(s, "(")
+	s = strings.TrimRight(s, ".)")
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// matchLabel finds the option whose label s names, or "".
+func matchLabel(opts []string, s string) (string, string) {
+	want := normalize(s)
+	var found []string
+	for _, o := range opts {
+		if normalize(o) == want {
+			found = append(found, o)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", ""
+	case 1:
+		return found[0], ""
+	}
+	return "", fmt.Sprintf("%q could mean %s; write the number", s, quoteList(found, " or "))
+}
+
+// typedChoice reads one option: its number, its label, or "2 - label".
+func (f *Field) typedChoice(s string) (any, string) {
+	opts := f.Choices()
+	switch o, msg := f.pickOne(opts, s); {
+	case msg != "":
+		return nil, msg
+	case o != "":
+		return o, ""
+	}
+	return nil, fmt.Sprintf("%q is not one of the options (%s)", s, numbered(opts))
+}
+
+// pickOne reads one option of opts from s: a number, a label, or a number
+// followed by its label. It returns "" and "" when s names no option.
+func (f *Field) pickOne(opts []string, s string) (string, string) {
+	if n, ok := choiceNumber(s); ok {
+		if n < 1 || n > len(opts) {
+			return "", fmt.Sprintf("%q is not one of the option numbers (1-%d)", s, len(opts))
+		}
+		return opts[n-1], ""
+	}
+	if o, msg := matchLabel(opts, s); o != "" || msg != "" {
+		return o, msg
+	}
+	// "2. Refactor", "2 - Refactor", "2) Refactor": the number wins when
+	// the label agrees with it or names nothing else.
+	if num, rest, ok := leadingNumber(s); ok && num >= 1 && num <= len(opts) {
+		if _, isNum := choiceNumber(strings.Fields(rest)[0]); isNum {
+			return "", "" // "4 1": two numbers, not a number and a label
+		}
+		if o, _ := matchLabel(opts, rest); o == "" || o == opts[num-1] {
+			return opts[num-1], ""
+		}
+	}
+	return "", ""
+}
+
+// leadingNumber splits "2. label" into 2 and "label".
+func leadingNumber(s string) (int, string, bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || i == len(s) {
+		return 0, "", false
+	}
+	rest := strings.TrimLeft(s[i:], " .):-–—")
+	if rest == "" || rest == s[i:] && !strings.HasPrefix(s[i:], " ") {
+		return 0, "", false // "2nd": not a number and a label
+	}
+	n, _ := strconv.Atoi(s[:i])
+	return n, rest, true
+}
+
+// typedMulti reads several options: numbers and labels separated by commas
+// (or semicolons, or spaces between numbers), "all", or "none".
+func (f *Field) typedMulti(s string) (any, string) {
+	switch normalize(s) {
+	case "all", "everything":
+		return slices.Clone(f.Options), ""
+	case "none", "nothing", "skip":
+		return nil, ""
+	}
+	opts := f.Choices()
+	if o, _ := matchLabel(opts, s); o != "" {
+		return []string{o}, "" // one label, commas and all
+	}
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' })
+	chosen := map[string]bool{}
+	var bad []string
+	for i := 0; i < len(parts); i++ {
+		part := strings.TrimSpace(parts[i])
+		if part == "" {
+			continue
+		}
+		// A label may itself contain commas: join the parts that make one.
+		if j, o := joinedLabel(opts, parts, i); o != "" {
+			chosen[o] = true
+			i = j
+			continue
+		}
+		got, msg := f.multiPart(opts, part)
+		if msg != "" {
+			bad = append(bad, msg)
+			continue
+		}
+		for _, o := range got {
+			chosen[o] = true
+		}
+	}
+	if len(bad) > 0 {
+		return nil, strings.Join(bad, "; ") + " (options: " + numbered(opts) + ")"
+	}
+	var out []string
+	for _, o := range f.Options {
+		if chosen[o] {
+			out = append(out, o)
+		}
+	}
+	if len(out) == 0 {
+		return nil, ""
+	}
+	return out, ""
+}
+
+// joinedLabel looks for an option spelled by parts[i..j] joined with
+// commas, j > i; it returns j and the option, or "".
+func joinedLabel(opts []string, parts []string, i int) (int, string) {
+	for j := len(parts) - 1; j > i; j-- {
+		if o, _ := matchLabel(opts, strings.Join(parts[i:j+1], ",")); o != "" {
+			return j, o
+		}
+	}
+	return i, ""
+}
+
+// multiPart reads one comma-separated part: an option, or numbers separated
+// by spaces ("1 3").
+func (f *Field) multiPart(opts []string, part string) ([]string, string) {
+	words := strings.Fields(part)
+	if len(words) == 1 || !allNumbers(words) {
+		switch o, msg := f.pickOne(opts, part); {
+		case msg != "":
+			return nil, msg
+		case o == "":
+			return nil, fmt.Sprintf("%q is not one of the options", part)
+		default:
+			return []string{o}, ""
+		}
+	}
+	var out []string
+	for _, w := range words {
+		n, _ := choiceNumber(w)
+		if n < 1 || n > len(opts) {
+			return nil, fmt.Sprintf("%q is not one of the option numbers (1-%d)", w, len(opts))
+		}
+		out = append(out, opts[n-1])
+	}
+	return out, ""
+}
+
+func allNumbers(words []string) bool {
+	for _, w := range words {
+		if _, ok := choiceNumber(w); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// numbered lists options as `1 "a", 2 "b"`.
+func numbered(opts []string) string {
+	parts := make([]string, len(opts))
+	for i, o := range opts {
+		parts[i] = fmt.Sprintf("%d %q", i+1, o)
+	}
+	return strings.Join(parts, ", ")
+}
+
+var yesWords = []string{"yes", "y", "true", "ok", "okay", "sure", "yep", "yeah", "ja", "oui", "si"}
+var noWords = []string{"no", "n", "false", "nope", "nah", "nein", "non"}
+
+func typedBool(s string) (any, string) {
+	w := normalize(s)
+	switch {
+	case slices.Contains(yesWords, w):
+		return "Yes", ""
+	case slices.Contains(noWords, w):
+		return "No", ""
+	case w == "skip" || w == "none":
+		return nil, ""
+	}
+	return nil, fmt.Sprintf("%q is not yes or no (answer yes or no)", s)
+}
+
+func typedNumber(s string) (any, string) {
+	t := strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '_' || r == '\'' {
+			return -1
+		}
+		return r
+	}, s)
+	t = thousands(t)
+	plain := strings.Trim(t, "0123456789.eE+-") == "" // no "Inf", "NaN" or hex
+	n, err := strconv.ParseFloat(t, 64)
+	if err != nil || !plain || math.IsInf(n, 0) {
+		return nil, fmt.Sprintf("%q is not a number (write digits, e.g. 12 or 2.5)", s)
+	}
+	return n, ""
+}
+
+// thousands drops commas that separate groups of three digits: "1,000.5".
+func thousands(s string) string {
+	if !strings.Contains(s, ",") {
+		return s
+	}
+	intPart, frac, _ := strings.Cut(s, ".")
+	groups := strings.Split(strings.TrimPrefix(intPart, "-"), ",")
+	for i, g := range groups {
+		if g == "" || len(g) > 3 || i > 0 && len(g) != 3 {
+			return s
+		}
+	}
+	out := strings.ReplaceAll(intPart, ",", "")
+	if frac != "" || strings.HasSuffix(s, ".") {
+		out += "." + frac
+	}
+	return out
+}
+
+// dateLayouts are the ways people write a date, after commas are dropped
+// and white space is collapsed; month names match in any case.
+var dateLayouts = []string{
+	"2006-1-2", "2006/1/2", "2006.1.2",
+	"2 Jan 2006", "2 January 2006", "Jan 2 2006", "January 2 2006",
+}
+
+func typedDate(s string) (any, string) {
+	t := strings.Join(strings.Fields(strings.ReplaceAll(s, ",", " ")), " ")
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "."), " ")
+	for _, layout := range dateLayouts {
+		if d, err := time.Parse(layout, t); err == nil {
+			return d.Format(time.DateOnly), ""
+		}
+	}
+	// Real layouts failed: say whether it is the day or the form.
+	var y, m, d int
+	if n, _ := fmt.Sscanf(strings.NewReplacer("/", "-", ".", "-").Replace(t), "%d-%d-%d", &y, &m, &d); n == 3 {
+		return nil, fmt.Sprintf("%q is not a real calendar date", s)
+	}
+	return nil, fmt.Sprintf("%q is not a date (write YYYY-MM-DD, e.g. 2026-01-05)", s)
+}
