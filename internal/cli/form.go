@@ -2,11 +2,15 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"slices"
+	"strings"
 
 	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/form/codex"
+	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/spf13/cobra"
 )
@@ -20,7 +24,7 @@ FILE (or - for standard input), or cast from a template with --template NAME --s
 		Args: noArgs,
 		RunE: groupHelp,
 	}
-	cmd.AddCommand(a.formValidate(), a.formRender(), a.formCollect(), a.formSummary(), a.formSurface(), a.formSchema())
+	cmd.AddCommand(a.formValidate(), a.formRender(), a.formCollect(), a.formAsk(), a.formSummary(), a.formSurface(), a.formSchema())
 	return cmd
 }
 
@@ -69,42 +73,76 @@ report's "form" member.`,
 }
 
 // renderSurfaces are the values of form render --surface.
-var renderSurfaces = []string{string(form.SurfaceAsk)}
+var renderSurfaces = []string{string(form.SurfaceAsk), string(form.SurfaceMarkdown), string(form.SurfaceCodex)}
 
 func (a *app) formRender() *cobra.Command {
 	var src formSource
 	var surface string
+	var bare bool
 	cmd := &cobra.Command{
-		Use:   "render FILE|- --surface ask",
-		Short: "Render a form for a surface (ask: AskUserQuestion payloads)",
-		Args:  func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 0, "") },
+		Use:   "render FILE|- [--surface ask|markdown|codex] [--markdown]",
+		Short: "Render a form for a surface (ask: AskUserQuestion; markdown: a chat questionnaire; codex: request_user_input)",
+		Long: `Prints the surface's JSON: {"success":true, ...} with ready AskUserQuestion inputs (ask),
+a numbered questionnaire answered in one chat reply (markdown), or ready request_user_input
+inputs (codex). Every result lists what it cannot ask in unsupported and, where markdown can ask
+it, carries markdown_followup. --markdown prints the bare markdown of --surface markdown.`,
+		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 0, "") },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(renderSurfaces, surface) {
-				return usagef("--surface %q is not supported (supported: %v)", surface, renderSurfaces)
+				return usagef("--surface %q is not supported (supported: %s)", surface, strings.Join(renderSurfaces, ", "))
+			}
+			if bare && surface != string(form.SurfaceMarkdown) {
+				return usagef("--markdown goes with --surface markdown")
 			}
 			f, _, err := a.loadForm(&src, args)
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}
-			return writeJSON(a.stdout, ask.Render(f))
+			r := render(f, form.Surface(surface))
+			if bare {
+				_, err := io.WriteString(a.stdout, r.(*markdown.Result).Markdown)
+				return err
+			}
+			return writeJSON(a.stdout, r)
 		},
 	}
 	src.register(cmd)
-	cmd.Flags().StringVar(&surface, "surface", "ask", "the surface to render for: ask")
+	cmd.Flags().StringVar(&surface, "surface", "ask", "the surface to render for: "+strings.Join(renderSurfaces, ", "))
+	cmd.Flags().BoolVar(&bare, "markdown", false, "print the bare markdown (with --surface markdown)")
 	return cmd
+}
+
+// render renders f for one of renderSurfaces.
+func render(f *form.Form, s form.Surface) any {
+	switch s {
+	case form.SurfaceMarkdown:
+		return markdown.Render(f, nil)
+	case form.SurfaceCodex:
+		return codex.Render(f)
+	}
+	return ask.Render(f)
 }
 
 func (a *app) formCollect() *cobra.Command {
 	var src formSource
-	var templateID string
+	var templateID, format string
 	cmd := &cobra.Command{
-		Use:   "collect FILE|- ANSWERS|-",
-		Short: "Validate answers (by field id, the widget's postback, or AskUserQuestion's output)",
-		Args:  func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 1, "ANSWERS") },
+		Use:   "collect FILE|- ANSWERS|-... [--format auto|json|markdown]",
+		Short: "Validate answers from any surface, one document or several merged",
+		Long: `ANSWERS are one or more answer documents, merged and validated as one: answers keyed by
+field id, the widget's postback, AskUserQuestion's output, Codex request_user_input's result
+(JSON), or a person's markdown reply to 'form render --surface markdown' or to a markdown
+follow-up. --format auto (the default) reads a document that starts with { or [ as JSON and
+anything else as markdown. On problems the result carries reask: the markdown (and the
+AskUserQuestion inputs, where it can carry them) for exactly the fields that failed.`,
+		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgsAtLeast(cmd, args, 1, "ANSWERS") },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			answersArg := args[len(args)-1]
-			if answersArg == "-" && src.template == "" && args[0] == "-" {
-				return usagef("FILE and ANSWERS cannot both be standard input")
+			if !slices.Contains(surfaces.Formats, surfaces.Format(format)) {
+				return usagef("--format %q is not one of auto, json, markdown", format)
+			}
+			answerArgs := args[src.fileArgs():]
+			if stdins := slices.Index(args, "-"); stdins >= 0 && slices.Contains(args[stdins+1:], "-") {
+				return usagef("only one of FILE and ANSWERS can be standard input")
 			}
 			f, tid, err := a.loadForm(&src, args)
 			if err != nil {
@@ -113,7 +151,7 @@ func (a *app) formCollect() *cobra.Command {
 			if templateID != "" {
 				tid = templateID
 			}
-			r, err := a.collect(f, answersArg, tid)
+			r, err := a.collect(f, answerArgs, surfaces.Format(format), tid)
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}
@@ -122,19 +160,24 @@ func (a *app) formCollect() *cobra.Command {
 	}
 	src.register(cmd)
 	cmd.Flags().StringVar(&templateID, "template-id", "", "the template id to carry in the response (default: the --template name)")
+	cmd.Flags().StringVar(&format, "format", string(surfaces.FormatAuto), "how ANSWERS are written: auto, json or markdown")
 	return cmd
 }
 
-func (a *app) collect(f *form.Form, answersArg, templateID string) (*form.Response, error) {
-	data, err := a.readInput(answersArg, answersInput)
-	if err != nil {
-		return nil, err
+// collect reads the answer documents and collects them as one.
+func (a *app) collect(f *form.Form, names []string, format surfaces.Format, templateID string) (*form.Response, error) {
+	docs := make([]surfaces.Document, len(names))
+	for i, name := range names {
+		data, err := a.readInput(name, answersInput)
+		if err != nil {
+			return nil, err
+		}
+		if name == "-" {
+			name = "standard input"
+		}
+		docs[i] = surfaces.Document{Name: name, Format: format, Data: data}
 	}
-	answers, err := surfaces.ParseAnswers(f, data)
-	if err != nil {
-		return nil, err
-	}
-	return form.Collect(f, answers, &form.CollectOptions{TemplateID: templateID})
+	return surfaces.Collect(f, docs, &form.CollectOptions{TemplateID: templateID})
 }
 
 func (a *app) formSummary() *cobra.Command {

@@ -45,6 +45,15 @@ func (s *formSource) checkArgs(cmd *cobra.Command, args []string, want int, name
 	return usagef("%s needs FILE (or --template NAME)%s (got %d argument(s))", cmd.CommandPath(), prefixed(names), len(args))
 }
 
+// checkArgsAtLeast is checkArgs for commands that take the form followed
+// by min or more arguments.
+func (s *formSource) checkArgsAtLeast(cmd *cobra.Command, args []string, min int, names string) error {
+	if extra := len(args) - s.fileArgs() - min; extra > 0 {
+		args = args[:len(args)-extra]
+	}
+	return s.checkArgs(cmd, args, min, names)
+}
+
 func argNames(names string) string {
 	if names == "" {
 		return "no arguments"

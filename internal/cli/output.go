@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/internal/infile"
 
 	"github.com/elicit/elicit/problem"
@@ -20,20 +21,28 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// failure is the JSON shape of invalid input.
+// failure is the JSON shape of invalid input; a collect that failed also
+// carries the re-ask of the fields that failed.
 type failure struct {
-	Success  bool     `json:"success"`
-	Problems []string `json:"problems"`
+	Success  bool            `json:"success"`
+	Problems []string        `json:"problems"`
+	Reask    *surfaces.Reask `json:"reask,omitempty"`
 }
 
-// reportJSON prints err's problems as {"success":false,"problems":[...]} and
-// returns errReported; errors that are not a problem list pass through.
+// reportJSON prints err's problems as {"success":false,"problems":[...]}
+// (with "reask" for a collect) and returns errReported; errors that are not
+// a problem list pass through.
 func reportJSON(w io.Writer, err error) error {
 	var probs problem.List
 	if !errors.As(err, &probs) {
 		return err
 	}
-	if werr := writeJSON(w, failure{Problems: probs.Strings()}); werr != nil {
+	out := failure{Problems: probs.Strings()}
+	var fail *surfaces.Failure
+	if errors.As(err, &fail) {
+		out.Reask = fail.Reask
+	}
+	if werr := writeJSON(w, out); werr != nil {
 		return werr
 	}
 	return errReported

@@ -1,0 +1,170 @@
+package term
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/elicit/elicit/form"
+)
+
+// AskLines asks f line by line, for a screen reader, a dumb terminal or a
+// pipe: each question is written to w with its options numbered, and one
+// answer is read per line from r, as form.Field.Typed reads it (an option's
+// number or name, several separated by commas, yes or no, a date, text).
+// An empty line keeps the default or skips an optional question; a
+// textarea's answer continues on the next line after a trailing backslash.
+// A bad answer is re-asked with collect's message. When every field is a
+// guess, one "Use these guesses?" comes first. At the end of r before every
+// question is answered it returns io.EOF.
+func AskLines(f *form.Form, r io.Reader, w io.Writer) (map[string]any, error) {
+	if err := unsupported(f); err != nil {
+		return nil, err
+	}
+	in := bufio.NewScanner(r)
+	in.Buffer(make([]byte, 64*1024), form.MaxInput)
+	fmt.Fprintln(w, f.Title)
+	if f.Description != "" {
+		fmt.Fprintln(w, f.Description)
+	}
+	answers := map[string]any{}
+	if allGuessed(f) {
+		done, err := confirmGuesses(f, in, w, answers)
+		if err != nil || done {
+			return answers, err
+		}
+	}
+	asked, total := 0, askable(f)
+	for i := range f.Fields {
+		fl := &f.Fields[i]
+		fmt.Fprintln(w)
+		if fl.DisplayOnly() {
+			fmt.Fprintln(w, fl.Text)
+			for _, l := range details(fl) {
+				fmt.Fprintln(w, "  "+l)
+			}
+			continue
+		}
+		asked++
+		prompt(w, fl, asked, total)
+		for {
+			fmt.Fprint(w, "> ")
+			text, ok := readAnswer(in, fl)
+			if !ok {
+				fmt.Fprintln(w)
+				return nil, eof(in)
+			}
+			v, msg := read(f, fl, text)
+			if msg == "" {
+				if v == nil {
+					v = fl.Default // an empty line keeps it
+				}
+				if v != nil {
+					answers[fl.ID] = v
+				}
+				break
+			}
+			fmt.Fprintln(w, "  ✘ "+msg)
+		}
+	}
+	return answers, nil
+}
+
+func askable(f *form.Form) int {
+	n := 0
+	for i := range f.Fields {
+		if !f.Fields[i].DisplayOnly() {
+			n++
+		}
+	}
+	return n
+}
+
+func eof(in *bufio.Scanner) error {
+	if err := in.Err(); err != nil {
+		return err
+	}
+	return io.EOF
+}
+
+// confirmGuesses asks "Use these guesses?"; done says the form is answered.
+func confirmGuesses(f *form.Form, in *bufio.Scanner, w io.Writer, answers map[string]any) (bool, error) {
+	fmt.Fprintln(w)
+	for _, g := range guesses(f) {
+		fmt.Fprintln(w, "  "+g)
+	}
+	for {
+		fmt.Fprint(w, "Use these guesses? [Y/n] ")
+		if !in.Scan() {
+			fmt.Fprintln(w)
+			return false, eof(in)
+		}
+		switch strings.ToLower(strings.TrimSpace(in.Text())) {
+		case "", "y", "yes":
+			for i := range f.Fields {
+				if fl := &f.Fields[i]; fl.Default != nil {
+					answers[fl.ID] = fl.Default
+				}
+			}
+			return true, nil
+		case "n", "no":
+			return false, nil
+		}
+		fmt.Fprintln(w, "  ✘ answer yes or no")
+	}
+}
+
+// prompt writes one question: number, text, what it takes, its details
+// and options, and what an empty line does.
+func prompt(w io.Writer, fl *form.Field, n, total int) {
+	fmt.Fprintf(w, "[%d/%d] %s (%s)\n", n, total, fl.Text, kind(fl))
+	for _, l := range details(fl) {
+		fmt.Fprintln(w, "  "+l)
+	}
+	if fl.Type != form.Boolean {
+		for i, o := range fl.Choices() {
+			line := fmt.Sprintf("  %d. %s", i+1, o)
+			if b := badges(fl, o); len(b) > 0 {
+				line += " (" + strings.Join(b, ", ") + ")"
+			}
+			if n := note(fl, o); n != "" {
+				line += " — " + n
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+	switch {
+	case fl.Type == form.MultiSelect:
+		fmt.Fprintln(w, "  Several: numbers or names separated by commas.")
+	case fl.Type == form.Textarea:
+		fmt.Fprintln(w, `  End a line with \ to go on to the next.`)
+	}
+	switch {
+	case fl.Default != nil:
+		fmt.Fprintln(w, "  Enter keeps: "+form.FormatValue(fl.Default))
+	case !fl.Required:
+		fmt.Fprintln(w, "  Enter skips it.")
+	}
+}
+
+// readAnswer reads one answer: a line, or for a textarea the lines joined
+// while each ends with a backslash.
+func readAnswer(in *bufio.Scanner, fl *form.Field) (string, bool) {
+	if !in.Scan() {
+		return "", false
+	}
+	line := strings.TrimRight(in.Text(), "\r")
+	if fl.Type != form.Textarea {
+		return line, true
+	}
+	var lines []string
+	for strings.HasSuffix(line, `\`) {
+		lines = append(lines, strings.TrimSuffix(line, `\`))
+		if !in.Scan() {
+			return strings.Join(lines, "\n"), true
+		}
+		line = strings.TrimRight(in.Text(), "\r")
+	}
+	return strings.Join(append(lines, line), "\n"), true
+}

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/term"
+	"github.com/elicit/elicit/internal/termui"
+	"github.com/spf13/cobra"
+)
+
+// cancelJSON is what form ask prints when nobody answered, exactly as the
+// CLI contract writes it (one line, so a script can compare it as text).
+const cancelJSON = `{"success":false,"action":"cancel"}` + "\n"
+
+func (a *app) formAsk() *cobra.Command {
+	var src formSource
+	var accessible bool
+	cmd := &cobra.Command{
+		Use:   "ask FILE|--template NAME [--slot k=v] [--accessible]",
+		Short: "Ask a form on the terminal and print collect's JSON (exit 3 when cancelled)",
+		Long: `On a terminal, ask shows one control per field (arrows or j/k and enter to pick, space to
+toggle, a line editor with collect's checks as you type, ctrl-d to end a text); the drawing goes
+to standard error, collect's JSON to standard output. When standard input is not a terminal, or
+with --accessible, it asks line by line instead: one answer per line (an option's number or name,
+several separated by commas, yes or no, a date, text; an empty line keeps the default), a bad
+answer asked again with collect's message. Escape, Ctrl-C or the end of the input print
+{"success":false,"action":"cancel"} and exit 3.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 && args[0] == "-" {
+				return usagef("form ask reads the answers from standard input: give the form as FILE or --template NAME")
+			}
+			return src.checkArgs(cmd, args, 0, "")
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, tid, err := a.loadForm(&src, args)
+			if err != nil {
+				return reportJSON(a.stdout, err)
+			}
+			answers, err := a.askForm(f, accessible)
+			switch {
+			case errors.Is(err, io.EOF):
+				fmt.Fprintln(a.stderr, "elicit: the input ended before every question was answered")
+				fallthrough
+			case errors.Is(err, termui.ErrCancelled):
+				if _, werr := io.WriteString(a.stdout, cancelJSON); werr != nil {
+					return werr
+				}
+				return &noAnswerError{}
+			case err != nil:
+				return err
+			}
+			r, err := form.Collect(f, answers, &form.CollectOptions{TemplateID: tid})
+			if err != nil {
+				return reportJSON(a.stdout, err)
+			}
+			return writeJSON(a.stdout, r)
+		},
+	}
+	src.register(cmd)
+	cmd.Flags().BoolVar(&accessible, "accessible", false, "ask line by line (for screen readers), even on a terminal")
+	return cmd
+}
+
+// askForm asks f on the terminal, or line by line when standard input or
+// standard error is not a terminal or accessible is set.
+func (a *app) askForm(f *form.Form, accessible bool) (map[string]any, error) {
+	in, inOK := a.stdin.(*os.File)
+	out, outOK := a.stderr.(*os.File)
+	if !accessible && inOK && outOK && termui.IsTerminal(in) && termui.IsTerminal(out) {
+		ui, err := termui.Open(in, out)
+		if err != nil {
+			return nil, err
+		}
+		defer ui.Close()
+		return term.Ask(f, ui)
+	}
+	return askLines(f, a.stdin, a.stderr)
+}
+
+// askLines runs term.AskLines; an interrupt (Ctrl-C on a terminal in line
+// mode) is a cancel.
+func askLines(f *form.Form, in io.Reader, out io.Writer) (map[string]any, error) {
+	type result struct {
+		answers map[string]any
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		answers, err := term.AskLines(f, in, out)
+		done <- result{answers, err}
+	}()
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt)
+	defer signal.Stop(interrupt)
+	select {
+	case r := <-done:
+		return r.answers, r.err
+	case <-interrupt:
+		fmt.Fprintln(out)
+		return nil, termui.ErrCancelled
+	}
+}
