@@ -2,9 +2,16 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/form/codex"
+	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/native"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -12,23 +19,44 @@ import (
 // askKey names elicitation_ask's one input request.
 const askKey = "form"
 
-// askResult is elicitation_ask's outcome.
+// seenFast is how soon a decline or cancel must come for it to be the
+// client's, not a person's: nobody reads a form and answers in under a
+// second.
+const seenFast = time.Second
+
+// askResult is elicitation_ask's outcome. When nothing was answered
+// (unsupported, decline, cancel) it carries the fallback: the render result
+// of the surface the client's agent asks with instead, its fields at the
+// top level (ask_user_question or request_user_input, unsupported,
+// markdown_followup), and a hint saying what happened and what to do.
 type askResult struct {
-	Success         bool               `json:"success"`
-	Action          string             `json:"action"`
-	Responses       map[string]any     `json:"responses,omitempty"`
-	ResponseID      string             `json:"response_id,omitempty"`
-	TemplateID      string             `json:"template_id,omitempty"`
-	Problems        []string           `json:"problems,omitempty"`
-	AskUserQuestion []ask.Input        `json:"ask_user_question,omitempty"`
-	Followups       []ask.Followup     `json:"followups,omitempty"`
-	Unsupported     []form.Unsupported `json:"unsupported,omitempty"`
-	Message         string             `json:"message,omitempty"`
+	Success    bool           `json:"success"`
+	Action     string         `json:"action"`
+	Responses  map[string]any `json:"responses,omitempty"`
+	ResponseID string         `json:"response_id,omitempty"`
+	TemplateID string         `json:"template_id,omitempty"`
+	Problems   []string       `json:"problems,omitempty"`
+	// Host is the client as it named itself: "claude-code 2.1.332".
+	Host string `json:"host,omitempty"`
+	// Fallback is the surface the fallback payloads are for.
+	Fallback form.Surface `json:"fallback,omitempty"`
+	Hint     string       `json:"hint,omitempty"`
+	payloads any
+}
+
+// MarshalJSON writes the outcome with the fallback's fields beside its own.
+func (r askResult) MarshalJSON() ([]byte, error) {
+	type plain askResult
+	if r.payloads == nil {
+		return json.Marshal(plain(r))
+	}
+	return mergeJSON(r.payloads, plain(r))
 }
 
 // ask asks the form through native elicitation. The first round returns an
 // input request (the SDK sends elicitation/create to clients on older
-// protocols); the retry carries the user's answer, which is validated by
+// protocols) unless the client cannot show forms or is known to dismiss
+// them unseen; the retry carries the user's answer, which is validated by
 // collect like any other.
 func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	a := parseArgs(req.Params.Arguments, withFormArgs("message"))
@@ -40,11 +68,16 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	if len(a.probs) > 0 {
 		return failure(a.probs), nil
 	}
+	client := clientOf(req)
 	if resp, ok := req.Params.InputResponses[askKey].(*mcp.ElicitResult); ok {
-		return result(answer(f, tid, resp), false), nil
+		return result(answer(f, tid, resp, client, elapsed(req.Params.RequestState)), false), nil
 	}
 	if !canElicitForms(req.ClientCapabilities()) {
-		return result(fallback(f), false), nil
+		return result(fallback(f, "unsupported", client, "this client declared no form elicitation, so no dialog was sent."), false), nil
+	}
+	if host := native.SkipsForms(client.Name, client.Version); host != nil {
+		why := fmt.Sprintf("%s %s %s, so no dialog was sent.", host.Name, client.Version, host.Does)
+		return result(fallback(f, "unsupported", client, why), false), nil
 	}
 	if message == "" {
 		message = f.Title
@@ -53,9 +86,32 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		}
 	}
 	r := native.Render(f)
-	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
-		askKey: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: r.Schema},
-	}}, nil
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{askKey: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: r.Schema}},
+		RequestState:  "sent=" + strconv.FormatInt(time.Now().UnixMilli(), 10),
+	}, nil
+}
+
+// clientOf is the client's name and version, empty when it gave none.
+func clientOf(req *mcp.CallToolRequest) mcp.Implementation {
+	if c := req.ClientInfo(); c != nil {
+		return *c
+	}
+	return mcp.Implementation{}
+}
+
+// elapsed is how long the client took to answer the request, read from the
+// request state the first round left ("sent=<unix ms>"), or -1.
+func elapsed(state string) time.Duration {
+	ms, err := strconv.ParseInt(strings.TrimPrefix(state, "sent="), 10, 64)
+	if err != nil || !strings.HasPrefix(state, "sent=") {
+		return -1
+	}
+	d := time.Since(time.UnixMilli(ms))
+	if d < 0 {
+		return -1
+	}
+	return d
 }
 
 // canElicitForms reports whether the client declared form elicitation (an
@@ -68,23 +124,38 @@ func canElicitForms(c *mcp.ClientCapabilities) bool {
 	return e.Form != nil || e.URL == nil
 }
 
-// fallback is the answer for a client that cannot elicit: the ready
-// AskUserQuestion inputs to use instead.
-func fallback(f *form.Form) askResult {
-	r := ask.Render(f)
-	return askResult{Action: "unsupported", AskUserQuestion: r.AskUserQuestion, Followups: r.Followups, Unsupported: r.Unsupported,
-		Message: "this client cannot show elicitation forms: ask with the AskUserQuestion inputs, then validate with elicitation_collect_response"}
+// fallback is the outcome when the dialog showed nothing (or was not sent):
+// the payloads of the surface the client's agent asks with instead, and a
+// hint starting with why.
+func fallback(f *form.Form, action string, client mcp.Implementation, why string) askResult {
+	r := askResult{Action: action, Host: strings.TrimSpace(client.Name + " " + client.Version), Fallback: native.FallbackFor(client.Name)}
+	switch r.Fallback {
+	case form.SurfaceCodex:
+		r.payloads = codexFallback{Result: codex.Render(f), Markdown: markdown.Render(f, nil).Markdown}
+		r.Hint = why + " Ask with the request_user_input inputs (Plan mode), or send markdown as one message where that tool is missing (codex exec); " +
+			"then validate with elicitation_collect_response (answers: the tool's result; reply: the person's markdown reply)."
+	default:
+		r.payloads = ask.Render(f)
+		r.Hint = why + " Ask with the ask_user_question inputs, send markdown_followup as one message for what they cannot carry, " +
+			"then validate everything with elicitation_collect_response (answers: the tool output; reply: the person's markdown reply)."
+	}
+	return r
+}
+
+// codexFallback is the Codex fallback: request_user_input inputs, and the
+// whole form as markdown for where that tool does not exist.
+type codexFallback struct {
+	*codex.Result
+	Markdown string `json:"markdown"`
 }
 
 // answer turns the client's elicitation result into the outcome, validating
 // accepted content with collect (the client is never trusted).
-func answer(f *form.Form, tid string, resp *mcp.ElicitResult) askResult {
+func answer(f *form.Form, tid string, resp *mcp.ElicitResult, client mcp.Implementation, took time.Duration) askResult {
 	switch resp.Action {
 	case "accept":
-	case "decline":
-		return askResult{Action: "decline", Message: "declined: if the user did not see a dialog, treat this as the surface being unavailable and fall back to AskUserQuestion"}
-	case "cancel":
-		return askResult{Action: "cancel"}
+	case "decline", "cancel":
+		return fallback(f, resp.Action, client, dismissal(resp.Action, took))
 	default:
 		return askResult{Action: resp.Action, Problems: []string{"action: unknown elicitation action " + resp.Action}}
 	}
@@ -95,4 +166,16 @@ func answer(f *form.Form, tid string, resp *mcp.ElicitResult) askResult {
 		return askResult{Action: "accept", Problems: a.probs.Strings()}
 	}
 	return askResult{Success: true, Action: "accept", Responses: r.Responses, ResponseID: r.ResponseID, TemplateID: r.TemplateID}
+}
+
+// dismissal says what a decline or cancel most likely was.
+func dismissal(action string, took time.Duration) string {
+	verb := map[string]string{"decline": "declined", "cancel": "cancelled"}[action]
+	switch {
+	case took >= 0 && took < seenFast:
+		return fmt.Sprintf("The client %s after %d ms, faster than anyone reads a form: it most likely showed nothing.", verb, took.Milliseconds())
+	case took >= 0:
+		return fmt.Sprintf("The dialog was %s after %.1f s: if the user saw it, respect that and do not ask again unprompted; if they saw nothing, ask another way.", verb, took.Seconds())
+	}
+	return fmt.Sprintf("The dialog was %s: if the user saw it, respect that; if they saw nothing, ask another way.", verb)
 }

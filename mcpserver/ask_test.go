@@ -38,10 +38,10 @@ func TestAsk(t *testing.T) {
 			`answers.platforms: "linux" chosen more than once`, `answers.ship_date: "2026-02-30" is not a real calendar date`}}, true},
 		{"decline", func(s *[]*mcp.ElicitParams) *mcp.ClientOptions {
 			return elicitingClient(&mcp.ElicitResult{Action: "decline"}, s)
-		}, map[string]any{"success": false, "action": "decline"}, true},
+		}, map[string]any{"success": false, "action": "decline", "fallback": "ask"}, true},
 		{"cancel", func(s *[]*mcp.ElicitParams) *mcp.ClientOptions {
 			return elicitingClient(&mcp.ElicitResult{Action: "cancel"}, s)
-		}, map[string]any{"success": false, "action": "cancel"}, true},
+		}, map[string]any{"success": false, "action": "cancel", "fallback": "ask"}, true},
 		{"no capability", func(*[]*mcp.ElicitParams) *mcp.ClientOptions { return nil },
 			map[string]any{"success": false, "action": "unsupported"}, false},
 	}
@@ -65,8 +65,18 @@ func TestAsk(t *testing.T) {
 				if tt.asked && seen[0].Message != "Plan the release" {
 					t.Errorf("message = %q", seen[0].Message)
 				}
-				if !tt.asked && len(got["ask_user_question"].([]any)) == 0 {
-					t.Error("the unsupported answer must carry the AskUserQuestion fallback")
+				if tt.name != "accept" && !strings.HasPrefix(tt.name, "accept") {
+					// Nothing answered: the AskUserQuestion fallback, the
+					// markdown follow-up for the rest, and a hint.
+					if aq, _ := got["ask_user_question"].([]any); len(aq) == 0 || got["markdown_followup"] == nil {
+						t.Errorf("no fallback in %v", got)
+					}
+					if hint, _ := got["hint"].(string); !strings.Contains(hint, "elicitation_collect_response") {
+						t.Errorf("hint = %q", hint)
+					}
+				}
+				if tt.asked && tt.name != "accept" && !strings.HasPrefix(tt.name, "accept") && !strings.Contains(got["hint"].(string), "faster than anyone reads a form") {
+					t.Errorf("an instant %s is not called out: %q", tt.name, got["hint"])
 				}
 				if tt.name == "accept" && !strings.HasPrefix(got["response_id"].(string), "resp-") {
 					t.Errorf("response_id = %v", got["response_id"])
@@ -82,5 +92,104 @@ func TestAskBadArguments(t *testing.T) {
 	want := []any{"form.fields: missing (a form needs a list of 1 or more fields)", "message: must be a string"}
 	if !isErr || !cmp.Equal(want, got["problems"]) {
 		t.Errorf("got %v, want problems %v", got, want)
+	}
+}
+
+// TestAskHostProfiles: the hosts measured to dismiss form requests unseen
+// get the fallback without a request; later versions are asked.
+func TestAskHostProfiles(t *testing.T) {
+	six := readForm(t, "six")
+	tests := []struct {
+		client, version string
+		asked           bool
+		fallback        string
+	}{
+		{"claude-code", "2.1.332", false, "ask"},
+		{"codex-mcp-client", "0.171.0", false, "codex"},
+		{"claude-code", "2.2.0", true, "ask"},
+		{"codex-mcp-client", "0.200.1", true, "codex"},
+	}
+	for _, v := range protocols {
+		for _, tt := range tests {
+			t.Run(v+"/"+tt.client+"@"+tt.version, func(t *testing.T) {
+				var seen []*mcp.ElicitParams
+				cs := dial(t, New(&Options{Version: "test", Project: t.TempDir()}), v,
+					elicitingClient(&mcp.ElicitResult{Action: "decline"}, &seen), &mcp.Implementation{Name: tt.client, Version: tt.version})
+				got, _ := call(t, cs, "elicitation_ask", map[string]any{"form": six})
+				if tt.asked != (len(seen) == 1) {
+					t.Fatalf("client saw %d elicitations, want asked=%t", len(seen), tt.asked)
+				}
+				if got["fallback"] != tt.fallback || got["host"] != tt.client+" "+tt.version {
+					t.Errorf("fallback %v, host %v", got["fallback"], got["host"])
+				}
+				hint, _ := got["hint"].(string)
+				if !tt.asked && (got["action"] != "unsupported" || !strings.Contains(hint, "without showing anything")) {
+					t.Errorf("action %v, hint %q", got["action"], hint)
+				}
+				switch tt.fallback {
+				case "codex":
+					if got["request_user_input"] == nil || got["markdown"] == nil {
+						t.Errorf("no Codex fallback in %v", got)
+					}
+				case "ask":
+					if got["ask_user_question"] == nil {
+						t.Errorf("no AskUserQuestion fallback in %v", got)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestCollectReply: elicitation_collect_response merges AskUserQuestion's
+// output (answers) with a markdown reply (reply); a failure carries the
+// re-ask of exactly the failing fields.
+func TestCollectReply(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	contract := map[string]any{"template": "session-contract", "slots": map[string]any{"project": "demo"}}
+	with := func(extra map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range contract {
+			out[k] = v
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	output := map[string]any{"questions": []any{}, "answers": map[string]any{
+		"What kind of session is this for demo?": "Fix what is broken", "How much effort may it take at most?": "2 hours"}}
+	got, isErr := call(t, cs, "elicitation_collect_response", with(map[string]any{"answers": output,
+		"reply": "outcome: a tagged release\ndone_when:\nmake test passes"}))
+	want := map[string]any{"mode": "Fix what is broken", "effort_cap": "2 hours", "outcome": "a tagged release", "done_when": "make test passes"}
+	if isErr || !cmp.Equal(want, got["responses"]) || got["template_id"] != "session-contract" {
+		t.Fatalf("got %v", got)
+	}
+	got, isErr = call(t, cs, "elicitation_collect_response", with(map[string]any{"reply": "mode: 9\noutcome: x\ndone_when: y"}))
+	reask, _ := got["reask"].(map[string]any)
+	if !isErr || got["success"] != false || reask == nil || !cmp.Equal([]any{"mode"}, reask["field_ids"]) {
+		t.Fatalf("got %v", got)
+	}
+	if md, _ := reask["markdown"].(string); !strings.Contains(md, "`mode`") || strings.Contains(md, "`outcome`") {
+		t.Errorf("re-ask markdown:\n%s", md)
+	}
+}
+
+func TestRenderSurfaces(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	contract := map[string]any{"template": "session-contract", "slots": map[string]any{"project": "demo"}}
+	for surface, key := range map[string]string{"markdown": "markdown", "codex": "request_user_input", "ask": "ask_user_question"} {
+		args := map[string]any{"surface": surface}
+		for k, v := range contract {
+			args[k] = v
+		}
+		got, isErr := call(t, cs, "elicitation_render_form", args)
+		if isErr || got["success"] != true || got[key] == nil || got["surface"] == nil {
+			t.Errorf("%s: got %v", surface, got)
+		}
+	}
+	got, isErr := call(t, cs, "elicitation_render_form", map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}, "surface": "widgetz"})
+	if !isErr || !cmp.Equal([]any{`surface: "widgetz" is not a surface render_form produces (ask, markdown, codex)`}, got["problems"]) {
+		t.Errorf("got %v", got)
 	}
 }

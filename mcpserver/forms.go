@@ -2,9 +2,14 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"slices"
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/form/codex"
+	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,32 +27,106 @@ type renderResult struct {
 	SurfaceReason string       `json:"surface_reason"`
 }
 
+// renderSurfaces are the values of render_form's surface argument.
+var renderSurfaces = []form.Surface{form.SurfaceAsk, form.SurfaceMarkdown, form.SurfaceCodex}
+
+// surfaceRender is another surface's render result plus the surface the
+// router picks.
+type surfaceRender struct {
+	Result        any          `json:"-"`
+	Surface       form.Surface `json:"surface"`
+	SurfaceReason string       `json:"surface_reason"`
+}
+
+// MarshalJSON writes the render result's fields with the router's beside
+// them.
+func (r surfaceRender) MarshalJSON() ([]byte, error) {
+	type plain surfaceRender
+	return mergeJSON(r.Result, plain(r))
+}
+
 func (h *handlers) renderForm(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	f, _ := a.form(h.opts.Templates)
-	if f == nil {
+	surface := form.Surface(a.str("surface", false))
+	if surface != "" && !slices.Contains(renderSurfaces, surface) {
+		a.probs.Add("surface", "%q is not a surface render_form produces (ask, markdown, codex)", surface)
+	}
+	if f == nil || len(a.probs) > 0 {
 		return nil
 	}
 	choice := form.SelectSurface(f, &form.SurfaceOptions{KeyboardModeFunc: h.keyboardMode})
+	switch surface {
+	case form.SurfaceMarkdown:
+		return surfaceRender{markdown.Render(f, nil), choice.Surface, choice.Reason}
+	case form.SurfaceCodex:
+		return surfaceRender{codex.Render(f), choice.Surface, choice.Reason}
+	}
 	return renderResult{Result: ask.Render(f), Surface: choice.Surface, SurfaceReason: choice.Reason}
 }
 
-func (h *handlers) collectResponse(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+// collectResponse validates answers from one or more surfaces: answers (a
+// JSON answer document of any shape) and reply (a person's markdown reply),
+// merged. A failure carries the re-ask of exactly the failing fields.
+func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := parseArgs(req.Params.Arguments, withFormArgs("answers", "reply", "template_id"))
+	if a.raw == nil {
+		return failure(a.probs), nil
+	}
 	f, tid := a.form(h.opts.Templates)
-	answers := a.object("answers", true, true)
+	answers := a.object("answers", false, true)
+	reply := a.str("reply", false)
 	if id := a.str("template_id", false); id != "" {
 		tid = id
 	}
-	if f == nil || answers == nil {
-		return nil
+	if !a.has("answers") && !a.has("reply") {
+		a.probs.Add("", "pass answers (a JSON answer document), reply (a person's markdown reply), or both")
 	}
-	parsed, err := surfaces.ParseAnswers(f, answers)
+	if f == nil || len(a.probs) > 0 {
+		return failure(a.probs), nil
+	}
+	var docs []surfaces.Document
+	if answers != nil {
+		docs = append(docs, surfaces.Document{Name: "answers", Format: surfaces.FormatJSON, Data: answers})
+	}
+	if a.has("reply") {
+		docs = append(docs, surfaces.Document{Name: "reply", Format: surfaces.FormatMarkdown, Data: []byte(reply)})
+	}
+	r, err := surfaces.Collect(f, docs, &form.CollectOptions{TemplateID: tid})
+	var fail *surfaces.Failure
+	if errors.As(err, &fail) {
+		return result(collectFailure{Problems: fail.Problems.Strings(), Reask: fail.Reask}, true), nil
+	}
 	if err != nil {
 		a.addPrefixed("", err)
-		return nil
+		return failure(a.probs), nil
 	}
-	r, err := form.Collect(f, parsed, &form.CollectOptions{TemplateID: tid})
-	a.addPrefixed("", err)
-	return r
+	return result(r, false), nil
+}
+
+// collectFailure is a failed collect: every problem, and the re-ask.
+type collectFailure struct {
+	Success  bool            `json:"success"`
+	Problems []string        `json:"problems"`
+	Reask    *surfaces.Reask `json:"reask,omitempty"`
+}
+
+// mergeJSON writes the fields of two values as one object; b's win.
+func mergeJSON(a, b any) ([]byte, error) {
+	merged := map[string]json.RawMessage{}
+	for _, v := range []any{a, b} {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return nil, err
+		}
+		for k, f := range fields {
+			merged[k] = f
+		}
+	}
+	return json.Marshal(merged)
 }
 
 func (h *handlers) selectSurface(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
@@ -89,22 +168,23 @@ func (h *handlers) formSummary(_ context.Context, _ *mcp.CallToolRequest, a *arg
 
 func (h *handlers) renderFormTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_render_form", Title: "Render a form", Annotations: readOnly,
-		Description: "Validate a form (or template+slots); get ready AskUserQuestion inputs, the fields it cannot ask and the surface to use. Infer first (default + inferred_from); batch only independent fields.",
-		InputSchema: formSchema(nil)}, simple(formArgs, h.renderForm)}
+		Description: "Validate a form (or template+slots); get ready inputs for a surface (ask: AskUserQuestion; markdown: one chat reply; codex: request_user_input), a markdown follow-up for what it cannot ask, and the surface to use. Infer first; batch only independent fields.",
+		InputSchema: formSchema(obj{"surface": obj{"type": "string", "enum": []string{"ask", "markdown", "codex"}}})}, simple(withFormArgs("surface"), h.renderForm)}
 }
 
 func (h *handlers) collectResponseTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Title: "Validate answers", Annotations: readOnly,
-		Description: "Validate answers ({field_id: value}, a widget postback or AskUserQuestion's output). On problems re-ask only those fields; never proceed on unvalidated answers.",
+		Description: "Validate answers from any surface, merged: answers ({field_id: value}, a widget postback, AskUserQuestion's or request_user_input's output) and/or reply (a person's markdown reply). On problems ask reask, only those fields; never proceed unvalidated.",
 		InputSchema: formSchema(obj{
 			"answers":     obj{"type": "object"},
+			"reply":       obj{"type": "string"},
 			"template_id": obj{"type": "string"},
-		}, "answers")}, simple(withFormArgs("answers", "template_id"), h.collectResponse)}
+		})}, h.collectResponse}
 }
 
 func (h *handlers) askTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_ask", Title: "Ask natively", Annotations: asksUser,
-		Description: "Ask a form as a native MCP elicitation dialog; get validated answers. A decline the user did not make, or action unsupported, means: fall back to AskUserQuestion.",
+		Description: "Ask a form as a native MCP elicitation dialog; get validated answers. On decline, cancel or unsupported the result carries fallback payloads and a hint: ask with those instead.",
 		InputSchema: formSchema(obj{"message": obj{"type": "string"}})}, h.ask}
 }
 

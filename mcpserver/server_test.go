@@ -26,8 +26,9 @@ func connect(t *testing.T, version string, copts *mcp.ClientOptions) *mcp.Client
 	return dial(t, New(&Options{Version: "test", Project: t.TempDir()}), version, copts)
 }
 
-// dial connects a client with copts to s on protocol version.
-func dial(t *testing.T, s *mcp.Server, version string, copts *mcp.ClientOptions) *mcp.ClientSession {
+// dial connects a client with copts to s on protocol version; client names
+// it (default "test" version "0").
+func dial(t *testing.T, s *mcp.Server, version string, copts *mcp.ClientOptions, client ...*mcp.Implementation) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
@@ -40,7 +41,11 @@ func dial(t *testing.T, s *mcp.Server, version string, copts *mcp.ClientOptions)
 	if version != protocols[0] {
 		opts.ProtocolVersion = version
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, copts).Connect(ctx, ct, opts)
+	impl := &mcp.Implementation{Name: "test", Version: "0"}
+	if len(client) > 0 {
+		impl = client[0]
+	}
+	cs, err := mcp.NewClient(impl, copts).Connect(ctx, ct, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +129,7 @@ func TestTools(t *testing.T) {
 		{"render neither", "elicitation_render_form", map[string]any{}, true,
 			map[string]any{"problems": []any{"pass exactly one of 'form' (a form definition) or 'template' (a template name, with 'slots')"}}},
 		{"render bad form", "elicitation_render_form", map[string]any{"form": map[string]any{"title": 3, "fields": []any{map[string]any{"id": "a", "text": "A?", "type": "boolean", "required": "false"}}}, "extra": 1}, true,
-			map[string]any{"problems": []any{"extra: unknown argument (arguments: form, template, slots)", `form.fields[0].required: must be true or false (got string "false")`, "form.title: must be a string (got number 3)"}}},
+			map[string]any{"problems": []any{"extra: unknown argument (arguments: form, template, slots, surface)", `form.fields[0].required: must be true or false (got string "false")`, "form.title: must be a string (got number 3)"}}},
 		{"collect", "elicitation_collect_response", map[string]any{"form": scope, "answers": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}}, false,
 			map[string]any{"success": true, "template_id": "", "responses": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}}},
 		{"collect tool output", "elicitation_collect_response", map[string]any{"form": scope, "answers": map[string]any{"questions": []any{}, "answers": map[string]any{"What are you trying to accomplish?": "Refactor", "Which areas matter here?": "tests, security"}}}, false,
@@ -134,7 +139,7 @@ func TestTools(t *testing.T) {
 		{"collect template id", "elicitation_collect_response", map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}, "answers": map[string]any{"mode": "Review and tidy", "outcome": "o", "done_when": "d"}}, false,
 			map[string]any{"success": true, "template_id": "session-contract"}},
 		{"collect missing answers", "elicitation_collect_response", map[string]any{"form": scope}, true,
-			map[string]any{"problems": []any{"answers: missing (an object is required)"}}},
+			map[string]any{"problems": []any{"pass answers (a JSON answer document), reply (a person's markdown reply), or both"}}},
 		{"surface", "elicitation_select_surface", map[string]any{"form": scope, "widget_capable": false}, false,
 			map[string]any{"surface": "ask", "reason": "the client cannot render widgets"}},
 		{"surface keyboard", "elicitation_select_surface", map[string]any{"form": scope, "keyboard_mode": true}, false,

@@ -30,9 +30,12 @@ func TestConstructRoundTrip(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.form, func(t *testing.T) {
 			f := formtest.MustParse(t, formtest.Forms(t)[tt.form])
-			props := Render(f).Schema["properties"].(map[string]any)
+			props := map[string]bool{}
+			for _, p := range Render(f).Schema.Properties {
+				props[p.Name] = true
+			}
 			for k := range tt.content {
-				if props[k] == nil {
+				if !props[k] {
 					t.Errorf("the answer %q has no property in the dialog", k)
 				}
 			}

@@ -1,6 +1,8 @@
 package native
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -11,29 +13,77 @@ import (
 // 2025-11-25: a flat object of primitive properties).
 type Result struct {
 	// Schema is the requestedSchema.
-	Schema map[string]any `json:"requested_schema"`
+	Schema Schema `json:"requested_schema"`
 	// Unsupported lists the fields native elicitation cannot ask.
 	Unsupported []form.Unsupported `json:"unsupported"`
 }
 
-// Render maps a form to a spec-valid requestedSchema: single choices
-// as titled oneOf strings, multi-selects as arrays of enum strings, booleans,
-// numbers with bounds, dates as format date, text with maxLength, defaults
-// as the spec allows. Display-only progress reports cannot be asked.
 // MaxRankChoices bounds a ranking asked as a dialog: one choice of every
 // option per rank makes ranks × options choices, which for a long ranking
 // would grow with the square of the form.
 const MaxRankChoices = 10000
 
+// Schema is a requestedSchema, {"type": "object", "properties": {...},
+// "required": [...]}, whose properties keep the form's order when encoded:
+// dialogs show them in the order they arrive, and a Go map would encode
+// them sorted by id.
+type Schema struct {
+	Properties []Property
+	Required   []string
+}
+
+// Property is one named property of a requestedSchema.
+type Property struct {
+	Name   string
+	Schema map[string]any
+}
+
+// MarshalJSON writes the schema with its properties in order.
+func (s Schema) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{`)
+	for i, p := range s.Properties {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, err := json.Marshal(p.Name)
+		if err != nil {
+			return nil, err
+		}
+		prop, err := json.Marshal(p.Schema)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(prop)
+	}
+	b.WriteByte('}')
+	if len(s.Required) > 0 {
+		req, err := json.Marshal(s.Required)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"required":`)
+		b.Write(req)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Render maps a form to a spec-valid requestedSchema, its properties in the
+// form's order: single choices as titled oneOf strings, multi-selects as
+// arrays of enum strings, booleans, numbers with bounds, dates as format
+// date, text with maxLength, defaults as the spec allows. Display-only
+// progress reports cannot be asked.
 func Render(f *form.Form) *Result {
-	props := map[string]any{}
-	var required []string
 	r := &Result{Unsupported: []form.Unsupported{}}
+	s := &r.Schema
 	for i := range f.Fields {
 		fl := &f.Fields[i]
 		if fl.DisplayOnly() {
 			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type,
-				Reason: "a display-only progress report has nothing to ask: narrate it, or show it on the widget", Surface: "widget"})
+				Reason: "a display-only progress report has nothing to ask: narrate it (the markdown surface shows it)", Surface: string(form.SurfaceMarkdown)})
 			continue
 		}
 		if fl.Type == form.Ranking && fl.RankSlots()*len(fl.Options) > MaxRankChoices {
@@ -43,21 +93,17 @@ func Render(f *form.Form) *Result {
 		}
 		if fl.Type.Expands() {
 			for _, e := range expandProperties(fl) {
-				props[e.name] = e.prop
+				s.Properties = append(s.Properties, Property{e.name, e.prop})
 				if e.required {
-					required = append(required, e.name)
+					s.Required = append(s.Required, e.name)
 				}
 			}
 			continue
 		}
-		props[fl.ID] = elicitProperty(fl)
+		s.Properties = append(s.Properties, Property{fl.ID, elicitProperty(fl)})
 		if fl.Required {
-			required = append(required, fl.ID)
+			s.Required = append(s.Required, fl.ID)
 		}
-	}
-	r.Schema = map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		r.Schema["required"] = required
 	}
 	return r
 }

@@ -3,6 +3,7 @@ package native
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/elicit/elicit/form"
@@ -80,5 +81,26 @@ func TestLongRankingUnsupported(t *testing.T) {
 	f.Fields[0].TopN = 99 // 99 × 101 = 9,999 choices: still a dialog
 	if r := Render(f); len(r.Unsupported) != 0 {
 		t.Fatalf("99 ranks: unsupported = %+v", r.Unsupported)
+	}
+}
+
+// TestRenderKeepsFormOrder: the dialog's properties come in the form's
+// order, not sorted by id, on the wire.
+func TestRenderKeepsFormOrder(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [
+		{"id": "zeta", "text": "Z?", "type": "boolean"},
+		{"id": "alpha", "text": "A?", "type": "text_input", "required": false},
+		{"id": "mid", "text": "M?", "type": "number"}]}`))
+	raw, err := json.Marshal(Render(f).Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, a, m := strings.Index(string(raw), `"zeta"`), strings.Index(string(raw), `"alpha"`), strings.Index(string(raw), `"mid"`)
+	if !(z >= 0 && z < a && a < m) {
+		t.Errorf("properties out of form order: %s", raw)
+	}
+	want := `{"type":"object","properties":{"zeta":{"title":"Z?","type":"boolean"},"alpha":{"title":"A?","type":"string"},"mid":{"title":"M?","type":"number"}},"required":["zeta","mid"]}`
+	if string(raw) != want {
+		t.Errorf("schema\n got %s\nwant %s", raw, want)
 	}
 }
