@@ -43,7 +43,12 @@ type file struct {
 // regular file within Input's cap is read, and a file that is not a JSON
 // object is an error naming the line and column of the first problem.
 func load(dir string) (*file, error) {
-	f := &file{path: Path(dir), root: jsonnode.Node{Kind: jsonnode.Object}}
+	return loadPath(Path(dir))
+}
+
+// loadPath reads a settings file at path, as load does.
+func loadPath(path string) (*file, error) {
+	f := &file{path: path, root: jsonnode.Node{Kind: jsonnode.Object}}
 	data, err := infile.ReadFile(f.path, Input)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

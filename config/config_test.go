@@ -206,3 +206,58 @@ func FuzzSettings(f *testing.F) {
 		}
 	})
 }
+
+// TestAttuneSettings: attune-forms' keyboard_mode settings count like
+// ours, and ours win when both are set.
+func TestAttuneSettings(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("attune.config.json", `{"keyboard_mode": true, "other": 1}`)
+	if s, err := KeyboardModeFor(dir, getenv); err != nil || !s.Value || s.Source != filepath.Join(dir, "attune.config.json") {
+		t.Errorf("attune.config.json: %+v, %v", s, err)
+	}
+	write("attune-forms.config.json", `{"keyboard_mode": false}`)
+	if s, _ := KeyboardModeFor(dir, getenv); s.Value || s.Source != filepath.Join(dir, "attune-forms.config.json") {
+		t.Errorf("attune-forms.config.json first: %+v", s)
+	}
+	write(FileName, `{"keyboard_mode": true}`)
+	if s, _ := KeyboardModeFor(dir, getenv); !s.Value || s.Source != Path(dir) {
+		t.Errorf("ours win over attune's files: %+v", s)
+	}
+	env["ATTUNE_FORMS_KEYBOARD_MODE"] = "0"
+	if s, _ := KeyboardModeFor(dir, getenv); s.Value || s.Source != "ATTUNE_FORMS_KEYBOARD_MODE" {
+		t.Errorf("attune's environment variable: %+v", s)
+	}
+	env["ATTUNE_KEYBOARD_MODE"] = "1"
+	if s, _ := KeyboardModeFor(dir, getenv); s.Value || s.Source != "ATTUNE_FORMS_KEYBOARD_MODE" {
+		t.Errorf("ATTUNE_FORMS_ before the legacy name: %+v", s)
+	}
+	env["ELICIT_KEYBOARD_MODE"] = "on"
+	if s, _ := KeyboardModeFor(dir, getenv); !s.Value || s.Source != "ELICIT_KEYBOARD_MODE" {
+		t.Errorf("ours win over attune's variables: %+v", s)
+	}
+}
+
+func TestBrokenAttuneFileIsAWarning(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "attune-forms.config.json"), []byte(`[1]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "attune.config.json"), []byte(`{"keyboard_mode": "yes"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := KeyboardModeFor(dir, func(string) string { return "" })
+	if err != nil || s.Value || s.Source != "default" || len(s.Warnings) != 2 {
+		t.Fatalf("got %+v, %v", s, err)
+	}
+	if !strings.Contains(s.Warnings[0], "attune-forms.config.json:1:1: is not a JSON object") || !strings.Contains(s.Warnings[1], `keyboard_mode must be true or false (got "yes")`) {
+		t.Errorf("warnings %q", s.Warnings)
+	}
+}
