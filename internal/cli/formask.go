@@ -25,7 +25,8 @@ func (a *app) formAsk() *cobra.Command {
 		Short: "Ask a form on the terminal and print collect's JSON (exit 3 when cancelled)",
 		Long: `On a terminal, ask shows one control per field (arrows or j/k and enter to pick, space to
 toggle, a line editor with collect's checks as you type, ctrl-d to end a text); the drawing goes
-to standard error, collect's JSON to standard output. When standard input is not a terminal, or
+to standard error (or the terminal itself when standard error is redirected), collect's JSON to
+standard output. When standard input is not a terminal, or
 with --accessible, it asks line by line instead: one answer per line (an option's number or name,
 several separated by commas, yes or no, a date, text; an empty line keeps the default), a bad
 answer asked again with collect's message. Escape, Ctrl-C or the end of the input print
@@ -66,20 +67,29 @@ answer asked again with collect's message. Escape, Ctrl-C or the end of the inpu
 	return cmd
 }
 
-// askForm asks f on the terminal, or line by line when standard input or
-// standard error is not a terminal or accessible is set.
+// askForm asks f on the terminal, or line by line when standard input is
+// not a terminal or accessible is set. The widgets draw on standard error,
+// or on the terminal itself (/dev/tty) when standard error is redirected.
 func (a *app) askForm(f *form.Form, accessible bool) (map[string]any, error) {
-	in, inOK := a.stdin.(*os.File)
-	out, outOK := a.stderr.(*os.File)
-	if !accessible && inOK && outOK && termui.IsTerminal(in) && termui.IsTerminal(out) {
-		ui, err := termui.Open(in, out)
-		if err != nil {
-			return nil, err
-		}
-		defer ui.Close()
-		return term.Ask(f, ui)
+	in, ok := a.stdin.(*os.File)
+	if accessible || !ok || !termui.IsTerminal(in) {
+		return askLines(f, a.stdin, a.stderr)
 	}
-	return askLines(f, a.stdin, a.stderr)
+	var out *os.File
+	if e, ok := a.stderr.(*os.File); ok && termui.IsTerminal(e) {
+		out = e
+	} else if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+		defer tty.Close()
+		out = tty
+	} else {
+		return askLines(f, a.stdin, a.stderr)
+	}
+	ui, err := termui.Open(in, out)
+	if err != nil {
+		return nil, err
+	}
+	defer ui.Close()
+	return term.Ask(f, ui)
 }
 
 // askLines runs term.AskLines; an interrupt (Ctrl-C on a terminal in line

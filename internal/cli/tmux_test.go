@@ -213,3 +213,15 @@ func TestFormAskAllGuessedOnTerminal(t *testing.T) {
 		t.Errorf("output %s", out)
 	}
 }
+
+// TestFormAskStderrRedirected: with standard error redirected the widgets
+// still draw on the terminal.
+func TestFormAskStderrRedirected(t *testing.T) {
+	dir, path := elicitOnPath(t)
+	term := tmuxtest.Start(t, dir, 100, 30, "elicit form ask --template session-contract --slot project=demo 2>/dev/null > out.json", path)
+	term.WaitFor("? What kind of session is this for demo? (pick one)")
+	term.Keys("Escape")
+	if code, screen := term.Exit(); code != 3 {
+		t.Errorf("exit %d:\n%s", code, screen)
+	}
+}
