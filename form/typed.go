@@ -109,7 +109,7 @@ func (f *Field) typedChoice(s string) (any, string) {
 	case o != "":
 		return o, ""
 	}
-	return nil, fmt.Sprintf("%q is not one of the options (%s)", s, numbered(opts))
+	return nil, fmt.Sprintf("%q is not one of the options (%s)", s, numberedOptions(opts))
 }
 
 // pickOne reads one option of opts from s: a number, a label, or a number
@@ -191,7 +191,7 @@ func (f *Field) typedMulti(s string) (any, string) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, strings.Join(bad, "; ") + " (options: " + numbered(opts) + ")"
+		return nil, strings.Join(bad, "; ") + " (options: " + numberedOptions(opts) + ")"
 	}
 	var out []string
 	for _, o := range f.Options {
@@ -250,8 +250,8 @@ func allNumbers(words []string) bool {
 	return true
 }
 
-// numbered lists options as `1 "a", 2 "b"`.
-func numbered(opts []string) string {
+// numberedOptions lists options as `1 "a", 2 "b"`.
+func numberedOptions(opts []string) string {
 	parts := make([]string, len(opts))
 	for i, o := range opts {
 		parts[i] = fmt.Sprintf("%d %q", i+1, o)
