@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit/elicit/internal/benchcpu"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -242,6 +243,7 @@ func BenchmarkParse1MiB(b *testing.B) {
 		b.Run(benchName(s.name), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
+			defer benchcpu.Start(b)()
 			for b.Loop() {
 				Parse(data)
 			}
@@ -261,6 +263,7 @@ func BenchmarkCollect1MiB(b *testing.B) {
 		b.Run(benchName(s.name), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
+			defer benchcpu.Start(b)()
 			for b.Loop() {
 				collectDoc(f, data)
 			}

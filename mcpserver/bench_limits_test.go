@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/benchcpu"
 	"github.com/elicit/elicit/internal/formtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -40,6 +41,7 @@ func BenchmarkServerForm1MiB(b *testing.B) {
 		for _, f := range forms1MiB {
 			p := startPipeServer(b, New(nil), elicitStdio, tool, []byte(form1MiB(f.field)))
 			b.Run(strings.TrimPrefix(tool, "elicitation_")+"/"+f.name, func(b *testing.B) {
+				defer benchcpu.Start(b)()
 				for b.Loop() {
 					p.id++
 					p.send(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"form":%s}}}`, p.id, p.tool, p.args))
@@ -61,6 +63,7 @@ func BenchmarkHandlerRenderForm1MiB(b *testing.B) {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Arguments: json.RawMessage(`{"form":` + form1MiB(f.field) + `}`)}}
 		b.Run(f.name, func(b *testing.B) {
 			b.ReportAllocs()
+			defer benchcpu.Start(b)()
 			for b.Loop() {
 				if res, _ := run(context.Background(), req); res.IsError == f.valid {
 					b.Fatal(res.Content)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/benchcpu"
 )
 
 // numbered joins format's numbered copies, from 0, with sep while they fit
@@ -95,6 +96,7 @@ func BenchmarkParseAnswers1MiB(b *testing.B) {
 		b.Run(strings.ReplaceAll(s.name, " ", "_"), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
+			defer benchcpu.Start(b)()
 			for b.Loop() {
 				ParseAnswers(f, data)
 			}
