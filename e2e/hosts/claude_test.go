@@ -156,3 +156,39 @@ func TestE2EClaudeCodeCallsElicitThroughThePlugin(t *testing.T) {
 		t.Errorf("stdout:\n%s", tail(stdout.String()))
 	}
 }
+
+// TestE2EClaudeCodeSlashCommands types the plugin's skill and the server's
+// prompt as slash commands in the real Claude Code: the model receives the
+// forms how-to with the user's words. Claude Code gives a skill the whole
+// text after the command, and an MCP prompt one word per argument.
+func TestE2EClaudeCodeSlashCommands(t *testing.T) {
+	claude := claudeBin(t)
+	bin := elicitBin(t)
+	for _, tt := range []struct{ typed, want string }{
+		{"/elicit:forms scope of the refactor", "<command-args>scope of the refactor</command-args>"},
+		{"/mcp__plugin_elicit_elicit__ask refactoring", "Ask the user about: refactoring"},
+	} {
+		var got []string
+		stub := startMessagesStub(t, func(r messagesRequest) stubReply {
+			got = append(got, string(r.Raw))
+			return stubReply{Text: "ok"}
+		})
+		cmd := exec.Command(claude, "-p", tt.typed,
+			"--plugin-dir", filepath.Join(repoRoot(t), "plugins", "elicit"), "--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5")
+		cmd.Env = claudeEnv(t, "ANTHROPIC_BASE_URL="+stub.URL, "ANTHROPIC_API_KEY=stub-key-not-secret", "ELICIT_BIN="+bin, "ELICIT_NO_NPX=1")
+		cmd.Dir = t.TempDir()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("claude -p %q: %v\n%s", tt.typed, err, tail(string(out)))
+		}
+		found := false
+		for _, raw := range got {
+			// JSON escapes < and > in the request body.
+			raw = strings.NewReplacer(`\u003c`, "<", `\u003e`, ">").Replace(raw)
+			found = found || (strings.Contains(raw, "Infer first") && strings.Contains(raw, tt.want))
+		}
+		if !found {
+			t.Errorf("%q: no request carried the how-to and %q (%d requests)", tt.typed, tt.want, len(got))
+		}
+	}
+}
