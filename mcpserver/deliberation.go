@@ -162,9 +162,9 @@ var idProp = obj{"type": "string"}
 func (h *handlers) delibStartTool() toolDef {
 	strList := obj{"type": "array", "items": obj{"type": "string"}}
 	return toolDef{&mcp.Tool{Name: "deliberation_start", Title: "Start a deliberation", Annotations: records,
-		Description: "Start a bounded deliberation with a consulted agent (8 iterations; quick: 2), state kept in a file. Returns {id, prompt}. See prompt deliberate.",
+		Description: "Start a bounded deliberation with a consulted agent (8 iterations; quick: 2), kept in a state file. See prompt deliberate.",
 		InputSchema: inputSchema(obj{
-			"question":        strProp("verbatim"),
+			"question":        obj{"type": "string"},
 			"quick":           obj{"type": "boolean"},
 			"facts":           strList,
 			"interpretations": strList,

@@ -90,7 +90,7 @@ func (h *handlers) method(a *args, ref string) (method.Method, bool) {
 
 func (h *handlers) listMethodsTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_list_methods", Title: "List methods", Annotations: readOnly,
-		Description: "List the reasoning methods, optionally for one phase or tier.",
+		Description: "List reasoning methods, optionally by phase or tier.",
 		InputSchema: inputSchema(obj{
 			"phase": strProp("e.g. forge:3"),
 			"tier":  obj{"type": "integer"},
@@ -99,7 +99,7 @@ func (h *handlers) listMethodsTool() toolDef {
 
 func (h *handlers) selectMethodsTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_select_methods", Title: "Select methods", Annotations: readOnly,
-		Description: "Select the reasoning methods that fit a plan section: phase, agent and tier filters, topic scoring, top N.",
+		Description: "Select reasoning methods for a plan section: phase, agent and tier filters, topic score, top N.",
 		InputSchema: inputSchema(obj{
 			"phase":       strProp("e.g. plan:0"),
 			"agent":       obj{"type": "string"},
