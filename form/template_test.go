@@ -274,3 +274,45 @@ func TestCastBoundsSlotValues(t *testing.T) {
 		t.Errorf("2 MB of slot text (-want +got):\n%s", diff)
 	}
 }
+
+// FuzzCast casts any template with any slot value: an error listing at most
+// MaxProblems problems (and a count of the rest), or a form within a form's
+// cap, never a panic.
+func FuzzCast(f *testing.F) {
+	f.Add([]byte(`{"title": "For {p}", "slots": ["p"], "fields": [{"id": "a", "text": "{p}?", "type": "boolean"}]}`), "x")
+	f.Add([]byte(`{"title": "{{p} {p}{p}", "slots": ["p", "p", "Q"], "fields": []}`), "")
+	f.Add([]byte(`{"title": "t", "slots": "p", "fields": [{"id": "{p}", "text": "{q}", "type": "single_select", "options": ["{p}", "{p}"]}]}`), "\xff")
+	f.Fuzz(func(t *testing.T, tpl []byte, value string) {
+		ts := &Templates{Folder: fstest.MapFS{"t.json": {Data: tpl}}}
+		form, err := ts.Cast("t", map[string]string{"p": value, "q": value})
+		if err != nil {
+			probs, ok := err.(problem.List)
+			if !ok || len(probs) > 2*MaxProblems+2 {
+				t.Fatalf("error %T with %d problems", err, len(probs))
+			}
+			return
+		}
+		if form == nil || len(form.Fields) == 0 {
+			t.Fatalf("no form and no error")
+		}
+	})
+}
+
+// BenchmarkList4000 lists a folder of 4,000 templates (the issue's 10 s,
+// when each template re-read the folder).
+func BenchmarkList4000(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 4000 {
+		data := fmt.Sprintf(`{"title": "T%d for {team}", "slots": ["team"], "fields": [{"id": "a", "text": "A?", "type": "boolean"}]}`, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%04d.json", i)), []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ts := &Templates{Folder: infile.Dir(dir)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if n := len(ts.List()); n != 4001 {
+			b.Fatalf("%d templates", n)
+		}
+	}
+}
