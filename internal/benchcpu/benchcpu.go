@@ -5,7 +5,6 @@
 package benchcpu
 
 import (
-	"syscall"
 	"testing"
 	"time"
 )
@@ -19,13 +18,4 @@ func Start(b *testing.B) func() {
 			b.ReportMetric(float64(Process()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		}
 	}
-}
-
-// Process is the CPU time this process has used so far.
-func Process() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
