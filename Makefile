@@ -39,10 +39,14 @@ bench-go:
 	@$(GO) test -run '^$$' -bench . -skip '^BenchmarkStartup$$' -benchmem -count=1 ./... 2>/dev/null | $(GO) run ./internal/benchtable 2>/dev/null
 
 # Whole-process start-up: elicit's commands beside a hello-world Go binary
-# built with the same flags, interleaved, 300 rounds; medians and ratios.
+# and hello-world linking go-sdk and cobra, built with the same flags,
+# interleaved, 300 rounds; medians and ratios. BASELINE=path/to/elicit adds
+# a column for another build (make bench-process BASELINE=/tmp/elicit-old).
 bench-process: build
 	$(GO) build $(BUILDFLAGS) -o bin/hello ./internal/cli/testdata/hello
-	@ELICIT_BIN=$(CURDIR)/bin/elicit ELICIT_HELLO_BIN=$(CURDIR)/bin/hello \
+	$(GO) build $(BUILDFLAGS) -o bin/sdkfloor ./internal/cli/testdata/sdkfloor
+	@ELICIT_BIN=$(CURDIR)/bin/elicit ELICIT_HELLO_BIN=$(CURDIR)/bin/hello ELICIT_FLOOR_BIN=$(CURDIR)/bin/sdkfloor \
+	  ELICIT_BENCH_BASELINE=$(BASELINE) \
 	  $(GO) test -run '^$$' -bench '^BenchmarkStartup$$' -benchtime 300x -count=1 ./internal/cli/
 
 # 1,000 sequential elicitation_render_form calls from the TypeScript SDK.

@@ -68,33 +68,84 @@ func writeFormFixtures(b *testing.B, dir string) (formFile, answers string) {
 type startupCall struct {
 	name string
 	argv []string
+	env  []string // nil: the benchmark's own
 	runs []time.Duration
+	// baseline is the same call on the binary ELICIT_BENCH_BASELINE names,
+	// if it names one.
+	baseline *startupCall
 }
 
 // BenchmarkStartup times whole elicit processes beside a hello-world Go
-// binary built with the same flags (issue 14: at most 2.0×, stretch 1.5×).
+// binary built with the same flags (issue 14: at most 2.0×, stretch 1.5×),
+// and beside hello-world linking the MCP SDK and cobra (testdata/sdkfloor).
 // Every round runs each call once, rotating the order; the figures are the
 // medians over all rounds and each call's median as a multiple of hello's.
 // One op is one round. `make bench-process` runs it on the binaries make
-// built (ELICIT_BIN, ELICIT_HELLO_BIN); without them it builds both.
+// built (ELICIT_BIN, ELICIT_HELLO_BIN); without them it builds both. With
+// ELICIT_BENCH_BASELINE naming another elicit binary (an older build, say),
+// every call also runs on it, in the same rounds, for a column of its own.
 func BenchmarkStartup(b *testing.B) {
 	dir := b.TempDir()
 	bin := buildStatic(b, "ELICIT_BIN", "../../cmd/elicit", dir)
 	hello := buildStatic(b, "ELICIT_HELLO_BIN", "./testdata/hello", dir)
+	floor := buildStatic(b, "ELICIT_FLOOR_BIN", "./testdata/sdkfloor", dir)
 	formFile, answers := writeFormFixtures(b, dir)
-	home := filepath.Join(dir, "home")
-	b.Setenv("ELICIT_HOME", home)
 	b.Setenv("ELICIT_METHODS", "")
-	out, err := exec.Command(bin, "deliberate", "start", "--question", "Should the importer retry on HTTP 429?", "--json").Output()
+	hw := &startupCall{name: "hello-world", argv: []string{hello}}
+	calls := append([]*startupCall{{name: "hello-world + go-sdk + cobra", argv: []string{floor}}},
+		startupCalls(b, bin, filepath.Join(dir, "home"), formFile, answers)...)
+	all := append([]*startupCall{hw}, calls...)
+	if base := os.Getenv("ELICIT_BENCH_BASELINE"); base != "" {
+		for i, c := range startupCalls(b, base, filepath.Join(dir, "home-baseline"), formFile, answers) {
+			calls[i+1].baseline = c
+			all = append(all, c)
+		}
+	}
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
-		b.Fatalf("deliberate start: %v", err)
+		b.Fatal(err)
+	}
+	defer devNull.Close()
+	for _, c := range all { // each once, checked, before timing
+		cmd := exec.Command(c.argv[0], c.argv[1:]...)
+		cmd.Env = c.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%s: %v\n%s", strings.Join(c.argv, " "), err, out)
+		}
+	}
+	round := 0
+	for b.Loop() {
+		for i := range all {
+			c := all[(i+round)%len(all)]
+			cmd := exec.Command(c.argv[0], c.argv[1:]...)
+			cmd.Env, cmd.Stdout, cmd.Stderr = c.env, devNull, devNull
+			start := time.Now()
+			if err := cmd.Run(); err != nil {
+				b.Fatalf("%s: %v", strings.Join(c.argv, " "), err)
+			}
+			c.runs = append(c.runs, time.Since(start))
+		}
+		round++
+	}
+	b.StopTimer()
+	reportStartup(b, hw, calls)
+}
+
+// startupCalls are the calls BenchmarkStartup times, on the elicit binary
+// bin with its own ELICIT_HOME, home, which holds one deliberation.
+func startupCalls(b *testing.B, bin, home, formFile, answers string) []*startupCall {
+	env := append(os.Environ(), "ELICIT_HOME="+home)
+	start := exec.Command(bin, "deliberate", "start", "--question", "Should the importer retry on HTTP 429?", "--json")
+	start.Env = env
+	out, err := start.Output()
+	if err != nil {
+		b.Fatalf("%s deliberate start: %v", bin, err)
 	}
 	var started struct{ ID string }
 	if err := json.Unmarshal(out, &started); err != nil || started.ID == "" {
-		b.Fatalf("deliberate start printed %q (%v)", out, err)
+		b.Fatalf("%s deliberate start printed %q (%v)", bin, out, err)
 	}
 	calls := []*startupCall{
-		{name: "hello-world", argv: []string{hello}},
 		{name: "--version", argv: []string{bin, "--version"}},
 		{name: "form collect", argv: []string{bin, "form", "collect", formFile, answers}},
 		{name: "form render", argv: []string{bin, "form", "render", formFile}},
@@ -103,53 +154,54 @@ func BenchmarkStartup(b *testing.B) {
 			"--title", "Architecture Design", "--text", "Split the service into layers with clear boundaries."}},
 		{name: "deliberate status", argv: []string{bin, "deliberate", "status", started.ID}},
 	}
-	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		b.Fatal(err)
+	for _, c := range calls {
+		c.env = env
 	}
-	defer devNull.Close()
-	for _, c := range calls { // each once, checked, before timing
-		if out, err := exec.Command(c.argv[0], c.argv[1:]...).CombinedOutput(); err != nil {
-			b.Fatalf("%s: %v\n%s", c.name, err, out)
-		}
-	}
-	round := 0
-	for b.Loop() {
-		for i := range calls {
-			c := calls[(i+round)%len(calls)]
-			cmd := exec.Command(c.argv[0], c.argv[1:]...)
-			cmd.Stdout, cmd.Stderr = devNull, devNull
-			start := time.Now()
-			if err := cmd.Run(); err != nil {
-				b.Fatalf("%s: %v", c.name, err)
-			}
-			c.runs = append(c.runs, time.Since(start))
-		}
-		round++
-	}
-	b.StopTimer()
-	reportStartup(b, calls)
+	return calls
 }
 
 // reportStartup reports hello-world's median in ms and every call's ratio to
 // it as metrics, and logs them as the README's table.
-func reportStartup(b *testing.B, calls []*startupCall) {
-	medians := make([]float64, len(calls))
-	for i, c := range calls {
-		slices.Sort(c.runs)
-		medians[i] = float64(c.runs[len(c.runs)/2]) / float64(time.Millisecond)
-	}
+func reportStartup(b *testing.B, hw *startupCall, calls []*startupCall) {
+	hello := median(hw.runs)
+	b.ReportMetric(hello, "hello-ms")
 	var t strings.Builder
 	// Nine lines: go test cuts a benchmark's log after ten.
-	fmt.Fprintf(&t, "| call (median of %d) | time | × hello-world |\n|---|---:|---:|\n", len(calls[0].runs))
-	for i, c := range calls {
-		ratio := medians[i] / medians[0]
-		fmt.Fprintf(&t, "| %s | %.2f ms | %.2f |\n", c.name, medians[i], ratio)
-		if i == 0 {
-			b.ReportMetric(medians[0], "hello-ms")
-			continue
-		}
-		b.ReportMetric(ratio, strings.ReplaceAll(strings.TrimPrefix(c.name, "--"), " ", "-")+"-x")
+	baseline := calls[len(calls)-1].baseline != nil
+	fmt.Fprintf(&t, "| call (median of %d runs; hello-world %.2f ms) | time | × hello-world |", len(hw.runs), hello)
+	if baseline {
+		t.WriteString(" baseline | × hello-world |")
 	}
-	b.Log(strings.TrimSuffix(t.String(), "\n"))
+	t.WriteString("\n|---|---:|---:|")
+	if baseline {
+		t.WriteString("---:|---:|")
+	}
+	for _, c := range calls {
+		m := median(c.runs)
+		fmt.Fprintf(&t, "\n| %s | %.2f ms | %.2f |", c.name, m, m/hello)
+		if c.baseline != nil {
+			bm := median(c.baseline.runs)
+			fmt.Fprintf(&t, " %.2f ms | %.2f |", bm, bm/hello)
+		}
+		if c.baseline == nil && baseline {
+			t.WriteString(" | |")
+		}
+		b.ReportMetric(m/hello, metricName(c.name))
+	}
+	b.Log(t.String())
+}
+
+// metricName is a call's name as a metric unit: "form collect" gives
+// "form-collect-x", the SDK floor "sdk-floor-x".
+func metricName(call string) string {
+	if strings.Contains(call, "go-sdk") {
+		return "sdk-floor-x"
+	}
+	return strings.ReplaceAll(strings.TrimPrefix(call, "--"), " ", "-") + "-x"
+}
+
+// median is the median of runs in milliseconds.
+func median(runs []time.Duration) float64 {
+	slices.Sort(runs)
+	return float64(runs[len(runs)/2]) / float64(time.Millisecond)
 }
