@@ -47,7 +47,14 @@ func phrase(s string) string {
 // so that the inside of the phrase is strings.ToLower(s).
 func phraseOf(s string) (words string, plain bool) {
 	var buf [64]byte // most names and titles fit: one allocation, the result
-	b := append(buf[:0], ' ')
+	b, plain := appendPhrase(buf[:0], s)
+	return string(b), plain
+}
+
+// appendPhrase appends phrase(s) to b and reports whether s is plain (see
+// phraseOf).
+func appendPhrase[T string | []byte](b []byte, s T) ([]byte, bool) {
+	b = append(b, ' ')
 	gap, plain := true, true
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
@@ -67,7 +74,7 @@ func phraseOf(s string) (words string, plain bool) {
 			}
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
+		r, n := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		i += n
 		plain = false
 		switch {
@@ -82,7 +89,7 @@ func phraseOf(s string) (words string, plain bool) {
 	if !gap {
 		b = append(b, ' ')
 	}
-	return string(b), plain && !gap
+	return b, plain && !gap
 }
 
 // forEachWord calls fn with each lowercase word of s. With hyphens, a hyphen

@@ -139,12 +139,17 @@ func parse(rr *recordReader, size int64, keep int) *Registry {
 		if !ok {
 			break
 		}
-		if m, key, ok := p.row(rec); ok && p.idx.admit(m, key, p.r.Methods, rec.line, &p.r.Warnings) {
-			if len(p.r.Methods) == cap(p.r.Methods) {
-				p.grow(rr.read)
-			}
-			p.r.Methods = append(p.r.Methods, m)
+		if len(p.r.Methods) == cap(p.r.Methods) {
+			p.grow(rr.read)
 		}
+		n := len(p.r.Methods)
+		p.r.Methods = p.r.Methods[:n+1]
+		m := &p.r.Methods[n] // zero: read in place
+		if key, ok := p.row(rec, m); ok && p.idx.admit(m, key, p.r.Methods[:n], rec.line, &p.r.Warnings) {
+			continue
+		}
+		*m = Method{}
+		p.r.Methods = p.r.Methods[:n]
 	}
 	p.r.finish()
 	return p.r
@@ -156,9 +161,11 @@ type parser struct {
 	size  int64 // the input's length in bytes, or -1
 	idx   index
 	lists []string // the current block of list items (see splitList)
-	// scratch holds a row's num, name and description on their way to one
-	// string.
-	scratch []byte
+	// scratch holds a row's num, name, description and the name's phrase on
+	// their way to one string.
+	scratch   []byte
+	nameWords string
+	plainName bool
 	// values holds, per column other than num, name and description, the
 	// distinct values met so far; vals and f are the current row's.
 	values    [colCodexRole + 1]map[string]*value
@@ -246,7 +253,8 @@ func (p *parser) grow(read int64) {
 const estimateAfter = 1024
 
 // strings turns the fields of a row of 10 or 11 columns into trimmed
-// strings: num, name and description share one allocation, the other values
+// strings: num, name and description share one allocation with the name's
+// phrase (nameWords, kept in p.nameWords and p.plainName), the other values
 // (categories, phases, agents, topics, ...) repeat across rows and are
 // interned (see value).
 func (p *parser) strings(f []string, fields [][]byte) []string {
@@ -255,9 +263,11 @@ func (p *parser) strings(f []string, fields [][]byte) []string {
 			fields[i] = bytes.TrimSpace(b)
 		}
 	}
-	num, name := len(fields[colNum]), len(fields[colName])
+	num, name, desc := len(fields[colNum]), len(fields[colName]), len(fields[colDescription])
 	p.scratch = append(append(append(p.scratch[:0], fields[colNum]...), fields[colName]...), fields[colDescription]...)
+	p.scratch, p.plainName = appendPhrase(p.scratch, fields[colName])
 	text := string(p.scratch)
+	p.nameWords = text[num+name+desc:]
 	for i, b := range fields {
 		switch i {
 		case colNum:
@@ -265,7 +275,7 @@ func (p *parser) strings(f []string, fields [][]byte) []string {
 		case colName:
 			f = append(f, text[num:num+name])
 		case colDescription:
-			f = append(f, text[num+name:])
+			f = append(f, text[num+name:num+name+desc])
 		case colTier, colAutoSuggest, colCodexRole:
 			f = append(f, p.small(b))
 		default:
@@ -352,7 +362,7 @@ func (x *index) reserve(n int) {
 
 // admit reports whether m, read from the row at line, is new by num and by
 // name among the methods admitted so far; key is its name in lowercase.
-func (x *index) admit(m Method, key string, admitted []Method, line int, w *problem.List) bool {
+func (x *index) admit(m *Method, key string, admitted []Method, line int, w *problem.List) bool {
 	ok := true
 	if x.nums == nil && m.Num <= x.maxNum {
 		x.nums = make(map[int]int, cap(admitted))

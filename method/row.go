@@ -44,31 +44,29 @@ func (c *rowCheck) fail(format string, args ...any) {
 
 func (c *rowCheck) warn(format string, args ...any) { c.w.Add(rowPath(c.line), format, args...) }
 
-// row turns a record into a method, reporting every problem of the row, and
-// returns it with its name in lowercase. It returns false when the row must
-// be skipped.
-func (p *parser) row(rec record) (Method, string, bool) {
+// row turns a record into the method m (a zero Method, in place so that
+// nothing is copied), reporting every problem of the row, and returns its
+// name in lowercase. It returns false when the row must be skipped.
+func (p *parser) row(rec record, m *Method) (string, bool) {
 	w := &p.r.Warnings
 	if rec.bad != "" {
 		w.Add(rowPath(rec.line), "Row %d has malformed quoting (%s), skipping row: %s", rec.line, rec.bad, first80(string(rec.raw)))
-		return Method{}, "", false
+		return "", false
 	}
 	if n := len(rec.fields); n != 10 && n != 11 {
 		w.Add(rowPath(rec.line), "Row %d has %d columns (expected 10): %s", rec.line, n, first80(string(rec.raw)))
-		return Method{}, "", false
+		return "", false
 	}
 	p.f = p.strings(p.f[:0], rec.fields)
 	f := p.f
 	c := &rowCheck{line: rec.line, name: printableName(f[colName]), w: w, p: p}
 	c.required(f)
-	m := Method{
-		Num:           c.num(f[colNum]),
-		Category:      c.checked(colCategory, f[colCategory], c.category),
-		Name:          c.methodName(f[colName]),
-		Description:   oneLine(f[colDescription]),
-		OutputPattern: c.checked(colPattern, f[colPattern], c.pattern),
-		Tier:          c.tier(f[colTier]),
-	}
+	m.Num = c.num(f[colNum])
+	m.Category = c.checked(colCategory, f[colCategory], c.category)
+	m.Name = c.methodName(f[colName])
+	m.Description = oneLine(f[colDescription])
+	m.OutputPattern = c.checked(colPattern, f[colPattern], c.pattern)
+	m.Tier = c.tier(f[colTier])
 	m.Phases = c.list(colPhases, f[colPhases], c.phases)
 	m.Agents = c.list(colAgents, f[colAgents], c.agents)
 	m.Topics = c.list(colTopics, f[colTopics], c.topics)
@@ -77,7 +75,7 @@ func (p *parser) row(rec record) (Method, string, bool) {
 		m.CodexRole = c.codexRole(f[colCodexRole])
 	}
 	if c.skip {
-		return Method{}, "", false
+		return "", false
 	}
 	if x := p.vals[colTopics]; x != nil && x.clean {
 		if x.keys == nil {
@@ -90,12 +88,11 @@ func (p *parser) row(rec record) (Method, string, bool) {
 	} else {
 		m.keys = lowerAll(m.Topics)
 	}
-	words, plain := phraseOf(m.Name)
-	m.nameWords = words
-	if plain { // nothing to allocate for the lowercase name
-		return m, words[1 : len(words)-1], true
+	m.nameWords = p.nameWords
+	if p.plainName { // nothing to allocate for the lowercase name
+		return m.nameWords[1 : len(m.nameWords)-1], true
 	}
-	return m, strings.ToLower(m.Name), true
+	return strings.ToLower(m.Name), true
 }
 
 // index fills the lowercase copies scoring works on.
