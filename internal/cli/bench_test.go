@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,9 +79,10 @@ type startupCall struct {
 // BenchmarkStartup times whole elicit processes beside a hello-world Go
 // binary built with the same flags (issue 14: at most 2.0×, stretch 1.5×),
 // and beside hello-world linking the MCP SDK and cobra (testdata/sdkfloor).
-// Every round runs each call once, rotating the order; the figures are the
-// medians over all rounds and each call's median as a multiple of hello's.
-// One op is one round. `make bench-process` runs it on the binaries make
+// Every round runs each call once, in a random order (so that no call always
+// follows the same one: what a process leaves in the caches skews the next);
+// the figures are the medians over all rounds and each call's median as a
+// multiple of hello's. One op is one round. `make bench-process` runs it on the binaries make
 // built (ELICIT_BIN, ELICIT_HELLO_BIN); without them it builds both. With
 // ELICIT_BENCH_BASELINE naming another elicit binary (an older build, say),
 // every call also runs on it, in the same rounds, for a column of its own.
@@ -113,10 +115,10 @@ func BenchmarkStartup(b *testing.B) {
 			b.Fatalf("%s: %v\n%s", strings.Join(c.argv, " "), err, out)
 		}
 	}
-	round := 0
+	order := slices.Clone(all)
 	for b.Loop() {
-		for i := range all {
-			c := all[(i+round)%len(all)]
+		rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, c := range order {
 			cmd := exec.Command(c.argv[0], c.argv[1:]...)
 			cmd.Env, cmd.Stdout, cmd.Stderr = c.env, devNull, devNull
 			start := time.Now()
@@ -125,7 +127,6 @@ func BenchmarkStartup(b *testing.B) {
 			}
 			c.runs = append(c.runs, time.Since(start))
 		}
-		round++
 	}
 	b.StopTimer()
 	reportStartup(b, hw, calls)
