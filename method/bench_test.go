@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/elicit/elicit/internal/benchcpu"
 )
 
 func BenchmarkLoadDefault(b *testing.B) {
@@ -88,8 +90,10 @@ func BenchmarkLoad100000(b *testing.B) {
 }
 
 // perOpMiB runs op in b.Loop and reports the bytes it allocates per call in
-// MiB, the unit of the targets.
+// MiB, the unit of the targets, and the CPU time it takes (which a loaded
+// machine stretches far less than the wall time).
 func perOpMiB(b *testing.B, op func()) {
+	defer benchcpu.Start(b)()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	n := 0

@@ -142,12 +142,14 @@ func (rr *recordReader) split(line []byte) bool {
 		if line[i] == ' ' || line[i] == '\t' { // blanks, maybe before a quote
 			return false
 		}
-		j := i + bytes.IndexByte(line[i:], ',')
-		if j < i {
-			rr.fields = append(rr.fields, line[i:last:last])
-			return true
+		j := i // unquoted fields are short: a loop beats IndexByte's call
+		for j < last && line[j] != ',' {
+			j++
 		}
 		rr.fields = append(rr.fields, line[i:j:j])
+		if j == last {
+			return true
+		}
 		i = j + 1
 	}
 }
