@@ -197,7 +197,8 @@ func (f *Field) DisplayOnly() bool {
 // Inferred reports whether the field's default is a guess from context.
 func (f *Field) Inferred() bool { return f.InferredFrom != "" }
 
-// Field returns the field with the given id, or nil.
+// Field returns the field with the given id, or nil. It scans the fields:
+// to look up many ids, use ByID.
 func (f *Form) Field(id string) *Field {
 	for i := range f.Fields {
 		if f.Fields[i].ID == id {
@@ -207,13 +208,27 @@ func (f *Form) Field(id string) *Field {
 	return nil
 }
 
+// ByID maps each field's id to the field (the first, for an id given
+// twice): for looking up many ids at once, where Field scans the fields
+// each time.
+func (f *Form) ByID() map[string]*Field {
+	out := make(map[string]*Field, len(f.Fields))
+	for i := range f.Fields {
+		if _, dup := out[f.Fields[i].ID]; !dup {
+			out[f.Fields[i].ID] = &f.Fields[i]
+		}
+	}
+	return out
+}
+
 // Only returns the form restricted to the fields with the given ids, in
 // form order: what a follow-up or a re-ask asks. The fields keep every
 // rule they had, so the result is as valid as f.
 func (f *Form) Only(ids ...string) *Form {
 	out := &Form{Title: f.Title, Description: f.Description}
+	wanted := memberOf(ids)
 	for _, fl := range f.Fields {
-		if contains(ids, fl.ID) {
+		if wanted(fl.ID) {
 			out.Fields = append(out.Fields, fl)
 		}
 	}

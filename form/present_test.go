@@ -1,6 +1,9 @@
 package form
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestHeader(t *testing.T) {
 	tests := map[string]string{
@@ -34,5 +37,20 @@ func TestNotesAgree(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestByIDAndOnly(t *testing.T) {
+	f := &Form{Title: "T", Fields: []Field{{ID: "a", Text: "1"}, {ID: "b", Text: "2"}, {ID: "a", Text: "3"}, {ID: "c", Text: "4"}}}
+	by := f.ByID()
+	if len(by) != 3 || by["a"].Text != "1" || by["c"] != &f.Fields[3] || by["x"] != nil {
+		t.Errorf("ByID = %v", by)
+	}
+	var texts []string
+	for _, fl := range f.Only("c", "a", "nope").Fields {
+		texts = append(texts, fl.Text)
+	}
+	if strings.Join(texts, ",") != "1,3,4" {
+		t.Errorf("Only kept %v, want the a and c fields in form order", texts)
 	}
 }

@@ -26,6 +26,9 @@ var forms1MiB = []struct {
 }{
 	{"one_id_repeated", func(int) string { return `{"id":"a","text":"q","type":"boolean"}` }, false},
 	{"distinct_ids", func(i int) string { return fmt.Sprintf(`{"id":"f%d","text":"Q%[1]d?","type":"boolean"}`, i) }, true},
+	// Text fields AskUserQuestion cannot ask: all of them go to a markdown
+	// follow-up.
+	{"textarea_fields", func(i int) string { return fmt.Sprintf(`{"id":"t%d","text":"T%[1]d?","type":"textarea"}`, i) }, true},
 }
 
 // BenchmarkServerForm1MiB is the server's own time for one call with a

@@ -49,9 +49,16 @@ func Render(f *form.Form, opts *Options) *Result {
 	var asked []*form.Field
 	ids := []string{}
 	unsupported := []form.Unsupported{}
+	var only map[string]bool
+	if opts.Only != nil {
+		only = make(map[string]bool, len(opts.Only))
+		for _, id := range opts.Only {
+			only[id] = true
+		}
+	}
 	for i := range f.Fields {
 		fl := &f.Fields[i]
-		if opts.Only != nil && !slices.Contains(opts.Only, fl.ID) {
+		if only != nil && !only[fl.ID] {
 			continue
 		}
 		if !Carries(fl) {
@@ -89,8 +96,9 @@ type Followup struct {
 // NewFollowup asks the fields ids of f in markdown, or returns nil when
 // there are none.
 func NewFollowup(f *form.Form, ids []string, lead string) *Followup {
+	byID := f.ByID()
 	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool {
-		fl := f.Field(id)
+		fl := byID[id]
 		return fl == nil || !Carries(fl)
 	})
 	if len(ids) == 0 {
@@ -98,7 +106,7 @@ func NewFollowup(f *form.Form, ids []string, lead string) *Followup {
 	}
 	asks := false
 	for _, id := range ids {
-		if fl := f.Field(id); fl != nil && !fl.DisplayOnly() {
+		if fl := byID[id]; fl != nil && !fl.DisplayOnly() {
 			asks = true
 		}
 	}

@@ -36,13 +36,14 @@ func Parse(f *form.Form, reply string, opts *ParseOptions) (map[string]any, erro
 	if name == "" {
 		name = "reply"
 	}
-	p := &parser{form: f, name: name, out: map[string]any{}, lines: map[string]int{}, keys: keyIndex(f)}
+	p := &parser{form: f, byID: f.ByID(), name: name, out: map[string]any{}, lines: map[string]int{}, keys: keyIndex(f)}
 	p.read(reply, opts.Bare)
 	return p.out, p.probs.Err()
 }
 
 type parser struct {
 	form  *form.Form
+	byID  map[string]*form.Field
 	name  string
 	keys  map[string]string // normalized key -> field id
 	out   map[string]any
@@ -97,7 +98,7 @@ func (p *parser) read(reply string, bare string) {
 	p.finish()
 	if !keyed && bare != "" && len(loose) > 0 {
 		text := strings.TrimSpace(stripFences(reply))
-		if fl := p.form.Field(bare); fl != nil {
+		if fl := p.byID[bare]; fl != nil {
 			p.cur, p.start, p.text = fl, loose[0], []string{text}
 			p.finish()
 			return
@@ -156,7 +157,7 @@ func (p *parser) key(line string, inText bool) (string, string, bool) {
 }
 
 func (p *parser) begin(id, value string, n int) {
-	fl := p.form.Field(id)
+	fl := p.byID[id]
 	if prev, dup := p.lines[id]; dup {
 		p.probs.Add("answers."+id, "%s line %d: %s is answered again (first on line %d); answer each question once", p.name, n, id, prev)
 		p.cur = nil

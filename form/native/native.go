@@ -211,8 +211,9 @@ func elicitDescription(f *form.Field) string {
 // Collect to validate (a client is never trusted).
 func Answers(f *form.Form, content map[string]any) map[string]any {
 	out := make(map[string]any, len(content))
+	byID := f.ByID()
 	for k, v := range content {
-		if fl := f.Field(k); fl != nil && fl.Type == form.Boolean {
+		if fl := byID[k]; fl != nil && fl.Type == form.Boolean {
 			if b, ok := v.(bool); ok {
 				v = map[bool]string{true: "Yes", false: "No"}[b]
 			}
