@@ -86,3 +86,67 @@ func fuzzBase(f *testing.F) *State {
 	}
 	return s
 }
+
+// FuzzEvaluateJSON: decoding and judging a document in one pass never
+// panics, refuses without changing the state, and leaves a valid state.
+func FuzzEvaluateJSON(f *testing.F) {
+	f.Add([]byte(`{"iteration":2,"response":"valid","points":[{"text":"a","triage":"in-scope","clasification":"AGREE"}],"challenges":[{"id":"C1","outcome":7}]}`))
+	f.Add([]byte(`{"iteration":2,"response":"degraded_context","degraded":["asks_settled"]}`))
+	f.Add([]byte(`{"iteration":2,"response":"valid","points":[{"text":"t","triage":"out-of-scope","drift":"tangent"}]}`))
+	base := fuzzBase(f)
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		s := base.clone()
+		before := mustJSON(s)
+		if _, err := s.EvaluateJSON(doc, t0); err != nil {
+			if after := mustJSON(s); after != before {
+				t.Fatalf("a refused document changed the state: %s", doc)
+			}
+			return
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatalf("state invalid after %s: %v", doc, err)
+		}
+	})
+}
+
+// FuzzReplay: any transcript replays to a valid state or an error, never
+// a panic.
+func FuzzReplay(f *testing.F) {
+	st := NewStore(f.TempDir(), &StoreOptions{Clock: &fixedClock{t: t0}})
+	id, _, _ := st.Start("q?", nil)
+	st.Respond(id, "1. a")
+	st.Evaluate(id, []byte(`{"iteration":1,"response":"valid","points":[{"text":"a","triage":"in-scope","classification":"SKEPTICAL","flaw":"f"}]}`))
+	transcript, _ := os.ReadFile(st.TranscriptPath(id))
+	f.Add(transcript)
+	f.Add(transcript[:len(transcript)/2])
+	f.Add([]byte("{\"kind\":\"start\",\"data\":{\"question\":\"q\"}}\n{\"kind\":\"consult_begin\",\"data\":{}}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Replay(data)
+		if err != nil {
+			return
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatalf("replayed state invalid: %v", err)
+		}
+	})
+}
+
+// FuzzListCacheLine: a cache line parses or is refused, never panics, and
+// what parses is written back the same.
+func FuzzListCacheLine(f *testing.F) {
+	f.Add("12\t34\t20260131-171500\t\"active\"\t\"full\"\t2\t\"CONSTRUCTIVE\"\t\"2026-01-31T17:15:00Z\"\t\"\"\t\"q\\tx\"\t\"\"")
+	f.Add("x")
+	f.Fuzz(func(t *testing.T, line string) {
+		c, ok := parseCachedEntry(line)
+		if !ok {
+			return
+		}
+		st := NewStore(t.TempDir(), nil)
+		st.writeListCache(1, []cachedEntry{c})
+		back, _ := st.readListCache(1)
+		if len(back) != 1 || back[0].Entry != (Entry{ID: c.ID, StateFile: st.StatePath(c.ID), Status: c.Status, Mode: c.Mode, Iteration: c.Iteration,
+			Phase: c.Phase, ExitReason: c.ExitReason, QuestionExcerpt: c.QuestionExcerpt, UpdatedAt: c.UpdatedAt, Error: c.Error}) {
+			t.Fatalf("%q: read back %+v", line, back)
+		}
+	})
+}

@@ -176,8 +176,8 @@ func aged(e Entry, now time.Time) Entry {
 
 // The listing cache is text: a header line "elicit-list-cache 1 DIRTIME
 // WRITTEN COUNT", then one line per entry, tab-separated: size, mtime,
-// id, status, mode, iteration, phase, updated_at and, quoted, exit_reason,
-// question_excerpt and error. It is rewritten in place under a lock (a new
+// id, status, mode, iteration, phase, updated_at, exit_reason,
+// question_excerpt and error, the texts quoted (Go syntax). It is rewritten in place under a lock (a new
 // file would change the directory's time).
 const listCacheMagic = "elicit-list-cache 1"
 
@@ -243,14 +243,20 @@ func parseCachedEntry(line string) (cachedEntry, bool) {
 		}
 	}
 	var c cachedEntry
-	var err [6]error
+	var err [4]error
 	c.Size, err[0] = strconv.ParseInt(f[0], 10, 64)
 	c.MTime, err[1] = strconv.ParseInt(f[1], 10, 64)
-	c.ID, c.Status, c.Mode, c.Phase, c.UpdatedAt = f[2], Status(f[3]), Mode(f[4]), Phase(f[6]), f[7]
+	c.ID = f[2]
 	c.Iteration, err[2] = strconv.Atoi(f[5])
-	c.ExitReason, err[3] = unquote(f[8])
-	c.QuestionExcerpt, err[4] = unquote(f[9])
-	c.Error, err[5] = unquote(f[10])
+	var text [7]string
+	for i, j := range []int{3, 4, 6, 7, 8, 9, 10} {
+		var e error
+		if text[i], e = unquote(f[j]); e != nil {
+			err[3] = e
+		}
+	}
+	c.Status, c.Mode, c.Phase, c.UpdatedAt = Status(text[0]), Mode(text[1]), Phase(text[2]), text[3]
+	c.ExitReason, c.QuestionExcerpt, c.Error = text[4], text[5], text[6]
 	return c, errors.Join(err[:]...) == nil && validID(c.ID)
 }
 
@@ -280,10 +286,12 @@ func (st *Store) writeListCache(dirTime int64, entries []cachedEntry) {
 		line = strconv.AppendInt(line[:0], c.Size, 10)
 		line = append(line, '\t')
 		line = strconv.AppendInt(line, c.MTime, 10)
-		line = append(append(append(line, '\t'), c.ID...), '\t')
-		line = append(append(append(line, c.Status...), '\t'), c.Mode...)
-		line = append(strconv.AppendInt(append(line, '\t'), int64(c.Iteration), 10), '\t')
-		line = append(append(append(line, c.Phase...), '\t'), c.UpdatedAt...)
+		line = append(append(line, '\t'), c.ID...)
+		line = strconv.AppendQuote(append(line, '\t'), string(c.Status))
+		line = strconv.AppendQuote(append(line, '\t'), string(c.Mode))
+		line = strconv.AppendInt(append(line, '\t'), int64(c.Iteration), 10)
+		line = strconv.AppendQuote(append(line, '\t'), string(c.Phase))
+		line = strconv.AppendQuote(append(line, '\t'), c.UpdatedAt)
 		line = strconv.AppendQuote(append(line, '\t'), c.ExitReason)
 		line = strconv.AppendQuote(append(line, '\t'), c.QuestionExcerpt)
 		line = strconv.AppendQuote(append(line, '\t'), c.Error)
