@@ -1,7 +1,6 @@
 package consult
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -78,15 +77,16 @@ func (c *Command) run(ctx context.Context, sessionID string, req Request) (*Repl
 	if sessionID != "" {
 		env = append(append([]string(nil), env...), SessionEnv+"="+sessionID)
 	}
-	var out bytes.Buffer
+	out := &cappedBuffer{max: MaxAnswer + len(SessionLine) + 512}
 	stderr := &tailBuffer{max: 64 << 10}
 	started := c.o.Clock.Now()
 	proc, err := c.o.Runner.Start(Spec{Path: c.o.Path, Args: c.o.Args, Env: env, Dir: c.o.Dir,
-		Stdin: strings.NewReader(req.Prompt), Stdout: &out, Stderr: stderr})
+		Stdin: strings.NewReader(req.Prompt), Stdout: out, Stderr: stderr})
 	if err != nil {
 		return nil, c.startError(err)
 	}
-	killed := c.watch(ctx, proc)
+	killed, kill := c.watch(ctx, proc)
+	out.onOver(func() { kill("too_large") })
 	werr := proc.Wait()
 	why := killed()
 	rep := &Reply{SessionID: sessionID, Started: started, Duration: c.o.Clock.Now().Sub(started)}
@@ -95,11 +95,12 @@ func (c *Command) run(ctx context.Context, sessionID string, req Request) (*Repl
 }
 
 // watch kills the process group on timeout or cancellation; the returned
-// function stops watching and says why it killed, or "".
-func (c *Command) watch(ctx context.Context, proc Process) func() string {
+// function stops watching and says why it killed, or "", and kill kills it
+// for another reason.
+func (c *Command) watch(ctx context.Context, proc Process) (stop func() string, kill func(string)) {
 	var mu sync.Mutex
 	why := ""
-	kill := func(reason string) {
+	kill = func(reason string) {
 		mu.Lock()
 		defer mu.Unlock()
 		if why == "" {
@@ -108,14 +109,57 @@ func (c *Command) watch(ctx context.Context, proc Process) func() string {
 		}
 	}
 	t := c.o.Clock.AfterFunc(c.o.Timeout, func() { kill("timeout") })
-	stop := context.AfterFunc(ctx, func() { kill("canceled") })
+	unwatch := context.AfterFunc(ctx, func() { kill("canceled") })
 	return func() string {
 		t.Stop()
-		stop()
+		unwatch()
 		mu.Lock()
 		defer mu.Unlock()
 		return why
+	}, kill
+}
+
+// cappedBuffer keeps up to max bytes and calls over (once) when more come;
+// the rest is dropped.
+type cappedBuffer struct {
+	mu   sync.Mutex
+	max  int
+	buf  []byte
+	over func()
+	full bool
+}
+
+// onOver sets what to do when the cap is passed (at once, if it was).
+func (b *cappedBuffer) onOver(f func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.over = f
+	if b.full {
+		f()
 	}
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.full {
+		return len(p), nil
+	}
+	if len(b.buf)+len(p) > b.max {
+		b.full = true
+		if b.over != nil {
+			b.over()
+		}
+		return len(p), nil
+	}
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+func (b *cappedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
 }
 
 // answer strips the session line, recording its id.
@@ -132,6 +176,9 @@ func (c *Command) outcome(rep *Reply, werr error, why string, stderr []byte) (*R
 	code := exitCode(werr)
 	e := &Error{Consultant: c.Name(), ExitCode: code, Partial: rep, StderrTail: stderrTail(stderr, secretValues(c.o.Env))}
 	switch {
+	case why == "too_large" || len(rep.Text) > MaxAnswer:
+		rep.Text = ""
+		e.Kind, e.Message = KindTooLarge, tooLarge("the answer", MaxAnswer)
 	case why == "timeout":
 		e.Kind, e.Message = KindTimeout, fmt.Sprintf("no answer within %s; the process group was killed", c.o.Timeout)
 	case why == "canceled":

@@ -19,8 +19,28 @@ package consult
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
+
+// Caps on what a consultant sends back. An answer over MaxAnswer (or a
+// codex event line over MaxEventLine) ends the call with a KindTooLarge
+// error naming the cap; the process group is killed at once, so a runaway
+// consultant cannot fill memory or a state file.
+const (
+	// MaxAnswer is the largest answer accepted: 1 MiB of text, far more
+	// than a telegraphic deliberation answer needs (files are read by
+	// path, not pasted).
+	MaxAnswer = 1 << 20
+	// MaxEventLine is the longest codex JSON event line read: an answer at
+	// its cap, escaped as JSON, with room to spare.
+	MaxEventLine = 8 << 20
+)
+
+// tooLarge is the KindTooLarge message for what went over which cap.
+func tooLarge(what string, limit int) string {
+	return fmt.Sprintf("%s is over the cap of %d MiB; the process group was killed (ask for a shorter answer: name files by path rather than pasting them)", what, limit>>20)
+}
 
 // Consultant is a second agent elicit can consult.
 type Consultant interface {

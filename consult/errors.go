@@ -21,6 +21,7 @@ const (
 	KindExit           Kind = "exit"             // non-zero exit, cause unknown
 	KindUnparseable    Kind = "unparseable"      // no usable event stream on stdout
 	KindCanceled       Kind = "canceled"         // the caller's context ended
+	KindTooLarge       Kind = "too_large"        // the answer (or one event) is over its cap; the process group was killed
 )
 
 // Error is a failed consultation.

@@ -7,8 +7,12 @@ import (
 	"syscall"
 )
 
+// setGroup runs the child in a process group of its own, so a timeout or
+// a cancellation can end the whole tree; on Linux the child also gets
+// SIGTERM when elicit dies, whatever kills it (deathSignal).
 func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	deathSignal(cmd.SysProcAttr)
 }
 
 // killGroup sends SIGKILL to the child's process group.

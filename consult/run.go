@@ -71,15 +71,27 @@ func (r *run) kill(why string) {
 	r.proc.Kill()
 }
 
-// read feeds every line of standard output to the stream.
+// read feeds every line of standard output to the stream. A line over
+// MaxEventLine kills the process group: it is never held in full.
 func (r *run) read() {
 	defer close(r.done)
 	br := bufio.NewReaderSize(r.pr, 64<<10)
+	var line []byte
 	for {
-		line, err := br.ReadBytes('\n')
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > MaxEventLine {
+			r.kill("too_large")
+			io.Copy(io.Discard, r.pr)
+			return
+		}
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
 		if len(line) > 0 {
 			r.st.feed(line)
 			r.tick()
+			line = line[:0]
 		}
 		if err != nil {
 			io.Copy(io.Discard, r.pr)
@@ -116,6 +128,13 @@ func (r *run) outcome(waitErr error, killed string) (*Reply, error) {
 	e := &Error{Consultant: r.c.Name(), ExitCode: exitCode(waitErr), Partial: rep,
 		StderrTail: stderrTail(r.stderr.bytes(), secretValues(r.c.o.Env))}
 	switch {
+	case killed == "too_large" || len(r.st.text()) > MaxAnswer:
+		if killed == "too_large" {
+			e.Kind, e.Message = KindTooLarge, tooLarge("a line of codex's event stream", MaxEventLine)
+			return nil, e
+		}
+		rep.Text = ""
+		e.Kind, e.Message = KindTooLarge, tooLarge("the answer", MaxAnswer)
 	case killed != "" && killed != "canceled" && r.answered():
 		rep.Notices = append(rep.Notices, "codex did not exit after the turn completed; its process group was killed")
 		return rep, nil

@@ -77,7 +77,7 @@ func occursIn(n string, contents []string) bool {
 // or invisible characters, at most MaxTopic characters.
 func SanitizeTopic(s string) string { return cut(prepTopic(s), MaxTopic) }
 
-func prepTopic(s string) string { return strings.Join(strings.Fields(clean(s)), " ") }
+func prepTopic(s string) string { return defuseMarkers(strings.Join(strings.Fields(clean(s)), " ")) }
 
 // SanitizeSection cleans a section: line endings normalized, HTML comments
 // and code-fence lines removed, control and invisible characters dropped,
@@ -138,10 +138,84 @@ func stripFences(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// defuseMarkers rewrites text that imitates the context block's boundary.
+// defuseMarkers rewrites every line that imitates the context block's
+// boundary: dashes of any kind (hyphens, en and em dashes, minus signs, box
+// lines, their fullwidth forms) with BEGIN CONTEXT or END CONTEXT in any
+// case, spacing or look-alike letters (fullwidth, Cyrillic, Greek). Such a
+// line becomes "(quoted: BEGIN CONTEXT ...)", its dashes gone, so only the
+// real boundary, which carries the nonce, reads as one.
 func defuseMarkers(s string) string {
-	r := strings.NewReplacer("--- BEGIN CONTEXT", "- - - BEGIN CONTEXT", "--- END CONTEXT", "- - - END CONTEXT")
-	return r.Replace(s)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if markerLike(l) {
+			lines[i] = "(quoted: " + strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+				if isDash(r) {
+					return ' '
+				}
+				return r
+			}, l)), " ") + ")"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// markerLike reports whether a line imitates a boundary: two or more dashes
+// and the words BEGIN CONTEXT or END CONTEXT, once look-alikes are folded.
+func markerLike(l string) bool {
+	if !strings.ContainsFunc(l, isDash) {
+		return false
+	}
+	var letters strings.Builder
+	dashes := 0
+	for _, r := range l {
+		switch r = fold(r); {
+		case r == '-':
+			dashes++
+		case r >= 'A' && r <= 'Z':
+			letters.WriteRune(r)
+		}
+	}
+	w := letters.String()
+	return dashes >= 2 && (strings.Contains(w, "BEGINCONTEXT") || strings.Contains(w, "ENDCONTEXT"))
+}
+
+// fold maps a look-alike of an ASCII letter or a dash to it: fullwidth
+// forms, the Cyrillic and Greek capitals and small letters that look like
+// Latin ones, any dash; letters come out upper case.
+func fold(r rune) rune {
+	if r >= 0xFF01 && r <= 0xFF5E {
+		r -= 0xFEE0 // fullwidth ASCII
+	}
+	if isDash(r) {
+		return '-'
+	}
+	if m, ok := lookalike(r); ok {
+		return m
+	}
+	return unicode.ToUpper(r)
+}
+
+// lookalike maps the Cyrillic and Greek letters that look like Latin
+// capitals.
+func lookalike(r rune) (rune, bool) {
+	const from, to = "АВЕКМНОРСТХаеорсхІіЈјЅѕԁԌԍΑΒΕΖΗΙΚΜΝΟΡΤΥΧοντ", "ABEKMHOPCTXAEOPCXIIJJSSDGGABEZHIKMNOPTYXOVT"
+	for i, f := range []rune(from) {
+		if f == r {
+			return rune(to[i]), true
+		}
+	}
+	return 0, false
+}
+
+// isDash reports whether r looks like a dash: a dash punctuation
+// (hyphen, en and em dashes, the fullwidth hyphen-minus, ...), a minus sign
+// or a horizontal box or bar line.
+func isDash(r rune) bool {
+	switch r {
+	case '-', '\u2212', '\u2796', '\u23af', '\u30fc', '\uff70', '\u2500', '\u2501', '\u2504', '\u2505', '\u2508', '\u2509', '\u254c', '\u254d', '\u2013', '\u2014', '\u2015':
+		return true
+	}
+	return unicode.Is(unicode.Pd, r)
 }
 
 // cut keeps the first max characters without splitting a character or

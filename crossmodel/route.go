@@ -71,6 +71,9 @@ type Plan struct {
 	OutputFile     string  `json:"output_file,omitempty"`
 	// Truncated names the parts cut to their limits ("topic", "section").
 	Truncated []string `json:"truncated,omitempty"`
+
+	// project is the folder the files are written in, and never outside.
+	project string
 }
 
 // simpleName reports whether s is 1 to 100 ASCII letters, digits, '.', '_'
@@ -146,6 +149,7 @@ func Prepare(req Request, opts *Options) (*Plan, error) {
 		return p, nil
 	}
 	dir := filepath.Join(o.Project, "tmp", o.Workflow, o.ID, "elicitation")
+	p.project = o.Project
 	p.PromptFile = filepath.Join(dir, "codex-prompt-"+p.Slug+".txt")
 	p.OutputFile = filepath.Join(dir, "codex-"+p.Slug+".md")
 	return p, p.build(req, o.Rand)
@@ -238,10 +242,10 @@ func Run(ctx context.Context, p *Plan, c consult.Consultant) (*Result, error) {
 		res.Status, res.Notes = "skipped", []string{p.Gate.Reason, NoteUnavailable}
 		return res, nil
 	}
-	if err := writeFile(p.PromptFile, p.Prompt); err != nil {
+	if err := p.writeFile(p.PromptFile, p.Prompt); err != nil {
 		return nil, err
 	}
-	defer os.Remove(p.PromptFile)
+	defer p.remove(p.PromptFile)
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.TimeoutSeconds*float64(time.Second)))
 	defer cancel()
 	rep, err := c.Start(ctx, consult.Request{Prompt: p.Prompt, Effort: p.Reasoning})
@@ -250,7 +254,7 @@ func Run(ctx context.Context, p *Plan, c consult.Consultant) (*Result, error) {
 	if res.Status != "ok" {
 		out = NoteUnavailable + "\n"
 	}
-	if werr := writeFile(p.OutputFile, out); werr != nil {
+	if werr := p.writeFile(p.OutputFile, out); werr != nil {
 		return nil, werr
 	}
 	return res, nil
@@ -278,29 +282,106 @@ func (res *Result) record(rep *consult.Reply, err error, timedOut bool) {
 	}
 }
 
-// writeFile writes data atomically (temp file, rename), creating the
-// folder; a symlink at path is replaced, never followed.
-func writeFile(path, data string) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cross-model: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
+// writeFile writes data atomically (temp file, rename) at path, creating
+// its folders, all inside the project: the file system access goes
+// through an os.Root of the project, so a symbolic link that leads outside
+// it (a tmp link to /etc, say) is an error, never followed; a symlink at
+// path itself is replaced.
+func (p *Plan) writeFile(path, data string) error {
+	root, rel, err := p.inProject(path)
 	if err != nil {
-		return fmt.Errorf("cross-model: %w", err)
+		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(data); err != nil {
-		tmp.Close()
+	defer root.Close()
+	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+		return p.outside(path, err)
+	}
+	tmp := filepath.Join(filepath.Dir(rel), fmt.Sprintf(".tmp-%d-%d", os.Getpid(), time.Now().UnixNano()))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return p.outside(path, err)
+	}
+	defer root.Remove(tmp)
+	if _, err := f.WriteString(data); err != nil {
+		f.Close()
 		return fmt.Errorf("cross-model: write %s: %w", path, err)
 	}
-	if err := tmp.Close(); err != nil {
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("cross-model: write %s: %w", path, err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("cross-model: write %s: %w", path, err)
+	if err := root.Rename(tmp, rel); err != nil {
+		return p.outside(path, err)
 	}
 	return nil
+}
+
+// remove removes a file of the plan inside the project.
+func (p *Plan) remove(path string) {
+	if root, rel, err := p.inProject(path); err == nil {
+		root.Remove(rel)
+		root.Close()
+	}
+}
+
+// inProject opens the project as an os.Root and gives path relative to it.
+func (p *Plan) inProject(path string) (*os.Root, string, error) {
+	project := orDot(p.project)
+	rel, err := filepath.Rel(project, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, "", fmt.Errorf("cross-model: %s is outside the project %s", path, project)
+	}
+	root, err := os.OpenRoot(project)
+	if err != nil {
+		return nil, "", fmt.Errorf("cross-model: %w", err)
+	}
+	return root, rel, nil
+}
+
+// outside explains an error of the project's os.Root: a folder on the
+// way that is a symbolic link leading outside the project, or another
+// failure.
+func (p *Plan) outside(path string, err error) error {
+	project := orDot(p.project)
+	if link := p.linkOut(path); link != "" {
+		return fmt.Errorf("cross-model: %s would be written outside the project %s through the symbolic link %s; cross-model files stay inside the project (remove the link, or make it point inside)", path, project, link)
+	}
+	return fmt.Errorf("cross-model: write %s: %w", path, err)
+}
+
+// linkOut is the first symbolic link on the way from the project to path
+// that leads outside the project, or "".
+func (p *Plan) linkOut(path string) string {
+	project, err := filepath.EvalSymlinks(orDot(p.project))
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(orDot(p.project), path)
+	if err != nil {
+		return ""
+	}
+	at := orDot(p.project)
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		at = filepath.Join(at, part)
+		fi, err := os.Lstat(at)
+		if err != nil {
+			return ""
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		to, err := filepath.EvalSymlinks(at)
+		if r, rerr := filepath.Rel(project, to); err != nil || rerr != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return at
+		}
+	}
+	return ""
+}
+
+func orDot(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
 }
 
 // WritePrompt writes the plan's prompt file, for a run by hand.
@@ -308,5 +389,5 @@ func WritePrompt(p *Plan) error {
 	if p.Prompt == "" {
 		return fmt.Errorf("cross-model: method %q has no codex_role, so no prompt", p.Method)
 	}
-	return writeFile(p.PromptFile, p.Prompt)
+	return p.writeFile(p.PromptFile, p.Prompt)
 }

@@ -336,10 +336,21 @@ func terminalTag(kind string) string {
 	return TagRejected
 }
 
-// closeChallenge takes a challenge off the disputed list.
+// closeChallenge takes a challenge off the disputed list. A challenge
+// closed while still open (refuted, revised, sent to Unresolved at the
+// end) gets the status its last answer earned: defended when the answer
+// referenced it, undefended when not; the caller may set another.
 func (s *State) closeChallenge(id string) {
 	s.Disputed = removeString(s.Disputed, id)
-	if c := s.Challenges[id]; c != nil {
-		c.AwaitingConfirmation, c.AwaitingID = false, false
+	c := s.Challenges[id]
+	if c == nil {
+		return
+	}
+	c.AwaitingConfirmation, c.AwaitingID = false, false
+	if c.Status == ChallengeOpen {
+		c.Status = ChallengeUndefended
+		if r := s.lastResponse(); r != nil && (s.Quick() || slices.Contains(r.Refs, id)) {
+			c.Status = ChallengeDefended
+		}
 	}
 }

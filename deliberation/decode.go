@@ -103,8 +103,72 @@ func (s *State) Validate() error {
 	s.validateBuckets(&p)
 	s.validatePlacement(&p)
 	s.validateNext(&p)
+	s.validateConsistency(&p)
 	return p.Err()
 }
+
+// validateConsistency finds the contradictions a hand edit can make: a
+// status that disagrees with its exit reason or its next step, an open
+// challenge that is not disputed, a disputed one that was conceded, a
+// consultation in a state that awaits none.
+func (s *State) validateConsistency(p *problem.List) {
+	active := s.Active()
+	switch {
+	case s.Status == StatusFinished && !knownExit(s.ExitReason):
+		p.Add("exit_reason", "is %q, but the status is finished: want the reason it stopped (%s)", s.ExitReason, strings.Join(exitReasons, ", "))
+	case s.Status == StatusAbandoned && s.ExitReason != ExitAbandoned:
+		p.Add("exit_reason", "is %q, but the status is abandoned: want %q", s.ExitReason, ExitAbandoned)
+	case active && s.ExitReason != "":
+		p.Add("exit_reason", "is %q, but the status is active: a running deliberation has no exit reason", s.ExitReason)
+	}
+	if n := s.Next; n != nil {
+		ended := n.Action == ActionSynthesize || n.Action == ActionExit
+		switch {
+		case active && ended:
+			p.Add("next.action", "is %s, but the status is active: only a finished deliberation synthesizes or exits", n.Action)
+		case !active && !ended:
+			p.Add("next.action", "is %s, but the status is %s: want synthesize or exit", n.Action, s.Status)
+		case s.Status == StatusFinished && ended && (n.Action == ActionSynthesize) != synthesizable(s.ExitReason):
+			p.Add("next.action", "is %s, but the exit reason %q %s", n.Action, s.ExitReason, map[bool]string{true: "permits Synthesize", false: "does not permit Synthesize"}[synthesizable(s.ExitReason)])
+		}
+		if n.Awaiting == AwaitEvaluation && len(s.Responses) > 0 && s.Responses[len(s.Responses)-1].Evaluated {
+			p.Add("next.awaiting", "awaits an evaluation, but the last response was evaluated already")
+		}
+	}
+	if s.Status == StatusFinished && len(s.Disputed) > 0 {
+		p.Add("disputed", "lists %s, but the deliberation is finished: the open challenges went to Unresolved", strings.Join(s.Disputed, ", "))
+	}
+	disputed := map[string]bool{}
+	for _, id := range s.Disputed {
+		disputed[id] = true
+		if c := s.Challenges[id]; c != nil && (c.Status == ChallengeConceded || c.Status == ChallengeUndefended) {
+			p.Add("challenges."+id+".status", "is %s, but %s is disputed: a conceded or undefended challenge is closed", c.Status, id)
+		}
+	}
+	for _, id := range sortedKeys(s.Challenges) {
+		c := s.Challenges[id]
+		if c == nil {
+			continue
+		}
+		if c.Status == ChallengeOpen && !disputed[id] {
+			p.Add("challenges."+id+".status", "is open, but %s is not in disputed: list it there, or give the status it closed with", id)
+		}
+		if c.RaisedIter < 1 || c.RaisedIter > s.Iteration {
+			p.Add("challenges."+id+".raised_iter", "is %d, want 1 to the iteration (%d)", c.RaisedIter, s.Iteration)
+		}
+	}
+	if s.Quick() && s.Iteration > QuickMaxIterations {
+		p.Add("iteration", "is %d, but quick mode stops at %d", s.Iteration, QuickMaxIterations)
+	}
+	if s.Consultation != nil && (!active || s.Next == nil || s.Next.Awaiting != AwaitResponse) {
+		p.Add("consultation", "names a consultation, but the deliberation awaits no answer")
+	}
+}
+
+// exitReasons are the reasons a deliberation finishes with.
+var exitReasons = []string{ExitConverged, ExitCap, ExitTrivial, ExitQuality, ExitAnchorShift, ExitProtocol, ExitStalled, ExitArbitration, ExitQuickUnengaged}
+
+func knownExit(reason string) bool { return slices.Contains(exitReasons, reason) }
 
 func (s *State) validateNext(p *problem.List) {
 	if s.Next == nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -20,7 +21,7 @@ import (
 // that the state changed and should be saved.
 func (st *Store) current(id string, lock *os.File) (s *State, dirty bool, err error) {
 	path := st.StatePath(id)
-	data, err := os.ReadFile(path)
+	data, err := infile.ReadFile(path, stateInput)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
 		return nil, false, fmt.Errorf("deliberation store: %w", err)
@@ -28,6 +29,9 @@ func (st *Store) current(id string, lock *os.File) (s *State, dirty bool, err er
 	size, err := st.transcriptSize(id, lock)
 	if err != nil {
 		return nil, false, err
+	}
+	if size > MaxTranscript {
+		return nil, false, fmt.Errorf("deliberation store: %w", &infile.TooLargeError{Name: st.TranscriptPath(id), Limit: transcriptInput})
 	}
 	if missing {
 		if size == 0 {
@@ -84,6 +88,9 @@ func (st *Store) transcriptSize(id string, lock *os.File) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("deliberation transcript: %w", err)
 	}
+	if !info.Mode().IsRegular() {
+		return 0, fmt.Errorf("deliberation store: %w", &infile.NotRegularError{Name: st.TranscriptPath(id), Mode: info.Mode()})
+	}
 	return info.Size(), nil
 }
 
@@ -91,13 +98,16 @@ func (st *Store) transcriptSize(id string, lock *os.File) (int64, error) {
 // onto s and sets its transcript_offset; with lock, a cut-off last line is
 // cut away.
 func (st *Store) applyTail(id string, s *State, from, to int64, lock *os.File) (*State, error) {
-	f, err := os.Open(st.TranscriptPath(id))
+	f, err := infile.Open(st.TranscriptPath(id), transcriptInput)
 	if err != nil {
 		return nil, fmt.Errorf("deliberation transcript: %w", err)
 	}
 	defer f.Close()
 	data := make([]byte, to-from)
-	if _, err := f.ReadAt(data, from); err != nil && !errors.Is(err, io.EOF) {
+	if _, err := io.CopyN(io.Discard, f, from); err != nil {
+		return nil, fmt.Errorf("deliberation transcript: %w", err)
+	}
+	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, fmt.Errorf("deliberation transcript: %w", err)
 	}
 	s, end, err := applyLines(s, data, from, from == 0)

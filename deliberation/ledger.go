@@ -133,7 +133,8 @@ func (s *State) addFact(kind, ref, text, supersedes string) string {
 	if supersedes != "" {
 		entry += fmt.Sprintf(" (supersedes %s)", supersedes)
 	}
-	raw := fmt.Sprintf("%s [%s]: %s", entry, tag, text)
+	text = line(text) // an entry is one line: its own line breaks are escaped
+	raw := fmt.Sprintf("%s [%s]: %s", entry, line(tag), text)
 	s.Ledger = append(s.Ledger, raw)
 	lx.add(Fact{ID: id, Supersedes: supersedes, Tag: tag, Text: text, Raw: raw})
 	return id

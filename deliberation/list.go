@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -148,7 +149,7 @@ func (st *Store) orphans(des []fs.DirEntry, listed []cachedEntry) []cachedEntry 
 // entry reads the summary of id's state file.
 func (st *Store) entry(id string) Entry {
 	e := Entry{ID: id, StateFile: st.StatePath(id)}
-	data, err := os.ReadFile(e.StateFile)
+	data, err := infile.ReadFile(e.StateFile, stateInput)
 	if err == nil {
 		var s *State
 		if s, err = DecodeState(data); err == nil {
@@ -185,7 +186,11 @@ const listCacheMagic = "elicit-list-cache 1"
 // directory since (its time is dirTime and was already so a while before
 // the cache was written). A cache that does not parse counts as none.
 func (st *Store) readListCache(dirTime int64) (cache []cachedEntry, quiet bool) {
-	f, err := os.Open(filepath.Join(st.dir, listCacheName))
+	path := filepath.Join(st.dir, listCacheName)
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
 	}

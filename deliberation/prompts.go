@@ -76,7 +76,7 @@ func (s *State) ledgerBlock() string {
 	if len(active) == 0 {
 		return title + "\n"
 	}
-	return title + "\n- " + strings.Join(active, "\n- ") + "\n"
+	return title + "\n- " + strings.Join(lines(active), "\n- ") + "\n"
 }
 
 const labelling = `For key claims, label per preamble rule 4: EVIDENCE | INFERENCE | GUESS. Brief justification per label.
@@ -95,7 +95,7 @@ func (s *State) request() string {
 	scope := "No scope blockers."
 	if len(s.Interpretations) == 2 {
 		scope = fmt.Sprintf("Interpretation A: %s. Interpretation B: %s. Defaulting to A unless you argue otherwise.",
-			strings.TrimSuffix(s.Interpretations[0], "."), strings.TrimSuffix(s.Interpretations[1], "."))
+			line(strings.TrimSuffix(s.Interpretations[0], ".")), line(strings.TrimSuffix(s.Interpretations[1], ".")))
 	}
 	return firstRequest + " " + scope + "\n"
 }
@@ -105,7 +105,7 @@ func (s *State) pathsBlock(title string) string {
 	if len(s.Paths) == 0 {
 		return ""
 	}
-	return title + "\n- " + strings.Join(s.Paths, "\n- ") + "\n"
+	return title + "\n- " + strings.Join(lines(s.Paths), "\n- ") + "\n"
 }
 
 // firstCall is the First Call prompt (iteration 1).
@@ -134,12 +134,12 @@ const filesTitle = "Files (absolute paths; use nl -ba or rg -n for line numbers)
 func (s *State) challengeLine(id string) string {
 	c := s.Challenges[id]
 	if s.Quick() {
-		return fmt.Sprintf("- %s — %s", c.Point, c.Objection)
+		return fmt.Sprintf("- %s — %s", line(c.Point), line(c.Objection))
 	}
 	if len(c.Bindings) > 0 {
 		id += " [" + strings.Join(c.Bindings, ", ") + "]"
 	}
-	return fmt.Sprintf("- %s: %s — %s (iter %d)", id, c.Point, c.Objection, c.RaisedIter)
+	return fmt.Sprintf("- %s: %s — %s (iter %d)", id, line(c.Point), line(c.Objection), c.RaisedIter)
 }
 
 func (s *State) challengesBlock() string {
@@ -169,7 +169,7 @@ func (s *State) requestsBlock() string {
 		case c.AwaitingID:
 			lines = append(lines, MissingIDMessage(id))
 		case c.AwaitingConfirmation:
-			lines = append(lines, fmt.Sprintf("%s: You now claim %s. Confirm or correct.", id, c.Narrowed))
+			lines = append(lines, fmt.Sprintf("%s: You now claim %s. Confirm or correct.", id, line(c.Narrowed)))
 		case c.DefinitionalRetry && c.Status != ChallengeOpen:
 			lines = append(lines, fmt.Sprintf("%s: the disagreement may be definitional. Define the disputed terms precisely, then restate your position.", id))
 		}
@@ -198,11 +198,11 @@ func (s *State) clarificationLine(id string) string {
 	if p == nil {
 		return id + " is unevaluable as stated. Clarify."
 	}
-	line := fmt.Sprintf("%s (%q) is unevaluable as stated", id, clause(p.Text))
+	text := fmt.Sprintf("%s (%q) is unevaluable as stated", id, clause(p.Text))
 	if issue := clause(p.Issue); issue != "" {
-		line += ": " + issue
+		text += ": " + issue
 	}
-	return line + ". Clarify: " + strings.TrimSpace(p.Clarify)
+	return text + ". Clarify: " + line(strings.TrimSpace(p.Clarify))
 }
 
 // evaluationLine is the "Evaluation:" line of this exchange's verdicts, or
@@ -331,7 +331,7 @@ func (s *State) stressCall() string {
 	}
 	b.WriteString("\nAgreed so far:\n")
 	for _, a := range s.Buckets.Agreed {
-		fmt.Fprintf(&b, "- %s: %s\n", a.ID, a.Point)
+		fmt.Fprintf(&b, "- %s: %s\n", a.ID, line(a.Point))
 	}
 	if f := s.pathsBlock(filesTitle); f != "" {
 		b.WriteString("\n" + f)
@@ -349,15 +349,15 @@ func (s *State) arbitrationCall() string {
 	b.WriteString(wrapQuestion(s.QuestionText()) + "\n" + s.ledgerBlock() + "\n")
 	b.WriteString("Agreed:\n")
 	for _, a := range s.Buckets.Agreed {
-		fmt.Fprintf(&b, "- %s: %s (evidence: %s)\n", a.ID, a.Point, a.EvidenceType)
+		fmt.Fprintf(&b, "- %s: %s (evidence: %s)\n", a.ID, line(a.Point), a.EvidenceType)
 	}
 	b.WriteString("Dismissed:\n")
 	for _, d := range s.Buckets.Dismissed {
-		fmt.Fprintf(&b, "- %s: %s (%s: %s)\n", d.ID, d.Point, d.Tag, d.Reason)
+		fmt.Fprintf(&b, "- %s: %s (%s: %s)\n", d.ID, line(d.Point), d.Tag, line(d.Reason))
 	}
 	b.WriteString("Unresolved:\n")
 	for _, u := range s.Buckets.Unresolved {
-		fmt.Fprintf(&b, "- %s: %s (%s: %s)\n", u.ID, u.Point, u.Status, u.Crux)
+		fmt.Fprintf(&b, "- %s: %s (%s: %s)\n", u.ID, line(u.Point), u.Status, line(u.Crux))
 	}
 	b.WriteString("\nAre agreed points well-supported? Dismissals justified? Unresolved genuinely blocked? Flag each doubtful point by ID with a one-line reason; flag nothing that is sound.\n")
 	return b.String()
@@ -396,7 +396,7 @@ func (s *State) recovery(action string) string {
 	if len(s.Ledger) == 0 {
 		b.WriteString("Ledger: none yet\n\n")
 	} else {
-		b.WriteString("Ledger:\n- " + strings.Join(s.Ledger, "\n- ") + "\n\n")
+		b.WriteString("Ledger:\n- " + strings.Join(lines(s.Ledger), "\n- ") + "\n\n")
 	}
 	b.WriteString(s.challengesBlock())
 	if r := s.requestsBlock(); r != "" {
@@ -424,7 +424,7 @@ func (s *State) flow() string {
 		switch c.Status {
 		case ChallengeDefended:
 			if c.Defense != "" {
-				b.WriteString(" You defended: " + c.Defense)
+				b.WriteString(" You defended: " + line(c.Defense))
 				if !strings.HasSuffix(c.Defense, ".") {
 					b.WriteString(".")
 				}
@@ -458,7 +458,44 @@ func (s *State) recoveryRequest(action string) string {
 }
 
 // clause is a text used inside a sentence: trimmed, without its final
-// full stop.
+// full stop, on one line (see line).
 func clause(text string) string {
-	return strings.TrimRight(strings.TrimSpace(text), ".")
+	return line(strings.TrimRight(strings.TrimSpace(text), "."))
+}
+
+// line keeps a one-line field on its line in a prompt: a line break, and
+// every other character that starts a new line, is written escaped (\n,
+// \r, \u2028, ...), so a fact, a point or a flaw cannot forge a ledger
+// entry, a challenge or an iteration header.
+func line(s string) string {
+	if !strings.ContainsAny(s, "\n\r\v\f\u0085\u2028\u2029") {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\u0085', '\u2028', '\u2029':
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// lines applies line to each of texts.
+func lines(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = line(t)
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -119,9 +120,22 @@ func replayRecord(s *State, rec Record) (*State, error) {
 	return s, nil // prompt, exit: outputs, not operations
 }
 
+// ReadTranscript reads the transcript of id (within MaxTranscript, a
+// regular file only); a deliberation without one has an empty transcript.
+func (st *Store) ReadTranscript(id string) ([]byte, error) {
+	data, err := infile.ReadFile(st.TranscriptPath(id), transcriptInput)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("deliberation store: %w", err)
+	}
+	return data, nil
+}
+
 // Rebuild replays the transcript of id without touching any file.
 func (st *Store) Rebuild(id string) (*State, error) {
-	data, err := os.ReadFile(st.TranscriptPath(id))
+	data, err := infile.ReadFile(st.TranscriptPath(id), transcriptInput)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, problem.List{{Path: "id", Message: fmt.Sprintf("no transcript for %s in %s", id, st.dir)}}
 	}
@@ -159,7 +173,7 @@ func (st *Store) Restore(id string) (s *State, kept string, written bool, err er
 			return nil, "", false, fmt.Errorf("deliberation transcript: cut off a torn last line: %w", err)
 		}
 	}
-	old, readErr := os.ReadFile(st.StatePath(id))
+	old, readErr := infile.ReadFile(st.StatePath(id), stateInput)
 	if errors.Is(readErr, fs.ErrNotExist) {
 		return s, "", true, st.save(id, s)
 	}

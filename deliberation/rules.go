@@ -159,6 +159,9 @@ func (s *State) respond(text string, now time.Time) error {
 	if strings.TrimSpace(text) == "" {
 		return problem.List{{Path: "response", Message: "is empty"}}
 	}
+	if len(text) > MaxResponse {
+		return problem.List{{Path: "response", Message: fmt.Sprintf("is %d bytes, over the cap of %d MiB for an answer (ask the consultee for a telegraphic answer; name files by path rather than pasting them)", len(text), MaxResponse>>20)}}
+	}
 	var bad problem.List
 	if checkUTF8(&bad, "response", text); bad != nil {
 		return bad
@@ -253,6 +256,7 @@ func (s *State) Abandon(now time.Time) error {
 		return problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is already %s", s.Status)}}
 	}
 	s.Status, s.ExitReason = StatusAbandoned, ExitAbandoned
+	s.Consultation = nil // a consultation still running finds the deliberation over
 	s.Next = &Next{Action: ActionExit, Iteration: s.Iteration, Reason: ExitAbandoned}
 	s.touch(now)
 	return nil

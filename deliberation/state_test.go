@@ -156,7 +156,8 @@ func TestDecodeStateProblems(t *testing.T) {
 		}), []string{
 			`phase: is "DONE", want CONSTRUCTIVE, DEVELOPMENT or CRYSTALLIZATION`,
 			`challenges.C1.status: is "won", want open, defended, dropped, undefended or conceded`,
-			`disputed[0]: "C9" is not a challenge of this state`}},
+			`disputed[0]: "C9" is not a challenge of this state`,
+			`challenges.C2.status: is open, but C2 is not in disputed: list it there, or give the status it closed with`}},
 		{"every problem, with its path", edit(func(m map[string]any) {
 			m["iteration"] = "3"
 			m["ledger"] = []any{"F1", 2}

@@ -86,6 +86,11 @@ func NewStore(dir string, opts *StoreOptions) *Store {
 	return st
 }
 
+// In returns a store over dir with st's options.
+func (st *Store) In(dir string) *Store {
+	return &Store{dir: dir, clock: st.clock}
+}
+
 // Dir is the store's directory.
 func (st *Store) Dir() string { return st.dir }
 
@@ -100,12 +105,25 @@ func (st *Store) TranscriptPath(id string) string {
 }
 
 // ParseID accepts an ID or a state file name (or path) and returns the ID.
+// A path's folder is not kept: ParseRef keeps it.
 func ParseID(arg string) (string, error) {
-	id := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(arg), statePrefix), ".json")
+	_, id, err := ParseRef(arg)
+	return id, err
+}
+
+// ParseRef accepts an ID, a state file name, or a state file's path, and
+// returns the folder the path names ("" for an ID or a bare name) and the
+// ID. A caller acts on the deliberation in that folder, or refuses it;
+// never on the same ID in another folder.
+func ParseRef(arg string) (dir, id string, err error) {
+	id = strings.TrimSuffix(strings.TrimPrefix(filepath.Base(arg), statePrefix), ".json")
 	if !validID(id) {
-		return "", problem.List{{Path: "id", Message: fmt.Sprintf("%q is not a deliberation ID (YYYYMMDD-HHMMSS, as in codex-ask-state-YYYYMMDD-HHMMSS.json)", arg)}}
+		return "", "", problem.List{{Path: "id", Message: fmt.Sprintf("%q is not a deliberation ID (YYYYMMDD-HHMMSS, as in codex-ask-state-YYYYMMDD-HHMMSS.json)", arg)}}
 	}
-	return id, nil
+	if strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, filepath.Separator) {
+		dir = filepath.Dir(arg)
+	}
+	return dir, id, nil
 }
 
 // Record is one line of the transcript.
@@ -349,12 +367,16 @@ func orActive(s Status) Status {
 }
 
 // Prune removes the deliberations of any status (state file and
-// transcript) last updated more than olderThan ago and returns their IDs.
-// Files that cannot be read are never removed. olderThan must be positive:
-// zero would remove every deliberation, the active ones in use included.
+// transcript) last updated more than olderThan ago and returns their IDs,
+// after cleaning what kills left behind (Clean). Files that cannot be read
+// are never removed. olderThan must be positive: zero would remove every
+// deliberation, the active ones in use included.
 func (st *Store) Prune(olderThan time.Duration) ([]string, error) {
 	if olderThan <= 0 {
 		return nil, problem.List{{Path: "older_than", Message: fmt.Sprintf("is %s, want a positive age such as 72h (zero or less would remove every deliberation, active ones included)", olderThan)}}
+	}
+	if _, err := st.Clean(); err != nil {
+		return nil, err
 	}
 	entries, err := st.List()
 	if err != nil {

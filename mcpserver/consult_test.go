@@ -298,3 +298,19 @@ func TestIssue13StopCancelsBackgroundConsultations(t *testing.T) {
 		t.Errorf("send after the stop: %v", got)
 	}
 }
+
+// Issue 16, item 7: a state file's path outside the server's folder is
+// refused, never taken for the same ID in the folder.
+func TestIssue16StatePathOutsideTheFolderIsRefused(t *testing.T) {
+	cs, opts := sendServer(t, newBlocking(), nil)
+	started, _ := call(t, cs, "deliberation_start", map[string]any{"question": "Retry?"})
+	id := started["id"].(string)
+	got, isErr := call(t, cs, "deliberation_status", map[string]any{"id": "/elsewhere/codex-ask-state-" + id + ".json"})
+	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "not in this server's deliberations folder") {
+		t.Errorf("a path elsewhere: %v", got)
+	}
+	got, isErr = call(t, cs, "deliberation_status", map[string]any{"id": opts.DeliberationDir + "/codex-ask-state-" + id + ".json"})
+	if isErr || got["question"] != "Retry?" {
+		t.Errorf("the path of the file itself: %v", got)
+	}
+}

@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -31,16 +33,30 @@ func (h *handlers) withID(a *args, fn func(st *deliberation.Store, id string) an
 	if len(a.probs) > 0 {
 		return nil
 	}
-	id, err := deliberation.ParseID(ref)
+	dir, id, err := deliberation.ParseRef(ref)
 	if err != nil {
-		a.addPrefixed("", err) // ParseID names the path itself
+		a.addPrefixed("", err) // ParseRef names the path itself
 		return nil
 	}
 	st := h.store(a)
 	if st == nil {
 		return nil
 	}
+	if dir != "" && !sameDir(dir, st.Dir()) {
+		a.errorf("id", "%q is a state file in %s, not in this server's deliberations folder %s: give the ID alone (%s)", ref, dir, st.Dir(), id)
+		return nil
+	}
 	return fn(st, id)
+}
+
+// sameDir reports whether two folder paths name the same folder.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
 
 // check adds err's problems and reports whether there were none.

@@ -9,12 +9,11 @@
 package relay
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/elicit/elicit/consult"
@@ -311,22 +310,23 @@ type history struct {
 	step []deliberation.Record
 }
 
-// readHistory reads the transcript of id.
+// readHistory reads the transcript of id (bounded: see
+// deliberation.MaxTranscript).
 func readHistory(st *deliberation.Store, id string) (history, error) {
 	h := history{reported: map[string]consult.Usage{}}
-	f, err := os.Open(st.TranscriptPath(id))
-	if errors.Is(err, os.ErrNotExist) {
-		return h, nil
-	}
+	data, err := st.ReadTranscript(id)
 	if err != nil {
-		return h, fmt.Errorf("read transcript: %w", err)
+		return h, err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 256<<20)
-	for sc.Scan() {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
 		var rec deliberation.Record
-		if json.Unmarshal(sc.Bytes(), &rec) != nil {
+		if json.Unmarshal(line, &rec) != nil {
 			continue
 		}
 		switch rec.Kind {
@@ -339,7 +339,7 @@ func readHistory(st *deliberation.Store, id string) (history, error) {
 			h.add(rec)
 		}
 	}
-	return h, sc.Err()
+	return h, nil
 }
 
 // add counts one consult or consult_failure record.

@@ -177,7 +177,7 @@ func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool)
 	case f.worker:
 		return a.backgroundWorker(st, id, c, opts)
 	case f.background:
-		return a.sendBackground(id, f, asJSON)
+		return a.sendBackground(st, id, f, asJSON)
 	}
 	// Ctrl-C, SIGTERM and a closed terminal stop the consultant's whole
 	// process group (it has a group of its own) and record the

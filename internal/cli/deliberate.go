@@ -63,15 +63,19 @@ type fixedClock time.Time
 
 func (c fixedClock) Now() time.Time { return time.Time(c) }
 
-// delibWithStore runs fn with the store and the parsed ID of args[0].
+// delibWithStore runs fn with the store and the parsed ID of args[0]. A
+// state file's path is used as given: its own folder is the store.
 func (a *app) delibWithStore(args []string, fn func(st *deliberation.Store, id string) error) error {
-	id, err := deliberation.ParseID(args[0])
+	dir, id, err := deliberation.ParseRef(args[0])
 	if err != nil {
 		return err
 	}
 	st, err := a.deliberationStore()
 	if err != nil {
 		return err
+	}
+	if dir != "" {
+		st = st.In(dir)
 	}
 	return fn(st, id)
 }
@@ -475,7 +479,9 @@ func (a *app) deliberatePrune() *cobra.Command {
 		Long: `Remove the deliberations (state file and transcript) last updated more than DURATION ago,
 whatever their status: an active deliberation left untouched that long is removed too. DURATION must
 be more than zero (0 would remove every deliberation, the ones in use included). Files that cannot be
-read are never removed.`,
+read are never removed. First, what kills left behind is cleaned: temporary state files and
+transcripts without any record are removed, and a transcript whose state file a kill during start
+never wrote gets it back.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("older-than") {
@@ -488,6 +494,19 @@ read are never removed.`,
 			st, err := a.deliberationStore()
 			if err != nil {
 				return err
+			}
+			c, err := st.Clean()
+			if err != nil {
+				return err
+			}
+			for _, f := range c.Removed {
+				fmt.Fprintf(a.stdout, "removed leftover %s\n", f)
+			}
+			for _, id := range c.Restored {
+				fmt.Fprintf(a.stdout, "restored %s from its transcript\n", id)
+			}
+			for _, f := range c.Kept {
+				fmt.Fprintf(a.stderr, "elicit: kept %s: a transcript without a state file whose records do not replay\n", f)
 			}
 			removed, err := st.Prune(d)
 			for _, id := range removed {

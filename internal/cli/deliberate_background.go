@@ -23,12 +23,12 @@ import (
 // a session of its own and returns once the worker has noted the
 // consultation in the state (or refused it): the worker prints that on its
 // standard output, then closes it and consults.
-func (a *app) sendBackground(id string, f *sendFlags, asJSON bool) error {
+func (a *app) sendBackground(st *deliberation.Store, id string, f *sendFlags, asJSON bool) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("start the background consultation: %w", err)
 	}
-	args := append([]string{"deliberate", "send", id, "--background-worker", "--json"}, f.args()...)
+	args := append([]string{"deliberate", "send", st.StatePath(id), "--background-worker", "--json"}, f.args()...)
 	cmd := exec.Command(exe, args...)
 	cmd.Args[0] = os.Args[0] // how this binary was called (a test binary dispatches on it)
 	detach(cmd)

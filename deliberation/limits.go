@@ -1,0 +1,24 @@
+package deliberation
+
+import "github.com/elicit/elicit/internal/infile"
+
+// Caps on what a deliberation keeps and reads (the README's "Limits and
+// safety" lists them). Over a cap is an error naming the file or the
+// field, the cap and what to do; nothing is cut short.
+const (
+	// MaxResponse is the largest answer recorded: 1 MiB of text, as a
+	// consultant's answer (consult.MaxAnswer). Files are read by path.
+	MaxResponse = 1 << 20
+	// MaxStateFile is the largest state file read: room for the 8
+	// iterations' answers, prompts and judgments at their caps.
+	MaxStateFile = 64 << 20
+	// MaxTranscript is the largest transcript read.
+	MaxTranscript = 256 << 20
+)
+
+var (
+	stateInput = infile.Limit{Max: MaxStateFile, What: "a deliberation state file",
+		Fix: "elicit never writes one that large: check the file, or rebuild it from its transcript with elicit deliberate recover ID --restore"}
+	transcriptInput = infile.Limit{Max: MaxTranscript, What: "a deliberation transcript",
+		Fix: "elicit never writes one that large: check the file; a deliberation that long is better split into new ones"}
+)
