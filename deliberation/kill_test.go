@@ -1,6 +1,7 @@
 package deliberation
 
 import (
+	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -30,15 +31,20 @@ func TestKillChild(t *testing.T) {
 	seed, _ := strconv.ParseUint(seedArg, 10, 64)
 	st := NewStore(dir, nil)
 	g := gen{rand.New(rand.NewPCG(seed, 1))}
+	ready := false
 	for {
-		killOperate(t, st, g)
+		if killOperate(t, st, g) && !ready {
+			fmt.Println("ready") // the parent kills only from now on
+			ready = true
+		}
 	}
 }
 
 // killOperate runs one random operation: start, respond, send (a
 // consultation begun, then answered or failed), evaluate, recover or
-// abandon. Refusals are part of the game.
-func killOperate(t *testing.T, st *Store, g gen) {
+// abandon. Refusals are part of the game; it reports whether something was
+// written.
+func killOperate(t *testing.T, st *Store, g gen) bool {
 	var active []string
 	for _, id := range storeIDs(t, st.Dir()) {
 		if s, err := st.Load(id); err == nil && s.Active() && s.Next != nil {
@@ -46,35 +52,36 @@ func killOperate(t *testing.T, st *Store, g gen) {
 		}
 	}
 	if len(active) < maxKillDeliberations && (len(active) == 0 || g.chance(0.1)) {
-		st.Start("q?", &StartOptions{Quick: g.chance(0.2)})
-		return
+		_, _, err := st.Start("q?", &StartOptions{Quick: g.chance(0.2)})
+		return err == nil
 	}
 	id := active[g.r.IntN(len(active))]
 	s, err := st.Load(id)
 	if err != nil {
-		return
+		return false
 	}
 	switch {
 	case g.chance(0.02):
-		st.Abandon(id)
+		_, err = st.Abandon(id)
 	case g.chance(0.04):
-		st.Recover(id)
+		_, err = st.Recover(id)
 	case s.Next.Awaiting == AwaitResponse && g.chance(0.5):
 		prompt := s.Next.Prompt
 		if _, err := st.BeginConsultation(id, NewConsultation("scripted", g.chance(0.5)), true); err != nil {
-			return
+			return false
 		}
 		if g.chance(0.2) {
-			st.EndConsultation(id, "timeout", true, Record{Kind: "consult_failure", Data: []byte(`{"kind":"timeout"}`)})
-			return
+			_, err = st.EndConsultation(id, "timeout", true, Record{Kind: "consult_failure", Data: []byte(`{"kind":"timeout"}`)})
+			break
 		}
-		st.RecordAnswer(id, prompt, g.response(s), AnswerInfo{Consultant: "scripted", SessionID: "s" + strconv.Itoa(g.r.IntN(3))},
+		_, err = st.RecordAnswer(id, prompt, g.response(s), AnswerInfo{Consultant: "scripted", SessionID: "s" + strconv.Itoa(g.r.IntN(3))},
 			Record{Kind: "consult", Data: []byte(`{"consultant":"scripted"}`)})
 	case s.Next.Awaiting == AwaitResponse:
-		st.Respond(id, g.response(s))
+		_, err = st.Respond(id, g.response(s))
 	default:
-		st.Evaluate(id, g.evaluation(s))
+		_, err = st.Evaluate(id, g.evaluation(s))
 	}
+	return err == nil
 }
 
 // storeIDs are the deliberations in dir: every transcript, whether or not
@@ -91,11 +98,11 @@ func storeIDs(t *testing.T, dir string) []string {
 	return ids
 }
 
-// TestKillsLeaveEveryDeliberationReplayable kills (SIGKILL) a process 200
-// times at random moments while it starts, answers, consults and evaluates
-// deliberations, and checks after every kill that each deliberation loads
-// and that its transcript replays to exactly that state; at the end a
-// clean leaves no leftover.
+// TestKillsLeaveEveryDeliberationReplayable kills (SIGKILL) 200 processes
+// at random moments while they start, answer, consult and evaluate
+// deliberations, four at a time on one store, and checks after every round
+// that each deliberation loads and that its transcript replays to exactly
+// that state; at the end a clean leaves no leftover.
 func TestKillsLeaveEveryDeliberationReplayable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns child processes")
@@ -105,20 +112,37 @@ func TestKillsLeaveEveryDeliberationReplayable(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(7, 7))
-	const kills = 200
+	const kills, together = 200, 4
 	began := time.Now()
-	for round := range kills {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), killChildEnv+"="+st.Dir()+"|"+strconv.Itoa(round))
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+	for round := 0; round < kills/together; round++ {
+		// Several children at once on the same store (its locks keep them
+		// apart); each, once it has written something, is killed at a
+		// random moment of what it does next.
+		var cmds []*exec.Cmd
+		var outs []*bufio.Reader
+		for k := range together {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
+			cmd.Env = append(os.Environ(), killChildEnv+"="+st.Dir()+"|"+strconv.Itoa(round*together+k))
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmds, outs = append(cmds, cmd), append(outs, bufio.NewReader(out))
 		}
-		time.Sleep(time.Duration(30+r.IntN(90)) * time.Millisecond)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
+		for _, out := range outs {
+			out.ReadString('\n')
 		}
-		_ = cmd.Wait()
-		checkReplayable(t, st, fmt.Sprintf("after kill %d", round+1))
+		for _, cmd := range cmds {
+			time.Sleep(time.Duration(r.IntN(15)) * time.Millisecond)
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+		}
+		checkReplayable(t, st, fmt.Sprintf("after kill %d", (round+1)*together))
 	}
 	c, err := st.Clean()
 	if err != nil || len(c.Kept) > 0 {
