@@ -7,7 +7,7 @@ export CGO_ENABLED := 0
 # The flags of every build, the hello-world reference of bench-process too.
 BUILDFLAGS ?= -trimpath
 
-.PHONY: test lint unit e2e bench bench-go bench-process bench-mcp build release-snapshot npm-pack
+.PHONY: test lint unit e2e bench bench-go bench-process bench-mcp build release-snapshot npm-pack screenshots
 
 test: lint unit e2e
 
@@ -30,6 +30,8 @@ e2e: build
 	ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run TestStatic ./cmd/elicit/
 	cd e2e/node && npm ci --no-audit --no-fund --loglevel=error
 	cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
+	cd e2e/browser && npm ci --no-audit --no-fund --loglevel=error
+	cd e2e/browser && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
 	cd e2e/hosts && npm ci --no-audit --no-fund --loglevel=error
 	ELICIT_E2E_CODEX=1 ELICIT_E2E_HOSTS=1 ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run E2E ./consult/... ./crossmodel/ ./e2e/hosts/
 
@@ -72,3 +74,9 @@ release-snapshot:
 # snapshot's binaries, packed into dist/npm.
 npm-pack: release-snapshot
 	node npm/pack.mjs --dist dist --out dist/npm
+
+# The README's widget screenshots, light and dark, taken by the browser
+# suite (e2e/browser, Debian's chromium) in the same run as its tests.
+screenshots: build
+	cd e2e/browser && npm ci --no-audit --no-fund --loglevel=error
+	cd e2e/browser && ELICIT_BIN=$(CURDIR)/bin/elicit SCREENSHOT_DIR=$(CURDIR)/docs node --test

@@ -113,8 +113,15 @@ func collectField(f *Field, answers map[string]any, out map[string]any, probs *r
 	case f.Default != nil:
 		out[f.ID] = f.Default
 	case f.Required:
-		probs.add(path, "required, but not answered (%s)", expected(f))
+		probs.add(path, "%s", f.Unanswered())
 	}
+}
+
+// Unanswered is collect's message for a required field without a default
+// left unanswered; surfaces that check answers before sending them (the
+// widget) show the same words.
+func (f *Field) Unanswered() string {
+	return "required, but not answered (" + expected(f) + ")"
 }
 
 // expected says what a valid answer to f looks like.

@@ -19,12 +19,21 @@ const (
 	UserPositionSuffix = " (your approach)"
 )
 
-// Unsupported is a field a surface cannot ask: why, and which surface can.
+// Unsupported is a field a surface cannot ask: why, which surface can, and
+// how to reach that surface.
 type Unsupported struct {
 	QuestionID string `json:"question_id"`
 	Type       Type   `json:"type"`
 	Reason     string `json:"reason"`
 	Surface    string `json:"surface"`
+	How        string `json:"how"`
+}
+
+// UnsupportedHere describes field f as one the current surface cannot ask,
+// for the reason given, and names surface s (with how to reach it) as one
+// that can.
+func UnsupportedHere(f *Field, reason string, s Surface) Unsupported {
+	return Unsupported{QuestionID: f.ID, Type: f.Type, Reason: reason, Surface: string(s), How: s.How()}
 }
 
 // Recommendation is the option to put first and mark as recommended: a

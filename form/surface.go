@@ -26,6 +26,28 @@ const (
 	SurfaceNative   Surface = "native"
 )
 
+// How says how an agent reaches surface s: the MCP tool and the command.
+// Every surface name elicit hands out (the router's choice, render_form's
+// surface, unsupported[] hints) comes with it, so none points at something
+// elicit cannot do.
+func (s Surface) How() string {
+	switch s {
+	case SurfaceWidget:
+		return "elicitation_render_widget (MCP), elicit form render FILE --surface widget, or elicit form open FILE (a local web page)"
+	case SurfaceAsk:
+		return "elicitation_render_form (MCP) or elicit form render FILE --surface ask, then one AskUserQuestion call per ask_user_question entry"
+	case SurfaceMarkdown:
+		return "elicitation_render_form with surface markdown (MCP) or elicit form render FILE --surface markdown; collect the person's reply"
+	case SurfaceCodex:
+		return "elicitation_render_form with surface codex (MCP) or elicit form render FILE --surface codex: request_user_input questions"
+	case SurfaceTerminal:
+		return "elicit form ask FILE, in a terminal"
+	case SurfaceNative:
+		return "elicitation_ask (MCP native elicitation)"
+	}
+	return ""
+}
+
 // TrivialMaxOptions and TrivialMaxLabel bound a trivial form.
 const (
 	TrivialMaxOptions = 3
@@ -49,10 +71,16 @@ func (o *SurfaceOptions) keyboardMode() bool {
 	return o.KeyboardMode || (o.KeyboardModeFunc != nil && o.KeyboardModeFunc())
 }
 
-// SurfaceChoice is the chosen surface and the rule that chose it.
+// SurfaceChoice is the chosen surface, the rule that chose it and how to
+// reach it.
 type SurfaceChoice struct {
 	Surface Surface `json:"surface"`
 	Reason  string  `json:"reason"`
+	How     string  `json:"how"`
+}
+
+func choose(s Surface, reason string) SurfaceChoice {
+	return SurfaceChoice{Surface: s, Reason: reason, How: s.How()}
 }
 
 // SelectSurface applies the seed's routing rules, highest precedence first:
@@ -68,18 +96,18 @@ func SelectSurface(f *Form, opts *SurfaceOptions) SurfaceChoice {
 	case opts.NoWidgets:
 		reason := "the client cannot render widgets"
 		if len(rich) > 0 {
-			reason += fmt.Sprintf("; AskUserQuestion has no control for %s: ask them with elicitation_ask (native elicitation) or as free text", strings.Join(rich, ", "))
+			reason += fmt.Sprintf("; AskUserQuestion has no control for %s: ask them with elicitation_ask (native elicitation), on a local web page (elicit form open) or as free text", strings.Join(rich, ", "))
 		}
-		return SurfaceChoice{SurfaceAsk, reason}
+		return choose(SurfaceAsk, reason)
 	case len(rich) > 0:
-		return SurfaceChoice{SurfaceWidget, fmt.Sprintf("AskUserQuestion has no control for %s, so the widget asks it (this outranks keyboard mode)", strings.Join(rich, ", "))}
+		return choose(SurfaceWidget, fmt.Sprintf("AskUserQuestion has no control for %s, so the widget asks it (this outranks keyboard mode)", strings.Join(rich, ", ")))
 	case opts.keyboardMode():
-		return SurfaceChoice{SurfaceAsk, "keyboard mode is on"}
+		return choose(SurfaceAsk, "keyboard mode is on")
 	}
 	if why := trivial(f); why != "" {
-		return SurfaceChoice{SurfaceAsk, "trivial form: " + why}
+		return choose(SurfaceAsk, "trivial form: "+why)
 	}
-	return SurfaceChoice{SurfaceWidget, "the widget shows the whole option space at once (the default surface)"}
+	return choose(SurfaceWidget, "the widget shows the whole option space at once (the default surface)")
 }
 
 // richFields names the number, date and textarea fields.

@@ -16,7 +16,7 @@ func TestSelectSurface(t *testing.T) {
 		reason string
 	}{
 		{"no widgets beats everything", string(forms["six"]), &SurfaceOptions{NoWidgets: true}, SurfaceAsk,
-			"the client cannot render widgets; AskUserQuestion has no control for budget (number), ship_date (date), notes (textarea): ask them with elicitation_ask (native elicitation) or as free text"},
+			"the client cannot render widgets; AskUserQuestion has no control for budget (number), ship_date (date), notes (textarea): ask them with elicitation_ask (native elicitation), on a local web page (elicit form open) or as free text"},
 		{"rich field beats keyboard mode", string(forms["six"]), &SurfaceOptions{KeyboardMode: true}, SurfaceWidget,
 			"AskUserQuestion has no control for budget (number), ship_date (date), notes (textarea), so the widget asks it (this outranks keyboard mode)"},
 		{"keyboard mode", string(forms["scope"]), &SurfaceOptions{KeyboardMode: true}, SurfaceAsk, "keyboard mode is on"},
@@ -38,9 +38,20 @@ func TestSelectSurface(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := SelectSurface(mustParse(t, []byte(tt.form)), tt.opts)
-			if got.Surface != tt.want || got.Reason != tt.reason {
+			if got.Surface != tt.want || got.Reason != tt.reason || got.How != tt.want.How() {
 				t.Errorf("SelectSurface = %+v, want %s %q", got, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+// TestSurfacesReachable: every surface the router can name says how to
+// reach it with a tool that exists and a command.
+func TestSurfacesReachable(t *testing.T) {
+	for _, s := range []Surface{SurfaceWidget, SurfaceAsk} {
+		how := s.How()
+		if !strings.Contains(how, "elicitation_render_") || !strings.Contains(how, "elicit form ") {
+			t.Errorf("%s.How() = %q, want an MCP tool and a command", s, how)
+		}
 	}
 }

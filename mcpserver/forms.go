@@ -20,11 +20,13 @@ func withFormArgs(extra ...string) []string {
 	return append(append([]string(nil), formArgs...), extra...)
 }
 
-// renderResult is the CLI's render result plus the surface the router picks.
+// renderResult is the CLI's render result plus the surface the router
+// picks, why, and how to reach it.
 type renderResult struct {
 	*ask.Result
 	Surface       form.Surface `json:"surface"`
 	SurfaceReason string       `json:"surface_reason"`
+	SurfaceHow    string       `json:"surface_how"`
 }
 
 // renderSurfaces are the values of render_form's surface argument.
@@ -36,6 +38,7 @@ type surfaceRender struct {
 	Result        any          `json:"-"`
 	Surface       form.Surface `json:"surface"`
 	SurfaceReason string       `json:"surface_reason"`
+	SurfaceHow    string       `json:"surface_how"`
 }
 
 // MarshalJSON writes the render result's fields with the router's beside
@@ -57,11 +60,11 @@ func (h *handlers) renderForm(_ context.Context, _ *mcp.CallToolRequest, a *args
 	choice := form.SelectSurface(f, &form.SurfaceOptions{KeyboardModeFunc: h.keyboardMode})
 	switch surface {
 	case form.SurfaceMarkdown:
-		return surfaceRender{markdown.Render(f, nil), choice.Surface, choice.Reason}
+		return surfaceRender{markdown.Render(f, nil), choice.Surface, choice.Reason, choice.How}
 	case form.SurfaceCodex:
-		return surfaceRender{codex.Render(f), choice.Surface, choice.Reason}
+		return surfaceRender{codex.Render(f), choice.Surface, choice.Reason, choice.How}
 	}
-	return renderResult{Result: ask.Render(f), Surface: choice.Surface, SurfaceReason: choice.Reason}
+	return renderResult{Result: ask.Render(f), Surface: choice.Surface, SurfaceReason: choice.Reason, SurfaceHow: choice.How}
 }
 
 // collectResponse validates answers from one or more surfaces: answers (a

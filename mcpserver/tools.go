@@ -36,6 +36,8 @@ var toolList = []struct {
 	{Forms, (*handlers).selectSurfaceTool},
 	{Forms, (*handlers).listTemplatesTool},
 	{Forms, (*handlers).formSummaryTool},
+	{Forms, (*handlers).renderWidgetTool},
+	{Forms, (*handlers).widgetValidateTool},
 
 	{Methods, (*handlers).listMethodsTool},
 	{Methods, (*handlers).selectMethodsTool},

@@ -18,7 +18,7 @@ const toolNames = [
   "deliberation_cancel", "deliberation_evaluate", "deliberation_list", "deliberation_recover", "deliberation_respond",
   "deliberation_send", "deliberation_start", "deliberation_status", "deliberation_synthesize", "deliberation_wait",
   "elicitation_ask", "elicitation_collect_response", "elicitation_cross_model", "elicitation_form_summary",
-  "elicitation_inject_method", "elicitation_list_methods", "elicitation_list_templates", "elicitation_render_form",
+  "elicitation_inject_method", "elicitation_list_methods", "elicitation_list_templates", "elicitation_render_form", "elicitation_render_widget",
   "elicitation_select_methods", "elicitation_select_surface",
 ];
 
@@ -66,7 +66,8 @@ function suite(label, connect) {
       assert.match(r.summary, /^\*\*Scope this work\*\* — answered \(resp-/);
 
       [r] = await call(c, "elicitation_select_surface", { form: scope, widget_capable: false });
-      assert.deepEqual(r, { surface: "ask", reason: "the client cannot render widgets" });
+      assert.deepEqual(r, { surface: "ask", reason: "the client cannot render widgets",
+        how: "elicitation_render_form (MCP) or elicit form render FILE --surface ask, then one AskUserQuestion call per ask_user_question entry" });
 
       [r] = await call(c, "elicitation_list_templates", {});
       assert.equal(r.templates[0].name, "session-contract");

@@ -108,7 +108,7 @@ func Render(f *form.Form) *Result {
 		if fl.Type.Expands() {
 			var reason string
 			if ps, reason = askPlans(fl); reason != "" {
-				r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type, Reason: reason, Surface: followupSurface(fl)})
+				r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl, reason, followupSurface(fl)))
 				continue
 			}
 		} else {
@@ -116,7 +116,7 @@ func Render(f *form.Form) *Result {
 			ps = []*plan{&plans[i]}
 		}
 		if p := ps[0]; p.unsupported != "" {
-			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type, Reason: p.unsupported, Surface: followupSurface(fl)})
+			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl, p.unsupported, followupSurface(fl)))
 			continue
 		}
 		for _, p := range ps {
@@ -140,11 +140,11 @@ func Render(f *form.Form) *Result {
 
 // followupSurface is where a field AskUserQuestion cannot ask goes: the
 // markdown follow-up, or the widget for what markdown does not ask either.
-func followupSurface(f *form.Field) string {
+func followupSurface(f *form.Field) form.Surface {
 	if markdown.Carries(f) {
-		return string(form.SurfaceMarkdown)
+		return form.SurfaceMarkdown
 	}
-	return string(form.SurfaceWidget)
+	return form.SurfaceWidget
 }
 
 func unsupportedIDs(us []form.Unsupported) []string {

@@ -84,8 +84,7 @@ func Render(f *form.Form) *Result {
 			if !markdown.Carries(p.field) {
 				surface = form.SurfaceWidget
 			}
-			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: p.field.ID, Type: p.field.Type,
-				Reason: p.unsupported, Surface: string(surface)})
+			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(p.field, p.unsupported, surface))
 			ids = append(ids, p.field.ID)
 			continue
 		}

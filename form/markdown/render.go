@@ -62,8 +62,8 @@ func Render(f *form.Form, opts *Options) *Result {
 			continue
 		}
 		if !Carries(fl) {
-			unsupported = append(unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type,
-				Reason: "the " + string(fl.Type) + " construct is not asked in markdown yet", Surface: string(form.SurfaceWidget)})
+			unsupported = append(unsupported, form.UnsupportedHere(fl,
+				"the "+string(fl.Type)+" construct is not asked in markdown yet", form.SurfaceWidget))
 			continue
 		}
 		ids = append(ids, fl.ID)

@@ -82,13 +82,13 @@ func Render(f *form.Form) *Result {
 	for i := range f.Fields {
 		fl := &f.Fields[i]
 		if fl.DisplayOnly() {
-			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type,
-				Reason: "a display-only progress report has nothing to ask: narrate it (the markdown surface shows it)", Surface: string(form.SurfaceMarkdown)})
+			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl,
+				"a display-only progress report has nothing to ask: narrate it (the markdown surface shows it)", form.SurfaceMarkdown))
 			continue
 		}
 		if fl.Type == form.Ranking && fl.RankSlots()*len(fl.Options) > MaxRankChoices {
-			r.Unsupported = append(r.Unsupported, form.Unsupported{QuestionID: fl.ID, Type: fl.Type,
-				Reason: fmt.Sprintf("%d ranks of %d options each is more than a dialog can show (at most %d choices in all): rank it on the widget", fl.RankSlots(), len(fl.Options), MaxRankChoices), Surface: "widget"})
+			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl,
+				fmt.Sprintf("%d ranks of %d options each is more than a dialog can show (at most %d choices in all): rank it on the widget", fl.RankSlots(), len(fl.Options), MaxRankChoices), form.SurfaceWidget))
 			continue
 		}
 		if fl.Type.Expands() {

@@ -4,13 +4,16 @@ import (
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/codex"
+	"github.com/elicit/elicit/form/widget"
 	"github.com/elicit/elicit/problem"
 )
 
 // ParseAnswers decodes an answers document for f. It accepts, and tells
 // apart by content:
 //   - answers keyed by field id: {"goal": "Fix a bug", "focus": ["tests"]};
-//   - the widget's postback: {"__elicitation_response__": true, "answers": {...}};
+//   - the widget's postback: {"__elicitation_response__": true, "form_id":
+//     ..., "answers": {...}}, or the whole chat message the widget sent with
+//     it in a fenced block (refused when it answers another form);
 //   - the AskUserQuestion tool's output, {"questions": [...], "answers":
 //     {question text: label}}, mapped back onto field ids;
 //   - the Codex request_user_input tool's result, {"answers": {question id:
@@ -20,6 +23,7 @@ import (
 // Duplicate keys and lone surrogate escapes ("\ud800") are reported, with
 // the problems the answers have besides, rather than silently decoded.
 func ParseAnswers(f *form.Form, data []byte) (map[string]any, error) {
+	data = postbackBlock(data)
 	doc, err := form.DecodeJSON(data, "answers", true)
 	if err != nil {
 		return nil, err
@@ -31,6 +35,7 @@ func ParseAnswers(f *form.Form, data []byte) (map[string]any, error) {
 // returns what it could read even when there are problems: the document's
 // own (keys given twice, lone surrogates) and the mapping's.
 func readJSON(f *form.Form, data []byte) (map[string]any, problem.List) {
+	data = postbackBlock(data)
 	doc, err := form.DecodeJSON(data, "answers", true)
 	if err != nil {
 		probs, _ := err.(problem.List)
@@ -87,7 +92,7 @@ func shapeOf(f *form.Form, v any) shape {
 		return toolOutputs
 	}
 	m := v.(map[string]any)
-	if _, ok := m["__elicitation_response__"]; ok {
+	if widget.IsPostback(m) {
 		return widgetPostback
 	}
 	_, questions := m["questions"]
@@ -125,17 +130,16 @@ func fromShape(f *form.Form, s shape, v any) (map[string]any, error) {
 	switch s {
 	case toolOutputs:
 		return fromOutputs(f, v.([]any))
-	case widgetPostback, askOutput, codexOutput:
+	case widgetPostback:
+		return widget.ReadPostback(f, v.(map[string]any))
+	case askOutput, codexOutput:
 		inner := v.(map[string]any)["answers"]
 		m, ok := inner.(map[string]any)
 		if !ok {
 			probs.Add("answers", "must be an object (got %s)", form.DescribeValue(inner))
 			return nil, probs
 		}
-		switch s {
-		case widgetPostback:
-			return m, nil
-		case codexOutput:
+		if s == codexOutput {
 			return codex.Answers(f, m)
 		}
 		return ask.Answers(f, m)
@@ -204,4 +208,13 @@ func within(path string, reported map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// postbackBlock is the widget's postback when data is the chat message the
+// widget sent (its fenced JSON block), else data unchanged.
+func postbackBlock(data []byte) []byte {
+	if block, ok := widget.Extract(data); ok {
+		return block
+	}
+	return data
 }

@@ -18,6 +18,9 @@ func TestParseAnswersShapes(t *testing.T) {
 	}{
 		{"by id", `{"goal": "Refactor", "focus": ["tests"]}`, map[string]any{"goal": "Refactor", "focus": []any{"tests"}}},
 		{"widget postback", `{"__elicitation_response__": true, "title": "Scope this work", "answers": {"goal": "Refactor"}}`, map[string]any{"goal": "Refactor"}},
+		{"the widget's chat message", "Elicitation form submitted — parse and validate this response:\n```json\n" +
+			`{"__elicitation_response__":true,"title":"Scope this work","answers":{"goal":"Refactor","focus":["tests"]}}` + "\n```",
+			map[string]any{"goal": "Refactor", "focus": []any{"tests"}}},
 		{"tool output", `{"questions": [], "answers": {"What are you trying to accomplish?": "Refactor", "Which areas matter here?": "security, tests"}}`,
 			map[string]any{"goal": "Refactor", "focus": []string{"security", "tests"}}},
 		{"several tool outputs", `[{"answers": {"What are you trying to accomplish?": "Investigate"}}, {"answers": {"Which areas matter here?": "tests,correctness"}}]`,
@@ -40,6 +43,22 @@ func TestParseAnswersShapes(t *testing.T) {
 // TestAskRoundTrip answers every rendered question the way the host would
 
 // report it and checks collect gets the options back.
+
+// TestPostbackForAnotherForm: collect refuses a widget postback rendered
+// from another form, by its form_id or its title.
+func TestPostbackForAnotherForm(t *testing.T) {
+	f := formtest.MustParse(t, formtest.Forms(t)["scope"])
+	for _, doc := range []string{
+		`{"__elicitation_response__": true, "form_id": "0123456789abcdef", "answers": {"goal": "Refactor"}}`,
+		`{"__elicitation_response__": true, "title": "Another form", "answers": {"goal": "Refactor"}}`,
+	} {
+		_, err := ParseAnswers(f, []byte(doc))
+		probs, ok := err.(problem.List)
+		if !ok || len(probs) != 1 || (probs[0].Path != "form_id" && probs[0].Path != "title") {
+			t.Errorf("ParseAnswers(%s) = %v, want one problem naming the other form", doc, err)
+		}
+	}
+}
 
 func TestAskRoundTrip(t *testing.T) {
 	f := formtest.MustParse(t, formtest.Forms(t)["many"])
@@ -129,7 +148,7 @@ func TestParseAnswersBadInput(t *testing.T) {
 			`answers.a: duplicate key (given 3 times: string "x", string "z", string "y"; give each key once)`,
 			`answers.n: must be a number (got string "s")`,
 		}},
-		{"duplicate in the widget postback", `{"__elicitation_response__": true, "answers": {"a": "x", "a": "y"}}`, []string{
+		{"duplicate in the widget postback", `{"__elicitation_response__": true, "title": "T", "answers": {"a": "x", "a": "y"}}`, []string{
 			`answers.a: duplicate key (given 2 times: string "x", string "y"; give each key once)`,
 		}},
 		{"duplicate in an AskUserQuestion output", `{"questions": [], "answers": {"A?": "x", "A?": "y"}}`, []string{
@@ -147,7 +166,7 @@ func TestParseAnswersBadInput(t *testing.T) {
 		{"number out of range for a text field", `{"a": "x", "t": 1e400}`, []string{
 			"answers.t: must be a string (got number 1e400)",
 		}},
-		{"number out of range in the widget postback", `{"__elicitation_response__": true, "answers": {"a": "x", "n": 1e999}}`, []string{
+		{"number out of range in the widget postback", `{"__elicitation_response__": true, "title": "T", "answers": {"a": "x", "n": 1e999}}`, []string{
 			"answers.n: must be a number within ±1.8e308 (got 1e999)",
 		}},
 		{"lone high surrogate", `{"a": "x", "t": "ab\ud800cd"}`, []string{

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/widget"
 	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/problem"
@@ -95,13 +96,17 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 	return nil, &Failure{Problems: probs, Reask: NewReask(f, probs)}
 }
 
-// formatOf is the document's format, Auto resolved by its first character.
+// formatOf is the document's format, Auto resolved by its first character,
+// or JSON for the chat message that carries the widget's postback.
 func formatOf(d Document) Format {
 	if d.Format != FormatAuto && d.Format != "" {
 		return d.Format
 	}
 	t := bytes.TrimLeft(d.Data, " \t\r\n\ufeff")
 	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		return FormatJSON
+	}
+	if _, ok := widget.Extract(d.Data); ok {
 		return FormatJSON
 	}
 	return FormatMarkdown

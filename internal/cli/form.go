@@ -12,6 +12,7 @@ import (
 	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/surfaces"
+	"github.com/elicit/elicit/form/widget"
 	"github.com/spf13/cobra"
 )
 
@@ -24,7 +25,7 @@ FILE (or - for standard input), or cast from a template with --template NAME --s
 		Args: noArgs,
 		RunE: groupHelp,
 	}
-	cmd.AddCommand(a.formValidate(), a.formRender(), a.formCollect(), a.formAsk(), a.formSummary(), a.formSurface(), a.formSchema())
+	cmd.AddCommand(a.formValidate(), a.formRender(), a.formCollect(), a.formAsk(), a.formOpen(), a.formSummary(), a.formSurface(), a.formSchema())
 	return cmd
 }
 
@@ -73,19 +74,21 @@ report's "form" member.`,
 }
 
 // renderSurfaces are the values of form render --surface.
-var renderSurfaces = []string{string(form.SurfaceAsk), string(form.SurfaceMarkdown), string(form.SurfaceCodex)}
+var renderSurfaces = []string{string(form.SurfaceAsk), string(form.SurfaceWidget), string(form.SurfaceMarkdown), string(form.SurfaceCodex)}
 
 func (a *app) formRender() *cobra.Command {
 	var src formSource
 	var surface string
-	var bare bool
+	var bare, html bool
 	cmd := &cobra.Command{
-		Use:   "render FILE|- [--surface ask|markdown|codex] [--markdown]",
-		Short: "Render a form for a surface (ask: AskUserQuestion; markdown: a chat questionnaire; codex: request_user_input)",
+		Use:   "render FILE|- [--surface ask|widget|markdown|codex] [--html] [--markdown]",
+		Short: "Render a form for a surface (ask: AskUserQuestion; widget: HTML; markdown: a chat questionnaire; codex: request_user_input)",
 		Long: `Prints the surface's JSON: {"success":true, ...} with ready AskUserQuestion inputs (ask),
-a numbered questionnaire answered in one chat reply (markdown), or ready request_user_input
-inputs (codex). Every result lists what it cannot ask in unsupported and, where markdown can ask
-it, carries markdown_followup. --markdown prints the bare markdown of --surface markdown.`,
+the widget {"success":true,"title":...,"field_ids":[...],"html":"..."}, a self-contained HTML
+fragment (widget), a numbered questionnaire answered in one chat reply (markdown), or ready
+request_user_input inputs (codex). The chat surfaces list what they cannot ask in unsupported and,
+where markdown can ask it, carry markdown_followup. --html prints the bare HTML of --surface
+widget, --markdown the bare markdown of --surface markdown.`,
 		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 0, "") },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(renderSurfaces, surface) {
@@ -94,9 +97,18 @@ it, carries markdown_followup. --markdown prints the bare markdown of --surface 
 			if bare && surface != string(form.SurfaceMarkdown) {
 				return usagef("--markdown goes with --surface markdown")
 			}
+			if html && surface != string(form.SurfaceWidget) {
+				return usagef("--html needs --surface widget")
+			}
 			f, _, err := a.loadForm(&src, args)
-			if err != nil {
+			switch {
+			case err != nil && html:
+				return err // the problems go to stderr, not into the HTML
+			case err != nil:
 				return reportJSON(a.stdout, err)
+			case html:
+				_, err := io.WriteString(a.stdout, widget.Render(f, nil).HTML)
+				return err
 			}
 			r := render(f, form.Surface(surface))
 			if bare {
@@ -109,12 +121,15 @@ it, carries markdown_followup. --markdown prints the bare markdown of --surface 
 	src.register(cmd)
 	cmd.Flags().StringVar(&surface, "surface", "ask", "the surface to render for: "+strings.Join(renderSurfaces, ", "))
 	cmd.Flags().BoolVar(&bare, "markdown", false, "print the bare markdown (with --surface markdown)")
+	cmd.Flags().BoolVar(&html, "html", false, "print the bare HTML (with --surface widget)")
 	return cmd
 }
 
 // render renders f for one of renderSurfaces.
 func render(f *form.Form, s form.Surface) any {
 	switch s {
+	case form.SurfaceWidget:
+		return widget.Render(f, nil)
 	case form.SurfaceMarkdown:
 		return markdown.Render(f, nil)
 	case form.SurfaceCodex:

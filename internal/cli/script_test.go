@@ -2,11 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -49,6 +52,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkfifo":  mkfifo,
 			"bigfile": bigfile,
+			"pagereq": pagereq,
 		},
 	})
 }
@@ -91,4 +95,44 @@ func bigfile(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("bigfile: TEXT is longer than SIZE")
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(text+strings.Repeat("x", size-len(text))), 0o644))
+}
+
+// pagereq METHOD PATH [BODYFILE] sends a request to the page `elicit form
+// open` serves, whose address the script's $BROWSER stand-in wrote to the
+// file url (waiting up to 10s for it). PATH is appended to the address;
+// "-token" replaces the token with a wrong one. It prints "status N" and
+// the body on stdout.
+func pagereq(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: pagereq METHOD PATH [BODYFILE]")
+	}
+	var addr string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		data, err := os.ReadFile(ts.MkAbs("url"))
+		if addr = strings.TrimSpace(string(data)); err == nil && strings.HasSuffix(addr, "/") {
+			break
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("pagereq: no address in the file url")
+		}
+	}
+	target := addr + args[1]
+	if args[1] == "-token" {
+		target = addr[:strings.LastIndex(strings.TrimSuffix(addr, "/"), "/")] + "/wrong/"
+	}
+	var body io.Reader
+	if len(args) == 3 {
+		body = strings.NewReader(ts.ReadFile(args[2]))
+	}
+	req, err := http.NewRequest(args[0], target, body)
+	ts.Check(err)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	ts.Check(err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	ts.Check(err)
+	fmt.Fprintf(ts.Stdout(), "status %d\n%s", resp.StatusCode, data)
 }

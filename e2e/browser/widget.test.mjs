@@ -1,0 +1,380 @@
+// The widget in real headless Chromium: every type filled by a person's
+// clicks and keys, posted back through sendPrompt and accepted by collect;
+// collect's own messages on the page; a whole form by keyboard alone; XSS
+// payloads in every text a form can carry; no network request at all.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { benchForm, collect, errorOf, launch, loadWidget, render, root, run, sent, tmpdir, watch, widgetForms } from "./lib.mjs";
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const form = (name) => path.join(widgetForms, name + ".json");
+const group = (page, name) => page.getByRole("group", { name });
+
+// One case per field type: how a person fills the type's test form, and
+// the responses collect must return for the postback.
+const cases = {
+  single_select: {
+    fill: async (p) => {
+      await p.getByLabel("Which release track?").selectOption("beta");
+      await group(p, "Which region?").getByRole("radio", { name: "ap-south" }).check();
+    },
+    want: { track: "beta", region: "ap-south" },
+  },
+  multi_select: {
+    fill: async (p) => {
+      const g = group(p, "Which platforms ship?");
+      await g.getByRole("checkbox", { name: "linux" }).check();
+      await g.getByRole("checkbox", { name: "windows" }).check();
+      await group(p, /Which checks run\?/).getByRole("checkbox", { name: "unit" }).uncheck();
+    },
+    want: { platforms: ["linux", "windows"], checks: ["lint"] },
+  },
+  boolean: {
+    fill: async (p) => {
+      await group(p, "Ship it today?").getByRole("radio", { name: "No" }).check();
+      await group(p, /Announce it\?/).getByRole("radio", { name: "Yes" }).check();
+    },
+    want: { ship: "No", notify: "Yes" },
+  },
+  text_input: {
+    fill: async (p) => {
+      await p.getByLabel(/What codename should it have\?/).fill("bluebird");
+      await p.getByLabel("Where should it focus?").fill("tests/");
+    },
+    want: { codename: "bluebird", scope: "tests/" },
+  },
+  number: {
+    fill: async (p) => {
+      await p.getByLabel(/How many hours\?/).fill("12");
+      await p.getByLabel(/Which sampling ratio\?/).fill("0.5");
+    },
+    want: { hours: 12, ratio: 0.5, budget: 1500 },
+  },
+  date: {
+    fill: async (p) => { await p.getByLabel("When should it ship?").fill("2026-05-04"); },
+    want: { ship_date: "2026-05-04", freeze: "2026-03-01" },
+  },
+  textarea: {
+    fill: async (p) => { await p.getByLabel(/Release notes\?/).fill("Line one\nline 2 — ünïcode"); },
+    want: { notes: "Line one\nline 2 — ünïcode" },
+  },
+  decision: {
+    fill: async (p) => { await p.getByRole("radio", { name: /Non-LLM backlog/ }).check(); },
+    want: { approach: "Non-LLM backlog" },
+  },
+  pushback: {
+    fill: async (p) => { await p.getByRole("radio", { name: /Fixed 3x retry/ }).check(); },
+    want: { retries: "Fixed 3x retry" },
+  },
+  progress: {
+    fill: async (p) => {
+      await group(p, "Where execution stands").getByRole("radio", { name: /T6 consumer wiring/ }).check();
+      await group(p, /Pull more on a topic\?/).getByRole("radio", { name: /Memory architecture/ }).check();
+    },
+    want: { exec: "T6 consumer wiring", digest: "Memory architecture" },
+  },
+  deliberation: {
+    fill: async (p) => { await p.getByRole("radio", { name: /^SQLite/ }).check(); },
+    want: { store: "SQLite" },
+  },
+  confirm: {
+    fill: async (p) => { await p.getByRole("radio", { name: "Approve" }).check(); },
+    want: { go: "Approve" },
+  },
+  triage: {
+    fill: async (p) => {
+      await group(p, /^Counter updated without a lock/).getByRole("radio", { name: "defer" }).check();
+      await group(p, /^Unused import/).getByRole("radio", { name: "dismiss" }).check();
+    },
+    want: { findings: { sqli: "fix now", race: "defer", "Unused import": "dismiss" } },
+  },
+  ranking: {
+    fill: async (p) => {
+      const g = group(p, /Which roles should we hire first\?/);
+      await g.getByLabel("Rank 1 of 2").selectOption("SRE");
+      await g.getByLabel("Rank 2 of 2").selectOption("Backend");
+    },
+    want: { themes: ["Reliability", "Performance", "Onboarding"], hires: ["SRE", "Backend"] },
+  },
+  assumption_review: {
+    fill: async (p) => {
+      const db = group(p, /^PostgreSQL is the only database/);
+      await db.getByRole("radio", { name: "Edit" }).check();
+      await db.getByLabel(/^Corrected:/).fill("PostgreSQL and Redis");
+      await group(p, /^Deploys go through the CI pipeline/).getByRole("radio", { name: "Reject" }).check();
+    },
+    want: { assumed: { go: "accept", db: { edit: "PostgreSQL and Redis" }, ci: "reject" } },
+  },
+};
+
+// postback submits the widget and returns the one message it sent.
+async function postback(page) {
+  await page.getByRole("button", { name: /Submit|Confirm/ }).click();
+  const msgs = await sent(page);
+  assert.equal(msgs.length, 1, "the widget sends one message");
+  assert.match(msgs[0], /^Elicitation form submitted — parse and validate this response:\n```json\n\{"__elicitation_response__":true,"form_id":"[0-9a-f]{16}",/);
+  return msgs[0];
+}
+
+describe("every type", () => {
+  test("has a case", () => {
+    const types = JSON.parse(fs.readFileSync(path.join(root, "form", "testdata", "golden", "form.schema.json"), "utf8"))
+      .$defs?.field?.properties?.type?.enum;
+    assert.ok(Array.isArray(types) && types.length >= 10, "the schema lists the types");
+    for (const t of types) assert.ok(cases[t], `no browser case for type ${t}`);
+  });
+  for (const [type, c] of Object.entries(cases)) {
+    test(`${type}: filled, posted back, collected`, async () => {
+      const page = await browser.context.newPage();
+      const seen = watch(page);
+      await loadWidget(page, await render(form(type)));
+      await c.fill(page);
+      const msg = await postback(page);
+      const r = await collect(form(type), msg);
+      assert.equal(r.code, 0, JSON.stringify(r.out));
+      assert.deepEqual(r.out.responses, c.want);
+      assert.deepEqual(seen.errors, []);
+      assert.deepEqual(seen.dialogs, []);
+      assert.deepEqual(seen.requests, [], "the widget makes no network request");
+      await page.close();
+    });
+  }
+});
+
+describe("collect's messages on the page", () => {
+  // For each form, submitting it empty shows, beside every required field,
+  // exactly the problem collect reports for it, and sends nothing.
+  for (const type of Object.keys(cases)) {
+    test(`${type}: required fields left empty`, async () => {
+      const page = await browser.context.newPage();
+      const seen = watch(page);
+      await loadWidget(page, await render(form(type)));
+      // Fields the page shows answered (a suggestion preselected) are not
+      // empty; the partial-answer test covers them.
+      const answered = await page.evaluate(() => [...document.querySelectorAll(".f[data-id]")]
+        .filter((d) => d.querySelector(":checked:not(option), option:checked:not([value=''])")).map((d) => d.dataset.id));
+      const r = await collect(form(type), "{}");
+      const required = (r.out.problems || []).map((p) => p.match(/^answers\.([^:]+): (.*)$/)).filter((m) => m && !answered.includes(m[1]));
+      if (required.length === 0) return page.close(); // every field optional, defaulted or suggested
+      await page.getByRole("button", { name: /Submit|Confirm/ }).click();
+      for (const [, id, msg] of required) assert.equal(await errorOf(page, id), msg, `field ${id}`);
+      assert.deepEqual(await sent(page), [], "nothing is sent while a field fails");
+      assert.equal(await page.locator(".st").textContent(), "Fix the marked answers.");
+      const focused = await page.evaluate(() => document.activeElement.closest(".f")?.dataset.id);
+      assert.equal(focused, required[0][1], "the focus moves to the first failing field");
+      const invalid = await page.locator(`.f[data-id="${required[0][1]}"] [aria-invalid=true]`).count();
+      assert.ok(invalid > 0, "the failing control is marked aria-invalid");
+      assert.deepEqual(seen.errors, []);
+      await page.close();
+    });
+  }
+
+  test("range, length and every message match collect's", async () => {
+    const page = await browser.context.newPage();
+    await loadWidget(page, await render(form("number")));
+    const checks = [["hours", /How many hours/, "50", 50], ["hours", /How many hours/, "0.5", 0.5], ["budget", /Budget in euros/, "3000000", 3e6],
+      ["ratio", /sampling ratio/, "0.0000001", 1e-7]];
+    for (const [id, label, typed, value] of checks) {
+      await page.getByLabel(label).fill(typed);
+      await page.getByRole("button", { name: "Submit" }).click();
+      const r = await collect(form("number"), JSON.stringify({ hours: 5, [id]: value }));
+      const want = r.out.problems.find((p) => p.startsWith(`answers.${id}: `)).slice(`answers.${id}: `.length);
+      assert.equal(await errorOf(page, id), want, `${id} = ${typed}`);
+      await page.getByLabel(label).fill(id === "hours" ? "5" : "");
+    }
+    await loadWidget(page, await render(form("textarea")));
+    const long = "😀".repeat(41); // 41 characters, 82 UTF-16 units
+    await page.getByLabel(/Release notes/).fill(long);
+    await page.getByRole("button", { name: "Submit" }).click();
+    const r = await collect(form("textarea"), JSON.stringify({ notes: long }));
+    assert.equal(await errorOf(page, "notes"), r.out.problems[0].replace("answers.notes: ", ""));
+    await page.getByLabel(/Release notes/).fill("😀".repeat(40)); // 40 characters pass
+    await page.getByRole("button", { name: "Submit" }).click();
+    assert.equal((await sent(page)).length, 1);
+    await page.close();
+  });
+});
+
+test("rows and ranks: partial answers get collect's messages", async () => {
+  const page = await browser.context.newPage();
+  const seen = watch(page);
+  const check = async (type, fill, answers, id) => {
+    await loadWidget(page, await render(form(type)));
+    await fill(page);
+    await page.getByRole("button", { name: "Submit" }).click();
+    const r = await collect(form(type), JSON.stringify(answers));
+    const want = r.out.problems.filter((p) => p.startsWith(`answers.${id}`))
+      .map((p) => p.slice(`answers.${id}`.length)).map((p) => p.startsWith(": ") ? p.slice(2) : p).join("; ");
+    assert.equal(await errorOf(page, id), want, type);
+    assert.deepEqual(await sent(page), []);
+  };
+  await check("triage", (p) => group(p, /^Counter updated/).getByRole("radio", { name: "defer" }).check(),
+    { findings: { sqli: "fix now", race: "defer" } }, "findings");
+  await check("assumption_review", (p) => group(p, /^PostgreSQL/).getByRole("radio", { name: "Edit" }).check(),
+    { assumed: { go: "accept", db: { edit: "" } } }, "assumed");
+  await check("ranking", async (p) => {
+    await p.getByLabel("Rank 2 of 3").selectOption("Reliability");
+    await p.getByLabel("Rank 3 of 3").selectOption("");
+  }, { themes: ["Reliability", "Reliability"] }, "themes");
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
+test("a whole form completed with the keyboard alone", async () => {
+  const page = await browser.context.newPage();
+  const seen = watch(page);
+  await loadWidget(page, await render(benchForm));
+  const k = page.keyboard;
+  await k.press("Tab"); // the release track dropdown
+  await k.press("ArrowDown");
+  await k.press("ArrowDown"); // stable, then beta
+  await k.press("Tab"); // linux
+  await k.press("Space");
+  await k.press("Tab"); // macos
+  await k.press("Tab"); // windows
+  await k.press("Space");
+  await k.press("Tab"); // the Announce it? group
+  await k.press("ArrowDown"); // No, checked
+  await k.press("Tab"); // hours
+  await k.type("12");
+  await k.press("Tab"); // the ship date: month, day, year
+  await k.type("05042026");
+  // Chromium's date input may keep the focus for its picker button: Tab
+  // until the notes, as a person would.
+  for (let i = 0; i < 3 && await page.evaluate(() => document.activeElement.tagName) !== "TEXTAREA"; i++) await k.press("Tab");
+  await k.type("Typed, not clicked.");
+  await k.press("Tab"); // Submit
+  const focused = await page.evaluate(() => document.activeElement.outerHTML);
+  assert.match(focused, /^<button type=("submit"|submit)>Submit<\/button>$/, "Tab order reaches Submit last");
+  await k.press("Enter");
+  const msgs = await sent(page);
+  assert.equal(msgs.length, 1, "Enter on Submit sends the form");
+  const r = await collect(benchForm, msgs[0]);
+  assert.equal(r.code, 0, JSON.stringify(r.out));
+  assert.deepEqual(r.out.responses, { track: "beta", platforms: ["linux", "windows"], notify: "No", budget: 12, ship_date: "2026-05-04", notes: "Typed, not clicked." });
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
+test("every control has an accessible name", async () => {
+  const page = await browser.context.newPage();
+  for (const name of [...Object.keys(cases), "guessed", "xss"]) {
+    await loadWidget(page, await render(form(name)));
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll("form.el input, form.el select, form.el textarea, form.el button")]
+      .filter((e) => !(e.labels?.length || e.getAttribute("aria-label") || (e.tagName === "BUTTON" && e.textContent.trim())))
+      .map((e) => e.outerHTML));
+    assert.deepEqual(unnamed, [], `${name}: controls without a label`);
+    const groups = await page.evaluate(() => [...document.querySelectorAll("form.el fieldset")].filter((f) => !f.querySelector(":scope > legend")).length);
+    assert.equal(groups, 0, `${name}: a group without a legend`);
+  }
+  await page.close();
+});
+
+test("guessed defaults are shown and confirmed with one tap", async () => {
+  const page = await browser.context.newPage();
+  await loadWidget(page, await render(form("guessed")));
+  await page.getByText("Guessed from you mentioned a failing test.").waitFor();
+  assert.equal(await page.getByLabel("What are you trying to accomplish?").inputValue(), "Fix a bug");
+  await page.getByRole("button", { name: "Confirm" }).click();
+  const r = await collect(form("guessed"), (await sent(page))[0]);
+  assert.deepEqual(r.out.responses, { goal: "Fix a bug", tests: "Yes" });
+  await page.close();
+});
+
+test("a postback is refused for another form", async () => {
+  const page = await browser.context.newPage();
+  await loadWidget(page, await render(form("decision")));
+  await page.getByRole("radio", { name: /Non-LLM backlog/ }).check();
+  const msg = await postback(page);
+  const r = await collect(form("pushback"), msg);
+  assert.equal(r.code, 1);
+  assert.match(r.out.problems.join("\n"), /^form_id: "[0-9a-f]{16}" is another form's id/m);
+  await page.close();
+});
+
+describe("XSS", () => {
+  const payloads = ["<script>window.__xss=1</script>", '<img src=x onerror="window.__xss=2">', "javascript:window.__xss=3",
+    "</script><script>window.__xss=4</script>", `"'><svg onload=window.__xss=5>`];
+
+  async function check(page, seen, texts) {
+    assert.equal(await page.evaluate(() => window.__xss), undefined, "no payload ran");
+    assert.deepEqual(seen.dialogs, []);
+    assert.deepEqual(seen.requests, [], "no payload loaded anything");
+    const shown = await page.evaluate(() => document.body.innerText);
+    for (const t of texts) assert.ok(shown.includes(t), `shown literally: ${t}`);
+  }
+
+  test("in every text of a form", async () => {
+    const file = form("xss");
+    const def = JSON.parse(fs.readFileSync(file, "utf8"));
+    const texts = [def.title, def.description];
+    for (const f of def.fields) {
+      texts.push(f.text);
+      for (const k of ["help_text", "rationale"]) if (f[k]) texts.push(f[k]);
+      if (f.type !== "text_input") for (const o of f.options || []) texts.push(o);
+      for (const n of Object.values(f.option_notes || {})) texts.push(n);
+      for (const it of f.progress_items || []) texts.push(it.label, it.detail);
+    }
+    assert.ok(payloads.every((p) => texts.some((t) => t.includes(p))), "every payload is used");
+    const page = await browser.context.newPage();
+    const seen = watch(page);
+    await loadWidget(page, await render(file));
+    await check(page, seen, texts);
+    // The payloads go back as plain answers, and collect takes them.
+    await page.getByRole("checkbox", { name: def.fields[1].options[1] }).check();
+    await page.getByRole("radio", { name: new RegExp("^" + def.fields[4].options[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) }).check();
+    await page.getByRole("radio", { name: new RegExp("^" + def.fields[5].options[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) }).check();
+    await page.getByRole("radio", { name: new RegExp("^" + def.fields[6].options[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) }).check();
+    const r = await collect(file, await postback(page));
+    assert.equal(r.code, 0, JSON.stringify(r.out));
+    assert.deepEqual(r.out.responses.multi, [def.fields[1].options[1]]);
+    assert.equal(r.out.responses.txt, def.fields[2].default);
+    assert.equal(r.out.responses.sel, def.fields[0].default);
+    await check(page, seen, texts);
+    await page.close();
+  });
+
+  test("in template slot values", async () => {
+    const dir = tmpdir("elicit-templates-");
+    fs.writeFileSync(path.join(dir, "probe.json"), JSON.stringify({
+      title: "{t}", description: "{d}", slots: ["t", "d", "o", "h"],
+      fields: [{ id: "a", text: "Pick {o}?", type: "single_select", options: ["{o}", "other"], help_text: "{h}" }],
+    }));
+    const slots = { t: payloads[0], d: payloads[1], o: payloads[4], h: payloads[3] };
+    const args = ["--templates", dir, "form", "render", "--template", "probe", "--surface", "widget", "--html"];
+    for (const [k, v] of Object.entries(slots)) args.push("--slot", `${k}=${v}`);
+    const r = await run(args);
+    assert.equal(r.code, 0, r.stderr);
+    const page = await browser.context.newPage();
+    const seen = watch(page);
+    await loadWidget(page, r.stdout);
+    await check(page, seen, Object.values(slots));
+    await page.close();
+  });
+});
+
+// The README's screenshots: the same run, light and dark. `make
+// screenshots` sets SCREENSHOT_DIR=docs; otherwise they go to a temporary
+// folder, so the step is always exercised.
+test("screenshots, light and dark", async () => {
+  const dir = process.env.SCREENSHOT_DIR || tmpdir("elicit-shots-");
+  const html = await render(path.join(root, "docs", "widget-example.json"));
+  for (const scheme of ["light", "dark"]) {
+    const page = await browser.context.newPage();
+    await page.emulateMedia({ colorScheme: scheme });
+    await loadWidget(page, html);
+    await page.evaluate((s) => { document.body.style.background = s === "dark" ? "#010409" : "#f6f8fa"; }, scheme);
+    const box = await page.locator("form.el").boundingBox();
+    const file = path.join(dir, `widget-${scheme}.png`);
+    await page.screenshot({ path: file, clip: { x: 0, y: 0, width: Math.ceil(box.x + box.width + 16), height: Math.ceil(box.y + box.height + 16) } });
+    assert.ok(fs.statSync(file).size > 10000, "a real picture");
+    const bg = await page.locator("form.el").evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert.equal(bg, scheme === "dark" ? "rgb(13, 17, 23)" : "rgb(255, 255, 255)", `the ${scheme} colours`);
+    await page.close();
+  }
+});

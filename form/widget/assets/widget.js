@@ -1,0 +1,102 @@
+// The widget's script: a function of the form element, which the template
+// calls with document.getElementById(ID) at the end of the form. It reads
+// each field the way collect reads answers, runs collect's checks with
+// collect's messages, and posts the answers back. Comments, indentation and
+// most line breaks are removed when the widget is rendered (minifyJS in
+// assets.go): keep one statement per line, end a line with { ; or , only
+// where the next line may follow directly, and never start a line with //
+// inside a string. Names are short because every byte goes to a model.
+(function(F){
+if(!F)return;
+// S is the status line; C selects a field's controls. R and X hold the
+// readers and checks of the answer shapes only some forms have (rows,
+// ranks), keyed by data-t; their code is added at @ext when a form needs it.
+var S=F.querySelector('.st'),C='input,select,textarea',R={},X={};
+// @ext
+// L lists the answerable fields.
+function L(){return F.querySelectorAll('.f[data-id]')}
+// N formats a number as Go's strconv.FormatFloat(n,'g',-1,64) does.
+function N(n){
+var s=n.toExponential(),i=s.indexOf('e'),x=+s.slice(i+1),e=Math.abs(x);
+return x<-4||x>=6?s.slice(0,i)+'e'+(x<0?'-':'+')+(e<10?'0':'')+e:''+n
+}
+// V is field d's answer: undefined for none, NaN for what the browser
+// could not read (a half-typed number or date).
+function V(d){
+var t=d.dataset.t,c;
+if(R[t])return R[t](d);
+if(t=='m'){
+c=[].map.call(d.querySelectorAll(':checked'),e=>e.value);
+return c.length?c:void 0
+}
+if(t=='r')return(d.querySelector(':checked')||{}).value||void 0;
+c=d.querySelector(C);
+if(c.validity.badInput)return NaN;
+if(c.value.trim())return t=='n'?+c.value:c.value
+}
+// K is collect's message for answer v of field d, or ''. A field collect
+// would refuse unanswered carries that message in data-r.
+function K(d,v){
+var t=d.dataset.t,c=d.querySelector(C),n=d.dataset.l;
+if(v===void 0)return d.dataset.r||'';
+if(X[t])return X[t](d,v);
+if(t=='n'){
+if(v!==v)return'must be a number';
+if(!isFinite(v))return(v>0?'+':'-')+'Inf is not a finite number';
+if(c.min&&v<c.min)return N(v)+' is below the minimum '+c.min;
+if(c.max&&v>c.max)return N(v)+' is above the maximum '+c.max
+}
+if(t=='d'){
+if(v!==v||!/^\d{4}-\d\d-\d\d$/.test(v))return(v===v?JSON.stringify(v)+' ':'')+'is not a date in the form YYYY-MM-DD (zero-padded, e.g. 2026-01-05)';
+c=new Date(v+'T00:00:00Z');
+if(isNaN(c)||c.toISOString().slice(0,10)!=v)return JSON.stringify(v)+' is not a real calendar date'
+}
+if(n&&[...v].length>n)return'is '+[...v].length+' characters, over max_length '+n;
+return''
+}
+// E puts message m beside field d, or clears it.
+function E(d,m){
+d.querySelector('.x').textContent=m;
+d.querySelectorAll(C).forEach(e=>m?e.setAttribute('aria-invalid',!0):e.removeAttribute('aria-invalid'))
+}
+// O says m on the status line (by default, what to do about field b, the
+// first that failed) and moves the focus to b.
+function O(b,m){
+S.textContent=m||(b?'Fix the marked answers.':'');
+b&&b.querySelector(C).focus()
+}
+// A page that embeds the widget (the local page, the MCP app) reports
+// collect's problems with an elicit-problems event: detail maps field ids
+// to messages, and '' to what concerns no single field.
+F.addEventListener('elicit-problems',e=>{
+var p=e.detail,b;
+L().forEach(d=>{
+var m=p[d.dataset.id]||'';
+E(d,m);
+b=b||m&&d
+});
+O(b,p[''])
+});
+F.addEventListener('submit',e=>{
+e.preventDefault();
+var a={},b,p;
+L().forEach(d=>{
+var v=V(d),m=K(d,v);
+E(d,m);
+if(m)b=b||d;
+else if(v!==void 0)a[d.dataset.id]=v
+});
+O(b);
+if(b)return;
+p={__elicitation_response__:!0,form_id:F.dataset.form,title:F.dataset.title,answers:a};
+// A page that sends the answers itself cancels this event.
+if(!F.dispatchEvent(new CustomEvent('elicit-submit',{detail:p,cancelable:!0})))return;
+if(typeof sendPrompt!='function')return O(0,'This host has no sendPrompt: answer with AskUserQuestion instead.');
+sendPrompt('Elicitation form submitted — parse and validate this response:\n```json\n'+JSON.stringify(p).replace(/`/g,'\\u0060')+'\n```');
+F.querySelector('[type=submit]').disabled=!0;
+O(0,'Sent.')
+});
+// The local page's Cancel button.
+var c=F.querySelector('.cn');
+c&&c.addEventListener('click',()=>F.dispatchEvent(new CustomEvent('elicit-cancel')))
+})

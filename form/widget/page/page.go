@@ -1,0 +1,271 @@
+package page
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/widget"
+	"github.com/elicit/elicit/problem"
+)
+
+// ErrNoAnswer is returned when the form was not answered: the person
+// pressed Cancel, or the context ended (Ctrl-C, the timeout).
+var ErrNoAnswer = errors.New("the form was not answered")
+
+// MaxBody caps a submission (1 MiB).
+const MaxBody = 1 << 20
+
+// Options configures Serve. A nil *Options means defaults.
+type Options struct {
+	// Port to listen on at 127.0.0.1; 0 picks a free one.
+	Port int
+	// TemplateID is copied into the response.
+	TemplateID string
+	// Ready is called with the page's address once the server listens.
+	Ready func(url string)
+	// Random supplies the token; default crypto/rand.
+	Random io.Reader
+}
+
+//go:embed assets
+var assetFS embed.FS
+
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(assetFS, "assets/page.tmpl"))
+})
+
+var pageJS = sync.OnceValue(func() template.JS {
+	data, err := assetFS.ReadFile("assets/page.js")
+	if err != nil {
+		panic("page: missing embedded page.js")
+	}
+	return template.JS(data)
+})
+
+// HTML is the whole page for f: the widget with a Cancel button and the
+// script that sends the answers to the server that served it.
+func HTML(f *form.Form) string {
+	var b strings.Builder
+	err := pageTemplate().Execute(&b, struct {
+		Title  string
+		Widget template.HTML
+		JS     template.JS
+	}{f.Title, template.HTML(widget.Render(f, &widget.Options{Cancel: true}).HTML), pageJS()})
+	if err != nil {
+		panic("page: " + err.Error())
+	}
+	return b.String()
+}
+
+// Serve shows f as a web page on 127.0.0.1 behind a one-time token and
+// waits for the answer. Each submission is validated with form.Collect; a
+// failed one goes back to the page, which shows the problems beside their
+// fields. Serve returns the validated response, or ErrNoAnswer when the
+// person cancels or ctx ends. Requests without the token, or with a Host or
+// Origin other than the page's own, get 403.
+func Serve(ctx context.Context, f *form.Form, opts *Options) (*form.Response, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	token, err := newToken(opts.Random)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.Port)))
+	if err != nil {
+		return nil, fmt.Errorf("listen on 127.0.0.1:%d: %w", opts.Port, err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	s := &server{form: f, token: token, port: port, templateID: opts.TemplateID, html: HTML(f), done: make(chan outcome, 1)}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, MaxHeaderBytes: 16 << 10}
+	go func() { _ = srv.Serve(ln) }()
+	if opts.Ready != nil {
+		opts.Ready(s.url())
+	}
+	var out outcome
+	select {
+	case out = <-s.done:
+	case <-ctx.Done():
+		out = outcome{}
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut) // lets the last answer reach the page
+	if out.response == nil {
+		return nil, ErrNoAnswer
+	}
+	return out.response, nil
+}
+
+// newToken is 32 random bytes, base64url: unguessable, and safe in a path.
+func newToken(r io.Reader) (string, error) {
+	if r == nil {
+		r = rand.Reader
+	}
+	var b [32]byte
+	if _, err := io.ReadFull(r, b[:]); err != nil {
+		return "", fmt.Errorf("make the page's token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// outcome is how the page ended: a response, or nil for cancel.
+type outcome struct{ response *form.Response }
+
+type server struct {
+	form       *form.Form
+	token      string
+	port       int
+	templateID string
+	html       string
+	mu         sync.Mutex
+	finished   bool
+	done       chan outcome
+}
+
+func (s *server) url() string {
+	return fmt.Sprintf("http://127.0.0.1:%d/%s/", s.port, s.token)
+}
+
+// ServeHTTP checks every request before anything else: the Host must be the
+// page's own (no DNS rebinding), an Origin must be the page's own (no other
+// site may post), and the path must start with the token.
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	if !s.ownHost(r.Host) || !s.ownOrigin(r.Header.Get("Origin")) || r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		http.Error(w, "forbidden", http.StatusForbidden)
+		return
+	}
+	rest, ok := strings.CutPrefix(r.URL.Path, "/")
+	tok, sub, _ := strings.Cut(rest, "/")
+	if !ok || subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
+		http.Error(w, "forbidden: this page needs the address elicit printed, token included", http.StatusForbidden)
+		return
+	}
+	switch {
+	case sub == "" && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/"):
+		s.page(w)
+	case sub == "" && r.Method == http.MethodGet:
+		http.Redirect(w, r, r.URL.Path+"/", http.StatusFound)
+	case sub == "submit" && r.Method == http.MethodPost:
+		s.submit(w, r)
+	case sub == "cancel" && r.Method == http.MethodPost:
+		s.finish(outcome{})
+		writeJSON(w, http.StatusOK, map[string]any{"success": false, "action": "cancel"})
+	default:
+		http.Error(w, "not found", http.StatusNotFound)
+	}
+}
+
+func (s *server) ownHost(host string) bool {
+	p := strconv.Itoa(s.port)
+	return host == "127.0.0.1:"+p || host == "localhost:"+p
+}
+
+func (s *server) ownOrigin(origin string) bool {
+	p := strconv.Itoa(s.port)
+	return origin == "" || origin == "http://127.0.0.1:"+p || origin == "http://localhost:"+p
+}
+
+// contentSecurity lets the page run only its own inline script and styles
+// and talk only to this server.
+const contentSecurity = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+func (s *server) page(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", contentSecurity)
+	h.Set("X-Frame-Options", "DENY")
+	_, _ = io.WriteString(w, s.html)
+}
+
+// submit validates one submission: the widget's postback, with collect's
+// problems sent back by field, or the response, which ends the page.
+func (s *server) submit(w http.ResponseWriter, r *http.Request) {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		writeJSON(w, http.StatusUnsupportedMediaType, failure(s.form, problem.List{{Message: "send the answers as application/json"}}))
+		return
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
+		writeJSON(w, http.StatusRequestEntityTooLarge, failure(s.form, problem.List{{Message: fmt.Sprintf("the answers are over %d bytes", MaxBody)}}))
+		return
+	}
+	resp, err := s.collect(data)
+	if err != nil {
+		probs, ok := err.(problem.List)
+		if !ok {
+			probs = problem.List{{Message: err.Error()}}
+		}
+		writeJSON(w, http.StatusUnprocessableEntity, failure(s.form, probs))
+		return
+	}
+	if !s.finish(outcome{response: resp}) {
+		writeJSON(w, http.StatusConflict, failure(s.form, problem.List{{Message: "this form was already answered or cancelled"}}))
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+func (s *server) collect(data []byte) (*form.Response, error) {
+	doc, err := form.DecodeJSON(data, "answers", false)
+	if err != nil {
+		return nil, err
+	}
+	if probs := doc.Problems(""); len(probs) > 0 {
+		return nil, probs
+	}
+	m, _ := doc.Value.(map[string]any)
+	if !widget.IsPostback(m) {
+		return nil, problem.List{{Path: widget.Marker, Message: "missing (the page posts the widget's postback)"}}
+	}
+	answers, err := widget.ReadPostback(s.form, m)
+	if err != nil {
+		return nil, err
+	}
+	return form.Collect(s.form, answers, &form.CollectOptions{TemplateID: s.templateID})
+}
+
+// finish ends the page once; it reports whether this call did.
+func (s *server) finish(o outcome) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return false
+	}
+	s.finished = true
+	s.done <- o
+	return true
+}
+
+// failure is the answer to a submission collect refused: every problem,
+// and the same sorted by field for the page.
+func failure(f *form.Form, probs problem.List) map[string]any {
+	return map[string]any{"success": false, "problems": probs.Strings(), "fields": widget.FieldProblems(f, probs)}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}

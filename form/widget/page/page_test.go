@@ -1,0 +1,270 @@
+package page
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/widget"
+	"github.com/elicit/elicit/internal/formtest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// started is a page being served, with Serve's result once it returns.
+type started struct {
+	url    string
+	form   *form.Form
+	result chan result
+	cancel context.CancelFunc
+}
+
+type result struct {
+	resp *form.Response
+	err  error
+}
+
+func start(t *testing.T, data []byte) *started {
+	t.Helper()
+	f := formtest.MustParse(t, data)
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &started{form: f, result: make(chan result, 1), cancel: cancel}
+	ready := make(chan string, 1)
+	go func() {
+		resp, err := Serve(ctx, f, &Options{TemplateID: "tid", Ready: func(u string) { ready <- u }})
+		s.result <- result{resp, err}
+	}()
+	select {
+	case s.url = <-ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the page did not start")
+	}
+	t.Cleanup(cancel)
+	return s
+}
+
+func (s *started) wait(t *testing.T) result {
+	t.Helper()
+	select {
+	case r := <-s.result:
+		return r
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	return result{}
+}
+
+// do sends a request; header sets extra headers ("Host" sets the host).
+func do(t *testing.T, method, u, body string, header map[string]string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, u, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(data)
+}
+
+func postback(f *form.Form, answers map[string]any) string {
+	data, _ := json.Marshal(map[string]any{widget.Marker: true, "form_id": widget.FormID(f), "title": f.Title, "answers": answers})
+	return string(data)
+}
+
+func TestForbidden(t *testing.T) {
+	s := start(t, formtest.Bench(t))
+	u, _ := url.Parse(s.url)
+	base := "http://" + u.Host
+	tests := []struct {
+		name, method, url string
+		header            map[string]string
+	}{
+		{"no token", "GET", base + "/", nil},
+		{"wrong token", "GET", base + "/wrong-token/", nil},
+		{"token as a prefix", "GET", strings.TrimSuffix(s.url, "/") + "x/", nil},
+		{"submit without the token", "POST", base + "/submit", nil},
+		{"foreign host", "GET", s.url, map[string]string{"Host": "evil.example:" + u.Port()}},
+		{"foreign host, same port on another name", "GET", s.url, map[string]string{"Host": "127.0.0.2:" + u.Port()}},
+		{"foreign origin", "POST", s.url + "submit", map[string]string{"Origin": "http://evil.example"}},
+		{"origin on another port", "POST", s.url + "cancel", map[string]string{"Origin": "http://127.0.0.1:1"}},
+		{"cross-site fetch", "POST", s.url + "cancel", map[string]string{"Sec-Fetch-Site": "cross-site"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if code, body := do(t, tt.method, tt.url, "", tt.header); code != http.StatusForbidden {
+				t.Errorf("%s %s = %d %q, want 403", tt.method, tt.url, code, body)
+			}
+		})
+	}
+	// None of them ended the page.
+	if code, _ := do(t, "GET", s.url, "", nil); code != http.StatusOK {
+		t.Errorf("the page = %d after the forbidden requests, want 200", code)
+	}
+}
+
+func TestPage(t *testing.T) {
+	s := start(t, formtest.Bench(t))
+	req, _ := http.NewRequest("GET", s.url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "<title>Release plan</title>") ||
+		!strings.Contains(string(body), `<button type=button class=cn>Cancel</button>`) {
+		t.Errorf("GET %s = %d:\n%s", s.url, resp.StatusCode, body)
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "connect-src 'self'") {
+		t.Errorf("Content-Security-Policy = %q", csp)
+	}
+	if code, _ := do(t, "GET", strings.TrimSuffix(s.url, "/"), "", nil); code != http.StatusFound {
+		t.Errorf("the address without its slash = %d, want a redirect", code)
+	}
+	if code, _ := do(t, "GET", s.url+"nothing", "", nil); code != http.StatusNotFound {
+		t.Errorf("an unknown path = %d, want 404", code)
+	}
+}
+
+func TestSubmit(t *testing.T) {
+	s := start(t, formtest.Bench(t))
+	// A failed submission: problems by field, and the page stays.
+	code, body := do(t, "POST", s.url+"submit", postback(s.form, map[string]any{"budget": 99, "track": "alpha"}), nil)
+	var fail struct {
+		Success  bool              `json:"success"`
+		Problems []string          `json:"problems"`
+		Fields   map[string]string `json:"fields"`
+	}
+	if err := json.Unmarshal([]byte(body), &fail); err != nil || code != http.StatusUnprocessableEntity {
+		t.Fatalf("submit = %d %s", code, body)
+	}
+	want := map[string]string{
+		"track":     `"alpha" is not one of the options ("stable", "beta", "nightly")`,
+		"platforms": `required, but not answered (a list of one or more of "linux", "macos", "windows")`,
+		"budget":    "99 is above the maximum 40",
+		"ship_date": "required, but not answered (a date YYYY-MM-DD)",
+	}
+	if diff := cmp.Diff(want, fail.Fields); diff != "" {
+		t.Errorf("fields (-want +got):\n%s", diff)
+	}
+	if len(fail.Problems) != 4 || fail.Success {
+		t.Errorf("problems = %v", fail.Problems)
+	}
+	// Answers for another form are refused.
+	other := formtest.MustParse(t, formtest.Forms(t)["scope"])
+	if code, body := do(t, "POST", s.url+"submit", postback(other, map[string]any{}), nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "another form") {
+		t.Errorf("another form's postback = %d %s", code, body)
+	}
+	// Not JSON.
+	req, _ := http.NewRequest("POST", s.url+"submit", strings.NewReader("track=beta"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnsupportedMediaType {
+		t.Errorf("a form-encoded post = %v, %v", resp, err)
+	}
+	// Too large.
+	big := bytes.Repeat([]byte("x"), MaxBody+1)
+	if code, _ := do(t, "POST", s.url+"submit", `{"a":"`+string(big)+`"}`, nil); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a large post = %d, want 413", code)
+	}
+	// A corrected one ends the page with the response.
+	good := map[string]any{"track": "beta", "platforms": []string{"linux"}, "budget": 12, "ship_date": "2026-05-04"}
+	code, body = do(t, "POST", s.url+"submit", postback(s.form, good), nil)
+	if code != http.StatusOK || !strings.Contains(body, `"success":true`) {
+		t.Fatalf("the corrected submission = %d %s", code, body)
+	}
+	r := s.wait(t)
+	if r.err != nil || r.resp.TemplateID != "tid" {
+		t.Fatalf("Serve = %+v, %v", r.resp, r.err)
+	}
+	wantResp := map[string]any{"track": "beta", "platforms": []string{"linux"}, "budget": 12.0, "ship_date": "2026-05-04"}
+	if diff := cmp.Diff(wantResp, r.resp.Responses); diff != "" {
+		t.Errorf("responses (-want +got):\n%s", diff)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	s := start(t, formtest.Bench(t))
+	if code, body := do(t, "POST", s.url+"cancel", "{}", nil); code != 200 || !strings.Contains(body, `"action":"cancel"`) {
+		t.Errorf("cancel = %d %s", code, body)
+	}
+	if r := s.wait(t); !errors.Is(r.err, ErrNoAnswer) {
+		t.Errorf("Serve after cancel = %v, want ErrNoAnswer", r.err)
+	}
+}
+
+func TestContextEnds(t *testing.T) {
+	s := start(t, formtest.Bench(t))
+	s.cancel()
+	if r := s.wait(t); !errors.Is(r.err, ErrNoAnswer) {
+		t.Errorf("Serve after the context ended = %v, want ErrNoAnswer", r.err)
+	}
+	if _, err := http.Get(s.url); err == nil {
+		t.Error("the server still answers after Serve returned")
+	}
+}
+
+func TestTokensDiffer(t *testing.T) {
+	a, _ := newToken(nil)
+	b, _ := newToken(nil)
+	if a == b || len(a) != 43 {
+		t.Errorf("tokens %q and %q", a, b)
+	}
+}
+
+// TestPort: the page listens on the port asked for, at 127.0.0.1 only.
+func TestPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	f := formtest.MustParse(t, formtest.Bench(t))
+	go func() {
+		_, err := Serve(ctx, f, &Options{Port: port, Ready: func(u string) { ready <- u }})
+		done <- err
+	}()
+	select {
+	case u := <-ready:
+		if !strings.HasPrefix(u, fmt.Sprintf("http://127.0.0.1:%d/", port)) {
+			t.Errorf("address %s, want port %d", u, port)
+		}
+	case err := <-done:
+		t.Fatalf("Serve: %v", err)
+	}
+	// The port is taken now: a second page on it fails with a clear error.
+	_, err = Serve(ctx, f, &Options{Port: port})
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("listen on 127.0.0.1:%d", port)) {
+		t.Errorf("a second page on the same port: %v", err)
+	}
+	cancel()
+	<-done
+}

@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/elicit/elicit/form/widget/page"
+	"github.com/spf13/cobra"
+)
+
+// defaultOpenTimeout is how long form open waits for the person.
+const defaultOpenTimeout = 30 * time.Minute
+
+// unanswered is what form open prints when the form was not answered.
+type unanswered struct {
+	Success bool   `json:"success"`
+	Action  string `json:"action"`
+}
+
+func (a *app) formOpen() *cobra.Command {
+	var src formSource
+	var noBrowser bool
+	var timeout time.Duration
+	var port int
+	cmd := &cobra.Command{
+		Use:   "open FILE|- [--no-browser] [--timeout D] [--port N]",
+		Short: "Ask a person on a local web page and print the validated answers",
+		Long: `Serves the form as a web page on 127.0.0.1 (a random port unless --port) behind a
+one-time token, prints "open URL" on stderr and opens the system browser (unless
+--no-browser, or none is found; $BROWSER names one). Each submission is checked with
+collect, and problems are shown beside their fields. On success the page confirms and
+collect's JSON is printed (exit 0). Cancel on the page, Ctrl-C or the timeout (default
+30m; 0 waits forever) print {"success":false,"action":"cancel"} (exit 3).`,
+		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 0, "") },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if timeout < 0 {
+				return usagef("--timeout must be 0 (wait forever) or more (got %s)", timeout)
+			}
+			if port < 0 || port > 65535 {
+				return usagef("--port must be 0 (any free port) to 65535 (got %d)", port)
+			}
+			f, tid, err := a.loadForm(&src, args)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+				defer cancel()
+			}
+			ready := func(url string) {
+				fmt.Fprintln(a.stderr, "open "+url)
+				if noBrowser {
+					return
+				}
+				if err := a.openBrowser(url); err != nil {
+					fmt.Fprintf(a.stderr, "elicit: %v; open the address above yourself\n", err)
+				}
+			}
+			resp, err := page.Serve(ctx, f, &page.Options{Port: port, TemplateID: tid, Ready: ready})
+			if errors.Is(err, page.ErrNoAnswer) {
+				if werr := writeJSON(a.stdout, unanswered{Action: "cancel"}); werr != nil {
+					return werr
+				}
+				return &noAnswerError{} // the JSON above says so
+			}
+			if err != nil {
+				return err
+			}
+			return writeJSON(a.stdout, resp)
+		},
+	}
+	src.register(cmd)
+	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "only print the address; do not open a browser")
+	cmd.Flags().DurationVar(&timeout, "timeout", defaultOpenTimeout, "how long to wait for the answer (0: forever)")
+	cmd.Flags().IntVar(&port, "port", 0, "the port on 127.0.0.1 (0: a free one)")
+	return cmd
+}
+
+// openBrowser starts the system browser on url without waiting for it:
+// $BROWSER when set (the first of a colon-separated list), else the
+// platform's opener.
+func (a *app) openBrowser(url string) error {
+	name, args := "xdg-open", []string{url}
+	switch {
+	case a.getenv("BROWSER") != "":
+		name, _, _ = strings.Cut(a.getenv("BROWSER"), ":")
+	case runtime.GOOS == "darwin":
+		name = "open"
+	case runtime.GOOS == "windows":
+		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", url}
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return fmt.Errorf("no browser found (%s is not on PATH)", name)
+	}
+	c := exec.Command(path, args...)
+	if err := c.Start(); err != nil {
+		return fmt.Errorf("start the browser %s: %w", name, err)
+	}
+	go func() { _ = c.Wait() }() // reap it; the answer does not depend on it
+	return nil
+}

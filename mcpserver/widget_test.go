@@ -1,0 +1,193 @@
+package mcpserver
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/elicit/elicit/form/widget"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// appsClient advertises MCP Apps, as a host that shows them does.
+func appsClient() *mcp.ClientOptions {
+	caps := &mcp.ClientCapabilities{}
+	caps.AddExtension(widget.AppExtension, map[string]any{"mimeTypes": []any{widget.AppMIMEType}})
+	return &mcp.ClientOptions{Capabilities: caps}
+}
+
+// toolsByName returns the tools a client is listed, by name.
+func toolsByName(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
+	t.Helper()
+	out := map[string]*mcp.Tool{}
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[tool.Name] = tool
+	}
+	return out
+}
+
+func TestRenderWidgetTool(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	r, isErr := call(t, cs, "elicitation_render_widget", map[string]any{"form": readForm(t, "scope")})
+	if isErr || r["success"] != true || r["title"] != "Scope this work" {
+		t.Fatalf("render_widget = %v", r)
+	}
+	if diff := cmp.Diff([]any{"goal", "focus"}, r["field_ids"]); diff != "" {
+		t.Errorf("field_ids (-want +got):\n%s", diff)
+	}
+	if html, _ := r["html"].(string); !strings.HasPrefix(html, "<form class=el ") {
+		t.Errorf("html = %.80q", html)
+	}
+	r, isErr = call(t, cs, "elicitation_render_widget", map[string]any{"template": "session-contract", "slots": map[string]any{"project": "<b>x</b>"}})
+	if html, _ := r["html"].(string); isErr || !strings.Contains(html, "&lt;b&gt;x&lt;/b&gt;") {
+		t.Errorf("render_widget with a template = %v", r)
+	}
+	r, isErr = call(t, cs, "elicitation_render_widget", map[string]any{"form": map[string]any{"title": "T"}})
+	if !isErr || r["success"] != false {
+		t.Errorf("an invalid form = %v", r)
+	}
+}
+
+// TestAppsPerSession: only a client that advertises MCP Apps gets the
+// form tools pointing at the app and the app-only tool, on every protocol.
+func TestAppsPerSession(t *testing.T) {
+	for _, v := range protocols {
+		t.Run(v, func(t *testing.T) {
+			plain := toolsByName(t, connect(t, v, nil))
+			if _, ok := plain[widget.ValidateTool]; ok {
+				t.Error("a client without MCP Apps is listed the app-only tool")
+			}
+			for name, tool := range plain {
+				if _, ok := tool.Meta["ui"]; ok {
+					t.Errorf("a client without MCP Apps sees _meta.ui on %s", name)
+				}
+			}
+			apps := toolsByName(t, connect(t, v, appsClient()))
+			for _, name := range appTools {
+				ui, _ := apps[name].Meta["ui"].(map[string]any)
+				if ui["resourceUri"] != widget.AppURI || ui["visibility"] != nil {
+					t.Errorf("%s: _meta.ui = %v", name, apps[name].Meta)
+				}
+			}
+			ui, _ := apps[widget.ValidateTool].Meta["ui"].(map[string]any)
+			if !cmp.Equal(ui["visibility"], []any{"app"}) {
+				t.Errorf("%s: _meta.ui = %v", widget.ValidateTool, ui)
+			}
+			if len(apps) != len(plain)+1 {
+				t.Errorf("%d tools with apps, %d without", len(apps), len(plain))
+			}
+			// The first session's list is not changed by the second's.
+			if again := toolsByName(t, connect(t, v, nil)); !cmp.Equal(len(again), len(plain)) || again["elicitation_render_form"].Meta["ui"] != nil {
+				t.Error("tools/list leaked from one session to another")
+			}
+		})
+	}
+}
+
+func TestShowsApps(t *testing.T) {
+	ext := func(v any) *mcp.ClientCapabilities {
+		return &mcp.ClientCapabilities{Extensions: map[string]any{widget.AppExtension: v}}
+	}
+	tests := []struct {
+		name string
+		caps *mcp.ClientCapabilities
+		want bool
+	}{
+		{"none", nil, false},
+		{"no extension", &mcp.ClientCapabilities{}, false},
+		{"html pages", ext(map[string]any{"mimeTypes": []any{"text/html;profile=mcp-app"}}), true},
+		{"no mime types listed", ext(map[string]any{}), true},
+		{"other pages only", ext(map[string]any{"mimeTypes": []any{"text/x-other"}}), false},
+		{"not an object", ext(true), false},
+	}
+	for _, tt := range tests {
+		if got := showsApps(tt.caps); got != tt.want {
+			t.Errorf("%s: showsApps = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestAppResource(t *testing.T) {
+	cs := connect(t, protocols[1], appsClient())
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: widget.AppURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Contents[0]
+	if c.MIMEType != "text/html;profile=mcp-app" || !strings.Contains(c.Text, `"ui/initialize"`) || !strings.Contains(c.Text, widget.ValidateTool) {
+		t.Errorf("the app resource = %s %.200q", c.MIMEType, c.Text)
+	}
+	found := false
+	for r, err := range cs.Resources(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		found = found || (r.URI == widget.AppURI && r.MIMEType == widget.AppMIMEType)
+	}
+	if !found {
+		t.Error("the app is not listed in resources/list")
+	}
+}
+
+func TestWidgetValidate(t *testing.T) {
+	cs := connect(t, protocols[0], appsClient())
+	six := readForm(t, "six")
+	r, isErr := call(t, cs, widget.ValidateTool, map[string]any{"form": six, "answers": map[string]any{
+		widget.Marker: true, "title": six["title"], "answers": map[string]any{"budget": 999}}})
+	fields, _ := r["fields"].(map[string]any)
+	if !isErr || r["success"] != false || fields["budget"] == nil || fields[""] != nil {
+		t.Fatalf("refused answers = %v", r)
+	}
+	if msg, _ := fields["budget"].(string); !strings.Contains(msg, "above the maximum") {
+		t.Errorf("fields.budget = %q", msg)
+	}
+	scope := readForm(t, "scope")
+	r, isErr = call(t, cs, widget.ValidateTool, map[string]any{"form": scope, "answers": map[string]any{
+		widget.Marker: true, "title": scope["title"], "answers": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}}})
+	if isErr || r["success"] != true || !strings.HasPrefix(r["response_id"].(string), "resp-") {
+		t.Errorf("accepted answers = %v", r)
+	}
+	r, isErr = call(t, cs, widget.ValidateTool, map[string]any{"form": scope})
+	if !isErr || !strings.Contains(strings.Join(asStrings(r["problems"]), "\n"), "answers: missing") {
+		t.Errorf("no answers = %v", r)
+	}
+}
+
+func asStrings(v any) []string {
+	var out []string
+	list, _ := v.([]any)
+	for _, s := range list {
+		out = append(out, s.(string))
+	}
+	return out
+}
+
+// TestAppsToolsListFitsBudget: what a host with MCP Apps gives its model
+// (the tools/list without the app-only tools, which it shows the app only,
+// with _meta.ui on the form tools) fits the tools/list budget too.
+func TestAppsToolsListFitsBudget(t *testing.T) {
+	cs := dial(t, New(nil), protocols[0], appsClient())
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var forModel []*mcp.Tool
+	for _, tool := range res.Tools {
+		ui, _ := tool.Meta["ui"].(map[string]any)
+		if v, ok := ui["visibility"].([]any); ok && !slices.Contains(v, any("model")) {
+			continue
+		}
+		forModel = append(forModel, tool)
+	}
+	if len(forModel) != len(res.Tools)-len(AppOnlyTools) {
+		t.Errorf("%d tools for the model, %d listed, %d app-only", len(forModel), len(res.Tools), len(AppOnlyTools))
+	}
+	if msg := checkBudget(forModel, toolsBudget); msg != "" {
+		t.Error(msg)
+	}
+}
