@@ -37,7 +37,7 @@ func (s Surface) How() string {
 	case SurfaceAsk:
 		return "elicitation_render_form (MCP) or elicit form render FILE --surface ask, then one AskUserQuestion call per ask_user_question entry"
 	case SurfaceMarkdown:
-		return "elicitation_render_form with surface markdown (MCP) or elicit form render FILE --surface markdown; collect the person's reply"
+		return "a render result's markdown_followup, elicitation_render_form with surface markdown (MCP) or elicit form render FILE --surface markdown; collect the person's reply"
 	case SurfaceCodex:
 		return "elicitation_render_form with surface codex (MCP) or elicit form render FILE --surface codex: request_user_input questions"
 	case SurfaceTerminal:

@@ -264,3 +264,19 @@ func TestBigNumberKeepsItsText(t *testing.T) {
 		t.Errorf("Marshal = %s, %v; want {\"n\":1e400}", out, err)
 	}
 }
+
+// TestCollectTakesTheWidgetsMessage: the chat message the widget sends is
+// read as its JSON postback, not as a markdown reply.
+func TestCollectTakesTheWidgetsMessage(t *testing.T) {
+	f := formtest.MustParse(t, formtest.Forms(t)["scope"])
+	msg := "Elicitation form submitted — parse and validate this response:\n```json\n" +
+		`{"__elicitation_response__":true,"title":"Scope this work","answers":{"goal":"Refactor","focus":["tests"]}}` + "\n```"
+	r, err := Collect(f, []Document{{Name: "answers", Format: FormatAuto, Data: []byte(msg)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"goal": "Refactor", "focus": []string{"tests"}}
+	if diff := cmp.Diff(want, r.Responses); diff != "" {
+		t.Errorf("responses (-want +got):\n%s", diff)
+	}
+}

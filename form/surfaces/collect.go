@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/form"
-	"github.com/elicit/elicit/form/widget"
 	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/markdown"
+	"github.com/elicit/elicit/form/widget"
 	"github.com/elicit/elicit/problem"
 )
 
