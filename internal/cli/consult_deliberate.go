@@ -198,12 +198,18 @@ func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool)
 }
 
 func (a *app) printSent(r *relay.Result) {
-	how := "new session " + r.SessionID
+	session := r.SessionID
+	if session == "" {
+		session = "without an id"
+	}
+	how := "new session " + session
 	switch {
+	case r.Side:
+		how = "a session of its own, " + session
 	case r.Recovery != "":
-		how = fmt.Sprintf("recovered: new session %s after %s", r.SessionID, r.Recovery)
+		how = fmt.Sprintf("recovered: new session %s after %s", session, r.Recovery)
 	case r.Resumed:
-		how = "resumed " + r.SessionID
+		how = "resumed " + session
 	}
 	fmt.Fprintf(a.stdout, "%s answered iteration %d (%s; %s, %d tokens; deliberation total %d tokens in %d calls)\n\n%s\n",
 		r.Consultant, r.Iteration, how, (time.Duration(r.DurationMS) * time.Millisecond).Round(time.Second), r.Usage.Total(), r.Totals.Tokens, r.Totals.Calls, r.Answer)
