@@ -299,3 +299,22 @@ func TestIssue13SSMAndDrift(t *testing.T) {
 		}
 	})
 }
+
+// A person's recover waits for a running consultation (its answer would
+// be for a prompt no longer pending); once it ended, recover works.
+func TestIssue13RecoverWaitsForAConsultation(t *testing.T) {
+	st, _ := newTestStore(t)
+	id, _, _ := st.Start("Retry?", nil)
+	if _, err := st.BeginConsultation(id, NewConsultation("codex", true), false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RecoverIdle(id); err == nil || !strings.Contains(err.Error(), "codex is being consulted on iteration 1") {
+		t.Errorf("recover while consulting: %v", err)
+	}
+	if _, err := st.EndConsultation(id, "canceled", true); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := st.RecoverIdle(id); err != nil || !strings.Contains(p, "SESSION RECOVERY") {
+		t.Errorf("recover after: %v", err)
+	}
+}

@@ -48,6 +48,20 @@ func (st *Store) Evaluate(id string, doc []byte) (*State, error) {
 	})
 }
 
+// RecoverIdle is Recover for a person or a client: it refuses while a
+// consultation runs (its answer would then be for a prompt no longer
+// pending); cancel that first.
+func (st *Store) RecoverIdle(id string) (string, error) {
+	s, err := st.Load(id)
+	if err != nil {
+		return "", err
+	}
+	if c := s.Consultation; c != nil && c.Alive() {
+		return "", problem.List{{Path: "consultation", Message: fmt.Sprintf("%s is being consulted on iteration %d (process %d): wait for it or cancel it, then recover", c.Consultant, c.Iteration, c.PID)}}
+	}
+	return st.Recover(id)
+}
+
 // Recover returns the Recovery prompt of an active deliberation, built
 // from its state file, and notes it in the transcript.
 func (st *Store) Recover(id string) (string, error) {

@@ -235,7 +235,10 @@ func (st *Store) Update(id string, fn func(s *State, now time.Time) ([]Record, e
 	recs, err := fn(s, now)
 	if err != nil {
 		if dirty {
-			return nil, errors.Join(err, st.save(id, s))
+			// keep what the transcript brought, even though fn refused
+			if serr := st.save(id, s); serr != nil {
+				return nil, errors.Join(err, serr)
+			}
 		}
 		return nil, err
 	}

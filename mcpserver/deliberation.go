@@ -165,7 +165,7 @@ func (h *handlers) delibSynthesize(_ context.Context, _ *mcp.CallToolRequest, a 
 
 func (h *handlers) delibRecover(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	return h.withID(a, func(st *deliberation.Store, id string) any {
-		prompt, err := st.Recover(id)
+		prompt, err := st.RecoverIdle(id)
 		if !a.check(err) {
 			return nil
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/problem"
 )
 
 // Cancel stops the consultation of deliberation id that another process
@@ -20,6 +21,9 @@ func Cancel(st *deliberation.Store, id string, wait time.Duration) error {
 	if !s.Consultation.Alive() {
 		_, err := st.EndConsultation(id, StatusCanceled, true)
 		return err
+	}
+	if s.Consultation.Ours() {
+		return problem.List{{Path: "consultation", Message: "runs in this very process: cancel it where it was started (its context)"}}
 	}
 	if err := terminate(s.Consultation.PID); err != nil {
 		return err

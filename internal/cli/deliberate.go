@@ -424,7 +424,7 @@ written); --restore then rewrites the state file from the transcript, keeping th
 				if _, loadErr := st.Load(id); loadErr != nil {
 					return a.delibRecoverFromTranscript(st, id, loadErr)
 				}
-				prompt, err := st.Recover(id)
+				prompt, err := st.RecoverIdle(id)
 				if err != nil {
 					return err
 				}
