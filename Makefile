@@ -29,7 +29,7 @@ unit:
 e2e: build
 	ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run TestStatic ./cmd/elicit/
 	cd e2e/node && npm ci --no-audit --no-fund --loglevel=error
-	cd e2e/node && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
+	cd e2e/node && ELICIT_HOME=$$(mktemp -d) ELICIT_BIN=$(CURDIR)/bin/elicit node --test
 	cd e2e/browser && npm ci --no-audit --no-fund --loglevel=error
 	cd e2e/browser && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
 	cd e2e/hosts && npm ci --no-audit --no-fund --loglevel=error

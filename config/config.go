@@ -22,7 +22,7 @@ const FileName = "elicit.config.json"
 const KeyboardMode = "keyboard_mode"
 
 // Keys lists the settings `elicit config` can get and set.
-var Keys = []string{KeyboardMode}
+var Keys = []string{KeyboardMode, Log}
 
 // Path returns the settings file of a project directory.
 func Path(dir string) string { return filepath.Join(dir, FileName) }

@@ -261,3 +261,26 @@ func TestBrokenAttuneFileIsAWarning(t *testing.T) {
 		t.Errorf("warnings %q", s.Warnings)
 	}
 }
+
+func TestLogFor(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	if s, err := LogFor(dir, getenv); err != nil || !s.Value || s.Source != "default" {
+		t.Errorf("default: %+v, %v", s, err)
+	}
+	if err := SetLog(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := LogFor(dir, getenv); err != nil || s.Value || s.Source != Path(dir) {
+		t.Errorf("from the file: %+v, %v", s, err)
+	}
+	env[LogEnv] = "on"
+	if s, _ := LogFor(dir, getenv); !s.Value || s.Source != LogEnv {
+		t.Errorf("ELICIT_LOG=on: %+v", s)
+	}
+	env[LogEnv] = "maybe"
+	if s, _ := LogFor(dir, getenv); s.Value || len(s.Warnings) != 1 {
+		t.Errorf("ELICIT_LOG=maybe: %+v", s)
+	}
+}

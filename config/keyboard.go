@@ -49,20 +49,29 @@ func KeyboardModeFor(dir string, getenv func(string) string) (Setting, error) {
 		s.Value, s.Source = v, name
 		return s, nil
 	}
+	found, err := fromFile(dir, &s)
+	if err == nil && !found {
+		attuneFile(dir, &s)
+	}
+	return s, err
+}
+
+// fromFile sets s from the settings file's value of s.Key, when it has
+// one (found).
+func fromFile(dir string, s *Setting) (found bool, err error) {
 	f, err := load(dir)
 	if err != nil {
-		return s, err
+		return false, err
 	}
-	raw, at, ok := f.get(KeyboardMode)
+	raw, at, ok := f.get(s.Key)
 	if !ok {
-		attuneFile(dir, &s)
-		return s, nil
+		return false, nil
 	}
 	if err := json.Unmarshal(raw, &s.Value); err != nil {
-		return s, fmt.Errorf("%s %s must be true or false (got %s)", f.at(at), KeyboardMode, raw)
+		return true, fmt.Errorf("%s %s must be true or false (got %s)", f.at(at), s.Key, raw)
 	}
 	s.Source = Path(dir)
-	return s, nil
+	return true, nil
 }
 
 // attuneFile reads keyboard_mode from attune-forms' settings files. They

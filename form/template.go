@@ -22,6 +22,10 @@ var embedded embed.FS
 // could traverse paths): `^[a-z0-9][a-z0-9-]*$`.
 func validTemplateName(s string) bool { return lowerName(s, "-") }
 
+// ValidTemplateName reports whether s may name a template: lower-case
+// ASCII letters, digits and dashes, starting with a letter or digit.
+func ValidTemplateName(s string) bool { return validTemplateName(s) }
+
 // validSlotName reports whether s may name a slot (placeholder):
 // `^[a-z0-9][a-z0-9_-]*$`.
 func validSlotName(s string) bool { return lowerName(s, "_-") }

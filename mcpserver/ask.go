@@ -13,6 +13,7 @@ import (
 	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/native"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -70,7 +71,9 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	}
 	client := clientOf(req)
 	if resp, ok := req.Params.InputResponses[askKey].(*mcp.ElicitResult); ok {
-		return result(answer(f, tid, resp, client, elapsed(req.Params.RequestState)), false), nil
+		out := answer(f, tid, resp, client, elapsed(req.Params.RequestState))
+		h.recordAsk(req, f, tid, out)
+		return result(out, false), nil
 	}
 	if !canElicitForms(req.ClientCapabilities()) {
 		return result(fallback(f, "unsupported", client, "this client declared no form elicitation, so no dialog was sent."), false), nil
@@ -86,6 +89,7 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		}
 	}
 	r := native.Render(f)
+	h.record(req, f, tid, responselog.Event{Kind: responselog.KindRender, Surface: string(form.SurfaceNative)})
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{askKey: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: r.Schema}},
 		RequestState:  "sent=" + strconv.FormatInt(time.Now().UnixMilli(), 10),

@@ -11,6 +11,7 @@ import (
 	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/surfaces"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,8 +49,8 @@ func (r surfaceRender) MarshalJSON() ([]byte, error) {
 	return mergeJSON(r.Result, plain(r))
 }
 
-func (h *handlers) renderForm(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
-	f, _ := a.form(h.opts.Templates)
+func (h *handlers) renderForm(_ context.Context, req *mcp.CallToolRequest, a *args) any {
+	f, tmpl := a.form(h.opts.Templates)
 	surface := form.Surface(a.str("surface", false))
 	if surface != "" && !slices.Contains(renderSurfaces, surface) {
 		a.probs.Add("surface", "%q is not a surface render_form produces (ask, markdown, codex)", surface)
@@ -58,6 +59,12 @@ func (h *handlers) renderForm(_ context.Context, _ *mcp.CallToolRequest, a *args
 		return nil
 	}
 	choice := form.SelectSurface(f, &form.SurfaceOptions{KeyboardModeFunc: h.keyboardMode})
+	rendered := surface
+	if rendered == "" {
+		rendered = form.SurfaceAsk
+	}
+	h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindRender, Surface: string(rendered)})
+	h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindSurface, Surface: string(choice.Surface), Reason: choice.Reason})
 	switch surface {
 	case form.SurfaceMarkdown:
 		return surfaceRender{markdown.Render(f, nil), choice.Surface, choice.Reason, choice.How}
@@ -95,6 +102,11 @@ func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) 
 		docs = append(docs, surfaces.Document{Name: "reply", Format: surfaces.FormatMarkdown, Data: []byte(reply)})
 	}
 	r, err := surfaces.Collect(f, docs, &form.CollectOptions{TemplateID: tid})
+	from := ""
+	if a.has("reply") {
+		from = string(form.SurfaceMarkdown)
+	}
+	h.recordCollect(req, f, tid, from, r, err)
 	var fail *surfaces.Failure
 	if errors.As(err, &fail) {
 		return result(collectFailure{Problems: fail.Problems.Strings(), Reask: fail.Reask}, true), nil
@@ -132,8 +144,8 @@ func mergeJSON(a, b any) ([]byte, error) {
 	return json.Marshal(merged)
 }
 
-func (h *handlers) selectSurface(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
-	f, _ := a.form(h.opts.Templates)
+func (h *handlers) selectSurface(_ context.Context, req *mcp.CallToolRequest, a *args) any {
+	f, tmpl := a.form(h.opts.Templates)
 	opts := &form.SurfaceOptions{KeyboardModeFunc: h.keyboardMode}
 	if w := a.boolean("widget_capable"); w != nil {
 		opts.NoWidgets = !*w
@@ -144,7 +156,9 @@ func (h *handlers) selectSurface(_ context.Context, _ *mcp.CallToolRequest, a *a
 	if f == nil {
 		return nil
 	}
-	return form.SelectSurface(f, opts)
+	choice := form.SelectSurface(f, opts)
+	h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindSurface, Surface: string(choice.Surface), Reason: choice.Reason})
+	return choice
 }
 
 func (h *handlers) listTemplates(_ context.Context, _ *mcp.CallToolRequest, a *args) any {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/method"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -31,6 +32,12 @@ type Options struct {
 	// Background runs the consultations deliberation_send starts; the
 	// caller stops it when the server ends. Default: one never stopped.
 	Background *Background
+	// ResponseLog records renders, surface decisions and responses, and
+	// answers elicitation_stats; nil keeps no log.
+	ResponseLog *responselog.Log
+	// NoLogWrites keeps the log readable by elicitation_stats but records
+	// nothing (ELICIT_LOG=off).
+	NoLogWrites bool
 }
 
 func (o *Options) withDefaults() *Options {

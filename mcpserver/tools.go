@@ -38,6 +38,7 @@ var toolList = []struct {
 	{Forms, (*handlers).formSummaryTool},
 	{Forms, (*handlers).renderWidgetTool},
 	{Forms, (*handlers).widgetValidateTool},
+	{Forms, (*handlers).statsTool},
 
 	{Methods, (*handlers).listMethodsTool},
 	{Methods, (*handlers).selectMethodsTool},

@@ -19,7 +19,7 @@ const toolNames = [
   "deliberation_send", "deliberation_start", "deliberation_status", "deliberation_synthesize", "deliberation_wait",
   "elicitation_ask", "elicitation_collect_response", "elicitation_cross_model", "elicitation_form_summary",
   "elicitation_inject_method", "elicitation_list_methods", "elicitation_list_templates", "elicitation_render_form", "elicitation_render_widget",
-  "elicitation_select_methods", "elicitation_select_surface",
+  "elicitation_select_methods", "elicitation_select_surface", "elicitation_stats",
 ];
 
 // suite runs the same checks over any connected client factory.
@@ -61,6 +61,11 @@ function suite(label, connect) {
       [r, isErr] = await call(c, "elicitation_collect_response", { form: scope, answers: { goal: "Nope", extra: 1 } });
       assert.equal(isErr, true);
       assert.equal(r.problems.length, 3);
+
+      [r, isErr] = await call(c, "elicitation_stats", {});
+      assert.equal(isErr, false);
+      assert.ok(r.submissions >= 1 && r.rejected >= 1 && r.rendered.ask >= 1, JSON.stringify(r));
+      assert.ok(r.submissions_by_host.tools >= 1, "the client's name from initialize is the host");
 
       [r] = await call(c, "elicitation_form_summary", { form: scope, response });
       assert.match(r.summary, /^\*\*Scope this work\*\* — answered \(resp-/);

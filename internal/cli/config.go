@@ -28,7 +28,7 @@ func checkKey(key string) error {
 
 func (a *app) configSet() *cobra.Command {
 	return &cobra.Command{
-		Use:   "set keyboard_mode true|false",
+		Use:   "set keyboard_mode|log true|false",
 		Short: "Persist a setting for the project, keeping the file's other keys",
 		Args:  exactArgs(2, "KEY and VALUE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -37,12 +37,16 @@ func (a *app) configSet() *cobra.Command {
 			}
 			on, err := config.ParseBool(args[1])
 			if err != nil {
-				return fmt.Errorf("keyboard_mode: %w", err)
+				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			if err := config.SetKeyboardMode(a.project(), on); err != nil {
+			set := config.SetKeyboardMode
+			if args[0] == config.Log {
+				set = config.SetLog
+			}
+			if err := set(a.project(), on); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "keyboard_mode = %t (in %s)\n", on, config.Path(a.project()))
+			fmt.Fprintf(a.stdout, "%s = %t (in %s)\n", args[0], on, config.Path(a.project()))
 			return nil
 		},
 	}
@@ -51,14 +55,18 @@ func (a *app) configSet() *cobra.Command {
 func (a *app) configGet() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "get keyboard_mode",
+		Use:   "get keyboard_mode|log",
 		Short: "Print a setting's value in effect (environment overrides the file)",
 		Args:  exactArgs(1, "KEY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkKey(args[0]); err != nil {
 				return err
 			}
-			s, err := config.KeyboardModeFor(a.project(), a.getenv)
+			resolve := config.KeyboardModeFor
+			if args[0] == config.Log {
+				resolve = config.LogFor
+			}
+			s, err := resolve(a.project(), a.getenv)
 			if err != nil {
 				return err
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/form/widget"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/spf13/cobra"
 )
 
@@ -100,7 +101,10 @@ widget, --markdown the bare markdown of --surface markdown.`,
 			if html && surface != string(form.SurfaceWidget) {
 				return usagef("--html needs --surface widget")
 			}
-			f, _, err := a.loadForm(&src, args)
+			f, tmpl, err := a.loadForm(&src, args)
+			if err == nil {
+				a.record(f, tmpl, responselog.Event{Kind: responselog.KindRender, Surface: surface, Definition: src.data})
+			}
 			switch {
 			case err != nil && html:
 				return err // the problems go to stderr, not into the HTML
@@ -167,6 +171,7 @@ AskUserQuestion inputs, where it can carry them) for exactly the fields that fai
 				tid = templateID
 			}
 			r, err := a.collect(f, answerArgs, surfaces.Format(format), tid)
+			a.recordCollect(f, tid, src.data, r, err)
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}
@@ -232,14 +237,16 @@ func (a *app) formSurface() *cobra.Command {
 		Long:  "Without --keyboard-mode, the environment (ELICIT_KEYBOARD_MODE) and the project's elicit.config.json decide.",
 		Args:  func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 0, "") },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, _, err := a.loadForm(&src, args)
+			f, tmpl, err := a.loadForm(&src, args)
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}
 			if !cmd.Flags().Changed("keyboard-mode") {
 				keyboard = a.keyboardMode()
 			}
-			return writeJSON(a.stdout, form.SelectSurface(f, &form.SurfaceOptions{NoWidgets: !widgetCapable, KeyboardMode: keyboard}))
+			choice := form.SelectSurface(f, &form.SurfaceOptions{NoWidgets: !widgetCapable, KeyboardMode: keyboard})
+			a.record(f, tmpl, responselog.Event{Kind: responselog.KindSurface, Surface: string(choice.Surface), Reason: choice.Reason, Definition: src.data})
+			return writeJSON(a.stdout, choice)
 		},
 	}
 	src.register(cmd)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/term"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/termui"
 	"github.com/spf13/cobra"
 )
@@ -56,6 +57,8 @@ answer asked again with collect's message. Escape, Ctrl-C or the end of the inpu
 				return err
 			}
 			r, err := form.Collect(f, answers, &form.CollectOptions{TemplateID: tid})
+			a.record(f, tid, responselog.Event{Kind: responselog.KindRender, Surface: string(form.SurfaceTerminal), Definition: src.data})
+			a.recordCollect(f, tid, src.data, r, err)
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"strings"
 
 	"github.com/elicit/elicit/form"
@@ -13,6 +14,8 @@ import (
 type formSource struct {
 	template string
 	slots    []string
+	// data is the definition read from FILE, kept for the response log.
+	data []byte
 }
 
 func (s *formSource) register(cmd *cobra.Command) {
@@ -82,6 +85,7 @@ func (a *app) loadForm(s *formSource, args []string) (*form.Form, string, error)
 	if err != nil {
 		return nil, "", err
 	}
+	s.data = data
 	f, err := form.Parse(data)
 	return f, "", err
 }
@@ -101,8 +105,8 @@ func parseSlots(pairs []string) (map[string]string, error) {
 	return out, nil
 }
 
-// templates is the template library: embedded, plus --templates DIR or
-// ELICIT_TEMPLATES.
+// templates is the template library: embedded, plus --templates DIR,
+// ELICIT_TEMPLATES, or else $ELICIT_HOME/templates when it exists.
 func (a *app) templates() *form.Templates {
 	dir, name := a.templatesDir, "--templates "+a.templatesDir
 	if dir == "" {
@@ -110,7 +114,12 @@ func (a *app) templates() *form.Templates {
 		name = "ELICIT_TEMPLATES=" + dir
 	}
 	if dir == "" {
-		return &form.Templates{}
+		// The folder templates save writes to, read when it exists.
+		home := a.homeTemplates()
+		if fi, err := os.Stat(home); home == "" || err != nil || !fi.IsDir() {
+			return &form.Templates{}
+		}
+		dir, name = home, home
 	}
 	return &form.Templates{Folder: infile.Dir(dir), FolderName: name}
 }

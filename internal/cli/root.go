@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/version"
 	"github.com/spf13/cobra"
 )
@@ -24,6 +25,9 @@ type app struct {
 	// Global flags.
 	templatesDir string
 	projectDir   string
+	// The response log, resolved on first use (log.go).
+	log         *responselog.Log
+	logResolved bool
 }
 
 // Main runs elicit with the process's arguments and streams and returns the
@@ -101,6 +105,8 @@ var commandGroups = []commandGroup{
 	{"form", formCommand},
 	{"templates", templatesCommand},
 	{"methods", methodsCommand},
+	{"responses", responsesCommand},
+	{"stats", statsCommand},
 	{"serve", serveCommand},
 	{"version", versionCommand},
 }

@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/elicit/elicit/internal/infile"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/version"
 	"github.com/elicit/elicit/mcpserver"
 	"github.com/elicit/elicit/method"
@@ -50,20 +52,24 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			// recorded as canceled so its deliberation recovers.
 			bg := mcpserver.NewBackground()
 			defer bg.Stop(15 * time.Second)
+			rlog, writes := a.serveLog()
 			s := mcpserver.New(&mcpserver.Options{
-				Version:    version.Get().Version,
-				Templates:  a.templates(),
-				Registry:   func() *method.Registry { return reg },
-				Project:    a.project(),
-				Getenv:     a.getenv,
-				Tools:      names,
-				Background: bg,
+				Version:     version.Get().Version,
+				Templates:   a.templates(),
+				Registry:    func() *method.Registry { return reg },
+				Project:     a.project(),
+				Getenv:      a.getenv,
+				Tools:       names,
+				Background:  bg,
+				ResponseLog: rlog,
+				NoLogWrites: !writes,
 			})
 			if err := a.tightenHome(); err != nil {
 				fmt.Fprintln(a.stderr, "elicit: warning: "+err.Error())
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			defer ingestInBackground(rlog)()
 			if addr == "" {
 				return mcpserver.ServeStdio(ctx, s)
 			}
@@ -114,4 +120,40 @@ func (a *app) serveToken(cmd *cobra.Command, token, file string) (string, error)
 		token = a.getenv("ELICIT_TOKEN")
 	}
 	return token, nil
+}
+
+// serveLog is the server's response log, its warnings serialized (tool
+// calls run concurrently), and whether it records (ELICIT_LOG=off keeps it
+// readable by elicitation_stats only).
+func (a *app) serveLog() (*responselog.Log, bool) {
+	writes := a.responseLog() != nil
+	dir := responselog.DirFor(a.getenv)
+	if dir == "" {
+		return nil, false
+	}
+	l := responselog.Open(dir)
+	var mu sync.Mutex
+	l.Warn = func(w string) {
+		mu.Lock()
+		defer mu.Unlock()
+		a.logWarn(w)
+	}
+	return l, writes
+}
+
+// ingestInBackground moves the journal into the database while the server
+// starts, so that the first elicitation_stats is quick; the returned
+// function waits for it.
+func ingestInBackground(l *responselog.Log) (wait func()) {
+	if l == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if s, err := l.Read(); err == nil {
+			s.Close()
+		}
+	}()
+	return func() { <-done }
 }

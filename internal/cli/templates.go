@@ -11,11 +11,11 @@ import (
 func templatesCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "templates",
-		Short: "List and show form templates (embedded, and from --templates DIR or ELICIT_TEMPLATES)",
+		Short: "List, show and save form templates (embedded, and from --templates DIR, ELICIT_TEMPLATES or $ELICIT_HOME/templates)",
 		Args:  noArgs,
 		RunE:  groupHelp,
 	}
-	cmd.AddCommand(a.templatesList(), a.templatesShow())
+	cmd.AddCommand(a.templatesList(), a.templatesShow(), a.templatesSave())
 	return cmd
 }
 

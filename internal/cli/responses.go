@@ -1,0 +1,308 @@
+package cli
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/elicit/elicit/internal/responselog"
+	"github.com/spf13/cobra"
+)
+
+func responsesCommand(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "responses",
+		Short: "List, show and export the collected responses in the response log",
+		Long: `The response log keeps every collected response (and render and surface decision) under
+$ELICIT_HOME/log, tagged with its template id (template:NAME, or dict and a shape hash for a
+hand-built form) and the host. Turn it off with ELICIT_LOG=off or 'elicit config set log false'.`,
+		Args: noArgs,
+		RunE: groupHelp,
+	}
+	cmd.AddCommand(a.responsesList(), a.responsesShow(), a.responsesExport())
+	return cmd
+}
+
+// outputFormat is the --json / --csv choice of a log command.
+type outputFormat struct{ json, csv bool }
+
+func (o *outputFormat) register(cmd *cobra.Command, what string) {
+	cmd.Flags().BoolVar(&o.json, "json", false, "print "+what+" as JSON")
+	cmd.Flags().BoolVar(&o.csv, "csv", false, "print "+what+" as CSV, one row per answer")
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
+		if o.json && o.csv {
+			return usagef("%s takes --json or --csv, not both", cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+// openLog ingests the journal and opens the log for reading.
+func (a *app) openLog() (*responselog.Store, error) {
+	l := a.responseLog()
+	if l == nil {
+		dir := responselog.DirFor(a.getenv)
+		if dir == "" {
+			return nil, errors.New("the response log needs ELICIT_HOME or HOME")
+		}
+		l = responselog.Open(dir) // off for writing, still readable
+		l.Warn = a.logWarn
+	}
+	return l.Read()
+}
+
+func (a *app) responsesList() *cobra.Command {
+	var out outputFormat
+	var filter responselog.Filter
+	cmd := &cobra.Command{
+		Use:   "list [--template ID] [--shape SHAPE] [--limit N] [--json|--csv]",
+		Short: "List the collected responses, newest first",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if filter.Limit < 0 {
+				return usagef("--limit must be 0 (all) or more")
+			}
+			s, err := a.openLog()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			list, err := s.Responses(filter)
+			if err != nil {
+				return err
+			}
+			return a.printEntries(list, out)
+		},
+	}
+	out.register(cmd, "the responses")
+	cmd.Flags().StringVar(&filter.TemplateID, "template", "", "only template id `ID` (template:NAME, or dict)")
+	cmd.Flags().StringVar(&filter.Shape, "shape", "", "only hand-built forms of shape `SHAPE`")
+	cmd.Flags().IntVar(&filter.Limit, "limit", 0, "only the newest `N` (0: all)")
+	return cmd
+}
+
+func (a *app) responsesShow() *cobra.Command {
+	var out outputFormat
+	cmd := &cobra.Command{
+		Use:   "show RESPONSE_ID [--json|--csv]",
+		Short: "Show one response: where it came from and its answers",
+		Args:  exactArgs(1, "RESPONSE_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.openLog()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			e, err := s.Response(args[0])
+			if errors.Is(err, responselog.ErrNotFound) {
+				return fmt.Errorf("%s: no response with this id in the response log (see elicit responses list)", args[0])
+			}
+			if err != nil {
+				return err
+			}
+			if out.json || out.csv {
+				if out.json {
+					return writeJSON(a.stdout, e)
+				}
+				return a.printEntries([]responselog.Entry{e}, out)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintf(tw, "response\t%s\ntime\t%s\ntemplate\t%s\nshape\t%s\ntitle\t%s\nhost\t%s\nvia\t%s\n",
+				e.ResponseID, e.Time.Format(time.RFC3339), e.TemplateID, e.Shape, e.Title, hostText(e), e.Via)
+			if e.Inferred > 0 {
+				fmt.Fprintf(tw, "guesses\t%d of %d fields guessed, %d kept\n", e.Inferred, e.Fields, e.Kept)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, "answers:")
+			return writeJSON(a.stdout, e.Responses)
+		},
+	}
+	out.register(cmd, "the response")
+	return cmd
+}
+
+func (a *app) responsesExport() *cobra.Command {
+	var out outputFormat
+	cmd := &cobra.Command{
+		Use:   "export --json|--csv",
+		Short: "Export every collected response, oldest first (CSV: one row per answer)",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !out.json && !out.csv {
+				return usagef("elicit responses export needs --json or --csv")
+			}
+			s, err := a.openLog()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			list, err := s.Responses(responselog.Filter{})
+			if err != nil {
+				return err
+			}
+			for i, j := 0, len(list)-1; i < j; i, j = i+1, j-1 {
+				list[i], list[j] = list[j], list[i]
+			}
+			return a.printEntries(list, out)
+		},
+	}
+	out.register(cmd, "the responses")
+	return cmd
+}
+
+func hostText(e responselog.Entry) string {
+	if e.HostVersion != "" {
+		return e.Host + " " + e.HostVersion
+	}
+	return e.Host
+}
+
+// printEntries prints entries as JSON, as CSV (one row per answer) or as a
+// table.
+func (a *app) printEntries(list []responselog.Entry, out outputFormat) error {
+	switch {
+	case out.json:
+		return writeJSON(a.stdout, list)
+	case out.csv:
+		return writeCSV(a.stdout, list)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RESPONSE\tTIME\tTEMPLATE\tHOST\tTITLE")
+	for _, e := range list {
+		tmpl := e.TemplateID
+		if tmpl == "dict" {
+			tmpl += " " + e.Shape
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ResponseID, e.Time.Local().Format("2006-01-02 15:04"), tmpl, hostText(e), e.Title)
+	}
+	return tw.Flush()
+}
+
+// csvHeader is the export's columns: one row per answer, joinable on
+// template_id and shape.
+var csvHeader = []string{"response_id", "ts", "template_id", "shape", "title", "host", "host_version", "via", "field", "value"}
+
+func writeCSV(w io.Writer, list []responselog.Entry) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	for _, e := range list {
+		var answers map[string]json.RawMessage
+		if len(e.Responses) > 0 {
+			if err := json.Unmarshal(e.Responses, &answers); err != nil {
+				return fmt.Errorf("response %s: %w", e.ResponseID, err)
+			}
+		}
+		ids := make([]string, 0, len(answers))
+		for id := range answers {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			row := []string{e.ResponseID, e.Time.UTC().Format(time.RFC3339), e.TemplateID, e.Shape, e.Title,
+				e.Host, e.HostVersion, e.Via, id, csvValue(answers[id])}
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvValue is an answer in a cell: a string as itself, anything else
+// (numbers, lists, rulings) as its JSON.
+func csvValue(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+func statsCommand(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "stats [--json]",
+		Short: "Summarize the response log: surfaces, inference, templates, hints",
+		Long: `Surface mix (what was rendered where, and what the router chose), submissions per host and
+per template, the inference rate (fields pre-filled with a guess, and guesses kept), the
+keyboard-mode hint after 10 submissions, and hand-built forms whose shape recurred 3 times or
+more, with the 'elicit templates save' command that makes each a template.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.openLog()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			st, err := s.Stats(a.keyboardMode())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.stdout, st)
+			}
+			printStats(a.stdout, st)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	return cmd
+}
+
+func printStats(w io.Writer, st *responselog.Stats) {
+	if st.Partial {
+		fmt.Fprintln(w, "(partial: the database could not be read; these figures cover the records not yet in it)")
+	}
+	fmt.Fprintf(w, "records: %d; submissions: %d; rejected collects: %d\n", st.Records, st.Submissions, st.Rejected)
+	fmt.Fprintf(w, "rendered on: %s\n", mix(st.Rendered))
+	fmt.Fprintf(w, "router chose: %s\n", mix(st.Routed))
+	fmt.Fprintf(w, "submissions by host: %s\n", mix(st.ByHost))
+	inf := st.Inference
+	fmt.Fprintf(w, "inference: %d of %d fields pre-filled with a guess (%s); %d of the guesses kept (%s)\n",
+		inf.Inferred, inf.Fields, percent(inf.Rate), inf.Kept, percent(inf.KeptRate))
+	fmt.Fprintf(w, "submissions by template (%s from templates):\n", percent(st.FromTemplates))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, t := range st.ByTemplate {
+		id := t.TemplateID
+		if t.Shape != "" {
+			id += " " + t.Shape
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%s\n", id, t.Submissions, t.Title)
+	}
+	tw.Flush()
+	if st.KeyboardHint != "" {
+		fmt.Fprintln(w, "hint: "+st.KeyboardHint)
+	}
+	for _, p := range st.Promote {
+		fmt.Fprintf(w, "promote: the hand-built form %q recurred %d times; make it a template: %s\n", p.Title, p.Uses, p.Command)
+	}
+}
+
+// mix prints counts most first with their shares: "ask 3 (75%), widget 1 (25%)".
+func mix(m map[string]int) string {
+	total := 0
+	for _, n := range m {
+		total += n
+	}
+	if total == 0 {
+		return "none yet"
+	}
+	parts := make([]string, 0, len(m))
+	for _, k := range responselog.Sorted(m) {
+		parts = append(parts, fmt.Sprintf("%s %d (%s)", k, m[k], percent(float64(m[k])/float64(total))))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func percent(f float64) string { return fmt.Sprintf("%.0f%%", f*100) }

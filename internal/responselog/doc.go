@@ -1,0 +1,16 @@
+// Package responselog keeps elicit's response log: every render, surface
+// decision and collected response, tagged with its template id
+// ("template:<name>" or "dict" plus a hash of the form's shape), the host
+// and the surface, so that answers can be compared across sessions and
+// adoption measured.
+//
+// Writing is cheap and cannot fail a caller: Append adds one JSON line to
+// an append-only journal under $ELICIT_HOME/log (O_APPEND under an
+// advisory lock, no fsync) and turns any error into a warning. The SQLite
+// database beside it (a pure-Go driver, so the binary stays static) is
+// opened only by readers (elicit responses, elicit stats, the MCP server),
+// which first ingest the journal: the journal is renamed aside under the
+// lock, its records are inserted (a record id makes a repeat harmless) and
+// the file is removed. A locked or broken database is a warning: readers
+// then answer from the journal alone.
+package responselog

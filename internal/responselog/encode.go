@@ -1,0 +1,99 @@
+package responselog
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// appendJSON appends the record as one JSON object, as encoding/json would
+// write it with the struct tags, without reflection: the CLI writes one
+// record per call and would otherwise build the encoder at every start.
+func (r *Record) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = field(b, "id", r.ID, false)
+	b = append(b, `,"ts":"`...)
+	b = r.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, '"')
+	b = field(b, "kind", r.Kind, true)
+	b = field(b, "template_id", r.TemplateID, true)
+	b = field(b, "shape", r.Shape, true)
+	b = omitEmpty(b, "title", r.Title)
+	b = field(b, "host", r.Host, true)
+	b = omitEmpty(b, "host_version", r.HostVersion)
+	b = field(b, "via", r.Via, true)
+	b = omitEmpty(b, "surface", r.Surface)
+	b = omitEmpty(b, "reason", r.Reason)
+	b = strconv.AppendInt(append(b, `,"fields":`...), int64(r.Fields), 10)
+	b = omitZero(b, "inferred", r.Inferred)
+	b = omitZero(b, "kept", r.Kept)
+	b = omitEmpty(b, "response_id", r.ResponseID)
+	if len(r.Responses) > 0 {
+		b = append(append(b, `,"responses":`...), r.Responses...)
+	}
+	b = omitZero(b, "problems", r.Problems)
+	if len(r.Form) > 0 {
+		b = append(append(b, `,"form":`...), r.Form...)
+	}
+	return append(b, '}')
+}
+
+func field(b []byte, key, value string, comma bool) []byte {
+	if comma {
+		b = append(b, ',')
+	}
+	b = append(append(append(b, '"'), key...), `":`...)
+	return appendString(b, value)
+}
+
+func omitEmpty(b []byte, key, value string) []byte {
+	if value == "" {
+		return b
+	}
+	return field(b, key, value, true)
+}
+
+func omitZero(b []byte, key string, n int) []byte {
+	if n == 0 {
+		return b
+	}
+	return strconv.AppendInt(append(append(append(b, `,"`...), key...), `":`...), int64(n), 10)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string: quotes, backslashes and control
+// characters escaped, invalid UTF-8 replaced by U+FFFD (as encoding/json
+// does).
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,408 @@
+package responselog
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/elicit/elicit/form"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMain lets the test binary act as a writer process: with
+// ELICIT_TEST_WRITER=DIR,N,TAG it appends N records to the log in DIR.
+func TestMain(m *testing.M) {
+	if spec := os.Getenv("ELICIT_TEST_WRITER"); spec != "" {
+		parts := strings.Split(spec, ",")
+		n, _ := strconv.Atoi(parts[1])
+		l := Open(parts[0])
+		l.Warn = func(w string) { fmt.Fprintln(os.Stderr, w) }
+		for i := range n {
+			l.Append(Record{Kind: KindResponse, TemplateID: "dict", Shape: parts[2], ResponseID: fmt.Sprintf("%s-%d", parts[2], i)})
+			time.Sleep(time.Millisecond) // spread the writes over the reader's ingests
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func testLog(t *testing.T) (*Log, *[]string) {
+	t.Helper()
+	var mu sync.Mutex
+	var warnings []string
+	l := Open(t.TempDir())
+	l.Warn = func(w string) {
+		mu.Lock()
+		defer mu.Unlock()
+		warnings = append(warnings, w)
+	}
+	return l, &warnings
+}
+
+// TestConcurrentWritersLoseNothing runs 20 writer processes appending at
+// once while this process ingests the journal again and again: every
+// record ends up in the database exactly once.
+func TestConcurrentWritersLoseNothing(t *testing.T) {
+	const writers, each = 20, 40
+	l, warnings := testLog(t)
+	stop := make(chan struct{})
+	ingested := make(chan int)
+	go func() { // a reader ingesting while the writers write
+		n := 0
+		for {
+			select {
+			case <-stop:
+				ingested <- n
+				return
+			default:
+			}
+			if s, err := l.Read(); err == nil {
+				s.Close()
+				n++
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), fmt.Sprintf("ELICIT_TEST_WRITER=%s,%d,w%02d", l.Dir(), each, w))
+			if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+				t.Errorf("writer %d: %v %s", w, err, out)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	s, err := l.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var total, distinct int
+	if err := s.db.QueryRow("SELECT count(*), count(DISTINCT response_id) FROM records").Scan(&total, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if n := <-ingested; n < 2 {
+		t.Logf("only %d ingests overlapped the writers", n)
+	}
+	if total != writers*each || distinct != writers*each {
+		t.Errorf("%d records (%d distinct), want %d", total, distinct, writers*each)
+	}
+	if s.Partial || len(*warnings) > 0 {
+		t.Errorf("partial %v, warnings %q", s.Partial, *warnings)
+	}
+	if left, _ := l.pending(); len(left) > 0 {
+		t.Errorf("files left to ingest: %q", left)
+	}
+}
+
+// TestBrokenDatabaseIsAWarning checks that a database file that is not a
+// database never fails writing, and that reading warns and answers from
+// the journal.
+func TestBrokenDatabaseIsAWarning(t *testing.T) {
+	l, warnings := testLog(t)
+	if err := os.MkdirAll(l.Dir(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(l.Dir(), dbName), []byte("this is not a database, just text that is long enough"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := mustForm(t, `{"title": "T", "fields": [{"id": "a", "text": "A?", "type": "boolean"}]}`)
+	l.Append(New(f, Event{Kind: KindResponse, Response: &form.Response{ResponseID: "r1", Responses: map[string]any{"a": "Yes"}}}, Who{Host: "cli", Via: "cli"}))
+	if len(*warnings) > 0 {
+		t.Fatalf("writing warned: %q", *warnings)
+	}
+	s, err := l.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.Partial || len(*warnings) != 1 || !strings.Contains((*warnings)[0], "cannot be used") {
+		t.Errorf("partial %v, warnings %q", s.Partial, *warnings)
+	}
+	list, err := s.Responses(Filter{})
+	if err != nil || len(list) != 1 || list[0].ResponseID != "r1" {
+		t.Errorf("responses = %+v, %v", list, err)
+	}
+	st, err := s.Stats(false)
+	if err != nil || !st.Partial || st.Submissions != 1 {
+		t.Errorf("stats = %+v, %v", st, err)
+	}
+}
+
+// TestLockedDatabaseIsAWarning holds the database locked from another
+// connection: reading warns instead of failing, and the journal's records
+// wait for the next read.
+func TestLockedDatabaseIsAWarning(t *testing.T) {
+	l, warnings := testLog(t)
+	l.BusyTimeout = 50 * time.Millisecond
+	l.Append(Record{Kind: KindRender, Surface: "ask", TemplateID: "dict", Shape: "s"})
+	s, err := l.Read() // creates the database
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	l.Append(Record{Kind: KindRender, Surface: "widget", TemplateID: "dict", Shape: "s"})
+	holder, err := sql.Open("sqlite", filepath.Join(l.Dir(), dbName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	conn, err := holder.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(t.Context(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	s, err = l.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Partial || len(*warnings) == 0 {
+		t.Errorf("partial %v, warnings %q", s.Partial, *warnings)
+	}
+	s.Close()
+	conn.ExecContext(t.Context(), "ROLLBACK")
+	conn.Close()
+	s, err = l.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, _ := s.Stats(false)
+	if s.Partial || st.Rendered["ask"] != 1 || st.Rendered["widget"] != 1 {
+		t.Errorf("after the lock: partial %v, rendered %v", s.Partial, st.Rendered)
+	}
+}
+
+// TestStatsMatchReference generates a log of random events and checks
+// every figure of Stats against one computed here from the same events.
+func TestStatsMatchReference(t *testing.T) {
+	l, _ := testLog(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	surfaces := []string{"ask", "widget", "native", "markdown"}
+	hosts := []string{"claude-code", "codex", "cli"}
+	type shapeInfo struct{ id, title string }
+	dicts := []shapeInfo{{"aaa", "Scope this work"}, {"bbb", "Pick a cache"}, {"ccc", "Rare one"}}
+	templates := []string{"template:session-contract", "template:review"}
+
+	wantRendered, wantRouted, wantHosts := map[string]int{}, map[string]int{}, map[string]int{}
+	wantTemplate := map[[2]string]int{}
+	uses := map[string][2]int{} // dict shape -> renders, submissions
+	var submissions, rejected, fields, inferred, kept, fromTemplates int
+	for i := range 500 {
+		r := Record{ID: fmt.Sprintf("r%04d", i), Time: time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC), Host: hosts[rng.IntN(len(hosts))]}
+		if rng.IntN(3) == 0 {
+			r.TemplateID = templates[rng.IntN(len(templates))]
+			r.Shape = "tpl" + r.TemplateID
+		} else {
+			d := dicts[rng.IntN(2)]
+			if i == 7 || i == 8 {
+				d = dicts[2] // two uses only: no promotion
+			}
+			r.TemplateID, r.Shape, r.Title = "dict", d.id, d.title
+			r.Form = []byte(`{"title": "` + d.title + `"}`)
+		}
+		switch rng.IntN(4) {
+		case 0:
+			r.Kind, r.Surface = KindRender, surfaces[rng.IntN(len(surfaces))]
+			wantRendered[r.Surface]++
+			if r.TemplateID == "dict" {
+				u := uses[r.Shape]
+				u[0]++
+				uses[r.Shape] = u
+			}
+		case 1:
+			r.Kind, r.Surface = KindSurface, surfaces[rng.IntN(2)]
+			wantRouted[r.Surface]++
+		case 2:
+			r.Kind, r.Fields = KindResponse, 1+rng.IntN(6)
+			r.Inferred = rng.IntN(r.Fields + 1)
+			r.Kept = rng.IntN(r.Inferred + 1)
+			r.ResponseID = fmt.Sprintf("resp-%d", i)
+			submissions++
+			fields, inferred, kept = fields+r.Fields, inferred+r.Inferred, kept+r.Kept
+			wantHosts[r.Host]++
+			key := [2]string{r.TemplateID, ""}
+			if r.TemplateID == "dict" {
+				key[1] = r.Shape
+				u := uses[r.Shape]
+				u[1]++
+				uses[r.Shape] = u
+			} else {
+				fromTemplates++
+			}
+			wantTemplate[key]++
+		default:
+			r.Kind, r.Problems = KindRejected, 1+rng.IntN(3)
+			rejected++
+		}
+		l.Append(r)
+	}
+	s, err := l.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, err := s.Stats(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotTemplate := map[[2]string]int{}
+	for _, tc := range st.ByTemplate {
+		gotTemplate[[2]string{tc.TemplateID, tc.Shape}] = tc.Submissions
+	}
+	var wantPromote []string
+	for _, d := range dicts {
+		if max(uses[d.id][0], uses[d.id][1]) >= PromoteAfter {
+			wantPromote = append(wantPromote, d.id)
+		}
+	}
+	var gotPromote []string
+	for _, p := range st.Promote {
+		gotPromote = append(gotPromote, p.Shape)
+		if u := uses[p.Shape]; p.Uses != max(u[0], u[1]) {
+			t.Errorf("promote %s: uses %d, want %d", p.Shape, p.Uses, max(u[0], u[1]))
+		}
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"records", st.Records, 500},
+		{"rendered", st.Rendered, wantRendered},
+		{"routed", st.Routed, wantRouted},
+		{"hosts", st.ByHost, wantHosts},
+		{"submissions", st.Submissions, submissions},
+		{"rejected", st.Rejected, rejected},
+		{"by template", gotTemplate, wantTemplate},
+		{"from templates", st.FromTemplates, float64(fromTemplates) / float64(submissions)},
+		{"inference", st.Inference, Inference{Fields: fields, Inferred: inferred, Kept: kept,
+			Rate: float64(inferred) / float64(fields), KeptRate: float64(kept) / float64(inferred)}},
+		{"keyboard hint", st.KeyboardHint != "", submissions >= KeyboardHintAfter},
+		{"promote", sorted(gotPromote), wantPromote},
+	}
+	for _, c := range checks {
+		if diff := cmp.Diff(c.want, c.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
+	if st, _ := s.Stats(true); st.KeyboardHint != "" {
+		t.Error("no keyboard hint when keyboard mode is on")
+	}
+	if err := s.MarkPromoted("aaa", "scope-this-work", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.Stats(false); len(st.Promote) != len(wantPromote)-1 {
+		t.Errorf("a saved shape is still suggested: %+v", st.Promote)
+	}
+}
+
+func sorted(s []string) []string {
+	slices.Sort(s)
+	return s
+}
+
+func mustForm(t *testing.T, js string) *form.Form {
+	t.Helper()
+	f, err := form.Parse([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestShape(t *testing.T) {
+	a := mustForm(t, `{"title": "A", "fields": [{"id": "x", "text": "Which?", "type": "single_select", "options": ["p", "q"]}]}`)
+	reworded := mustForm(t, `{"title": "B", "fields": [{"id": "x", "text": "Which one, please?", "type": "single_select", "options": ["p", "q"], "help_text": "h"}]}`)
+	other := mustForm(t, `{"title": "A", "fields": [{"id": "x", "text": "Which?", "type": "single_select", "options": ["p", "r"]}]}`)
+	if Shape(a) != Shape(reworded) || Shape(a) == Shape(other) || len(Shape(a)) != 12 {
+		t.Errorf("shapes %s %s %s", Shape(a), Shape(reworded), Shape(other))
+	}
+}
+
+func TestCLIHost(t *testing.T) {
+	for env, want := range map[string]string{
+		"":                             "cli",
+		"CLAUDECODE=1":                 "claude-code",
+		"CODEX_THREAD_ID=x":            "codex",
+		"CODEX_SANDBOX=seatbelt":       "codex",
+		"ELICIT_HOST=zed CLAUDECODE=1": "zed",
+	} {
+		vars := map[string]string{}
+		for _, kv := range strings.Fields(env) {
+			k, v, _ := strings.Cut(kv, "=")
+			vars[k] = v
+		}
+		if got := CLIHost(func(k string) string { return vars[k] }); got.Host != want || got.Via != "cli" {
+			t.Errorf("%q: %+v, want %s", env, got, want)
+		}
+	}
+}
+
+func TestTemplateName(t *testing.T) {
+	for title, want := range map[string]string{"Scope this work": "scope-this-work", "  Ünïcode & stuff!! ": "n-code-stuff", "???": "form",
+		"A very long title that goes on and on beyond forty characters": "a-very-long-title-that-goes-on-and-on-be"} {
+		if got := TemplateName(title); got != want {
+			t.Errorf("TemplateName(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
+
+// TestRecordEncoding checks the hand-written encoder against
+// encoding/json: the same record decodes the same from both.
+func TestRecordEncoding(t *testing.T) {
+	for _, r := range []Record{
+		{ID: "x", Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Kind: KindResponse, TemplateID: "dict", Shape: "abc",
+			Title: "Quotes \" and \\ and \n\t\r\x01 and é and \xff bad", Host: "claude-code", HostVersion: "2.0", Via: "mcp",
+			Surface: "ask", Reason: "<b>&", Fields: 3, Inferred: 2, Kept: 1, ResponseID: "resp-1",
+			Responses: json.RawMessage(`{"a":["x"]}`), Problems: 0, Form: json.RawMessage(`{"title":"T"}`)},
+		{ID: "y", Kind: KindRender, Via: "cli"},
+	} {
+		var viaStd, viaOwn Record
+		std, _ := json.Marshal(r)
+		own := r.appendJSON(nil)
+		if err := json.Unmarshal(std, &viaStd); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(own, &viaOwn); err != nil {
+			t.Fatalf("%s: %v", own, err)
+		}
+		if diff := cmp.Diff(viaStd, viaOwn); diff != "" {
+			t.Errorf("decoded differently (-encoding/json +own):\n%s", diff)
+		}
+	}
+}
+
+// FuzzAppendString checks the JSON string encoder on any text: the result
+// decodes to the text (with invalid UTF-8 replaced, as encoding/json does).
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "q\"\\", "\x00\x1f\x7f", "é😀", "\xff\xfe", "\u2028"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var got, want string
+		if err := json.Unmarshal(appendString(nil, s), &got); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		std, _ := json.Marshal(s)
+		json.Unmarshal(std, &want)
+		if got != want {
+			t.Errorf("%q decodes to %q, encoding/json's to %q", s, got, want)
+		}
+	})
+}

@@ -1,0 +1,232 @@
+package responselog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// KeyboardHintAfter is how many submissions it takes before stats suggests
+// keyboard mode to someone who has not turned it on.
+const KeyboardHintAfter = 10
+
+// PromoteAfter is how many times a hand-built form's shape must recur
+// before stats suggests saving it as a template.
+const PromoteAfter = 3
+
+// Stats summarizes the log.
+type Stats struct {
+	// Partial says the database could not be read: these figures come
+	// from the records not yet in it.
+	Partial bool `json:"partial,omitempty"`
+	Records int  `json:"records"`
+	// Rendered counts renders by surface; Routed the router's choices.
+	Rendered map[string]int `json:"rendered"`
+	Routed   map[string]int `json:"routed"`
+	// Submissions are valid collected responses; Rejected the collects
+	// that found problems.
+	Submissions int            `json:"submissions"`
+	Rejected    int            `json:"rejected"`
+	ByHost      map[string]int `json:"submissions_by_host"`
+	// ByTemplate counts submissions per template id, hand-built forms
+	// ("dict") per shape; most first.
+	ByTemplate []TemplateCount `json:"submissions_by_template"`
+	// FromTemplates is the share of submissions whose form came from a
+	// template.
+	FromTemplates float64   `json:"from_templates"`
+	Inference     Inference `json:"inference"`
+	// KeyboardHint is set after KeyboardHintAfter submissions when
+	// keyboard mode is off.
+	KeyboardHint string `json:"keyboard_hint,omitempty"`
+	// Promote lists hand-built forms whose shape recurred PromoteAfter
+	// times or more: candidates for a template.
+	Promote []Promotion `json:"promote"`
+}
+
+// TemplateCount is the submissions of one template id (and shape).
+type TemplateCount struct {
+	TemplateID  string `json:"template_id"`
+	Shape       string `json:"shape,omitempty"`
+	Title       string `json:"title"`
+	Submissions int    `json:"submissions"`
+}
+
+// Inference is how often fields came pre-filled with a guess, and how often
+// the guess was kept.
+type Inference struct {
+	// Fields counts the fields of submitted forms, Inferred those with a
+	// guessed default, Kept the guesses submitted unchanged.
+	Fields   int `json:"fields"`
+	Inferred int `json:"inferred"`
+	Kept     int `json:"kept"`
+	// Rate is Inferred/Fields; KeptRate is Kept/Inferred.
+	Rate     float64 `json:"rate"`
+	KeptRate float64 `json:"kept_rate"`
+}
+
+// Promotion is a recurring hand-built form to save as a template.
+type Promotion struct {
+	Shape   string `json:"shape"`
+	Title   string `json:"title"`
+	Uses    int    `json:"uses"`
+	Name    string `json:"suggested_name"`
+	Command string `json:"command"`
+}
+
+// Stats computes the summary. keyboardMode is whether the user already
+// turned keyboard mode on (then no hint).
+func (s *Store) Stats(keyboardMode bool) (*Stats, error) {
+	st := &Stats{Partial: s.Partial, Rendered: map[string]int{}, Routed: map[string]int{}, ByHost: map[string]int{},
+		ByTemplate: []TemplateCount{}, Promote: []Promotion{}}
+	if err := s.db.QueryRow("SELECT count(*) FROM records").Scan(&st.Records); err != nil {
+		return nil, err
+	}
+	if err := s.counts(`SELECT surface, count(*) FROM records WHERE kind = ? GROUP BY surface`, KindRender, st.Rendered); err != nil {
+		return nil, err
+	}
+	if err := s.counts(`SELECT surface, count(*) FROM records WHERE kind = ? GROUP BY surface`, KindSurface, st.Routed); err != nil {
+		return nil, err
+	}
+	if err := s.counts(`SELECT host, count(*) FROM records WHERE kind = ? GROUP BY host`, KindResponse, st.ByHost); err != nil {
+		return nil, err
+	}
+	err := s.db.QueryRow(`SELECT count(*), coalesce(sum(fields), 0), coalesce(sum(inferred), 0), coalesce(sum(kept), 0)
+		FROM records WHERE kind = ?`, KindResponse).
+		Scan(&st.Submissions, &st.Inference.Fields, &st.Inference.Inferred, &st.Inference.Kept)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.db.QueryRow(`SELECT count(*) FROM records WHERE kind = ?`, KindRejected).Scan(&st.Rejected); err != nil {
+		return nil, err
+	}
+	st.Inference.Rate = ratio(st.Inference.Inferred, st.Inference.Fields)
+	st.Inference.KeptRate = ratio(st.Inference.Kept, st.Inference.Inferred)
+	if err := s.byTemplate(st); err != nil {
+		return nil, err
+	}
+	if st.Submissions >= KeyboardHintAfter && !keyboardMode {
+		st.KeyboardHint = fmt.Sprintf("%d forms submitted so far. If forms feel like too much, `elicit config set keyboard_mode true` "+
+			"asks them through AskUserQuestion instead (number, date and textarea fields still need the widget).", st.Submissions)
+	}
+	if err := s.promotions(st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func (s *Store) counts(q, kind string, into map[string]int) error {
+	rows, err := s.db.Query(q, kind)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		var n int
+		if err := rows.Scan(&k, &n); err != nil {
+			return err
+		}
+		if k == "" {
+			k = "unknown"
+		}
+		into[k] += n
+	}
+	return rows.Err()
+}
+
+func (s *Store) byTemplate(st *Stats) error {
+	rows, err := s.db.Query(`SELECT template_id, CASE WHEN template_id = 'dict' THEN shape ELSE '' END AS sh,
+		max(title), count(*) FROM records WHERE kind = ? GROUP BY template_id, sh ORDER BY count(*) DESC, template_id, sh`, KindResponse)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	fromTemplates := 0
+	for rows.Next() {
+		var t TemplateCount
+		if err := rows.Scan(&t.TemplateID, &t.Shape, &t.Title, &t.Submissions); err != nil {
+			return err
+		}
+		if t.TemplateID != "dict" {
+			fromTemplates += t.Submissions
+		}
+		st.ByTemplate = append(st.ByTemplate, t)
+	}
+	st.FromTemplates = ratio(fromTemplates, st.Submissions)
+	return rows.Err()
+}
+
+// promotions finds hand-built shapes used PromoteAfter times or more (the
+// most of their renders and their submissions), not yet saved.
+func (s *Store) promotions(st *Stats) error {
+	rows, err := s.db.Query(`SELECT r.shape, coalesce(sh.title, max(r.title)),
+		max(sum(r.kind = ?), sum(r.kind = ?)) AS uses
+		FROM records r LEFT JOIN shapes sh ON sh.shape = r.shape
+		WHERE r.template_id = 'dict' AND r.shape NOT IN (SELECT shape FROM promoted)
+		GROUP BY r.shape HAVING uses >= ? ORDER BY uses DESC, r.shape`, KindRender, KindResponse, PromoteAfter)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p Promotion
+		if err := rows.Scan(&p.Shape, &p.Title, &p.Uses); err != nil {
+			return err
+		}
+		p.Name = TemplateName(p.Title)
+		p.Command = "elicit templates save " + p.Name + " --shape " + p.Shape
+		st.Promote = append(st.Promote, p)
+	}
+	return rows.Err()
+}
+
+// TemplateName turns a title into a template name: lower case letters and
+// digits joined by single dashes, at most 40 characters ("form" when
+// nothing is left).
+func TemplateName(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	name := strings.TrimRight(b.String(), "-")
+	if name == "" {
+		return "form"
+	}
+	return name
+}
+
+// Sorted returns the keys of a count map, most first.
+func Sorted(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}

@@ -1,0 +1,58 @@
+package mcpserver
+
+import (
+	"testing"
+
+	"github.com/elicit/elicit/internal/responselog"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestResponseLogOverMCP renders, routes and collects forms through the
+// tools and checks that elicitation_stats counts them, with the client
+// from initialize as the host.
+func TestResponseLogOverMCP(t *testing.T) {
+	l := responselog.Open(t.TempDir())
+	var warnings []string
+	l.Warn = func(w string) { warnings = append(warnings, w) }
+	cs := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLog: l}), protocols[0], nil)
+	scope := readForm(t, "scope")
+	for range 3 {
+		call(t, cs, "elicitation_render_form", map[string]any{"form": scope})
+		if out, isErr := call(t, cs, "elicitation_collect_response", map[string]any{"form": scope,
+			"answers": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}}); isErr {
+			t.Fatalf("collect: %v", out)
+		}
+	}
+	call(t, cs, "elicitation_collect_response", map[string]any{"form": scope, "answers": map[string]any{"goal": "Nope"}})
+	call(t, cs, "elicitation_select_surface", map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}})
+	out, isErr := call(t, cs, "elicitation_stats", map[string]any{})
+	if isErr {
+		t.Fatalf("stats: %v", out)
+	}
+	got := map[string]any{"rendered": out["rendered"], "routed": out["routed"], "hosts": out["submissions_by_host"],
+		"submissions": out["submissions"], "rejected": out["rejected"], "promote": len(out["promote"].([]any))}
+	want := map[string]any{"rendered": map[string]any{"ask": 3.0}, "routed": map[string]any{"widget": 4.0},
+		"hosts": map[string]any{"test": 3.0}, "submissions": 3.0, "rejected": 1.0, "promote": 1}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stats (-want +got):\n%s", diff)
+	}
+	if len(warnings) > 0 {
+		t.Errorf("warnings: %q", warnings)
+	}
+}
+
+// TestStatsWithoutLog checks the tool's answer when the server keeps no
+// log, and that NoLogWrites records nothing.
+func TestStatsWithoutLog(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	if out, isErr := call(t, cs, "elicitation_stats", map[string]any{}); !isErr {
+		t.Errorf("stats without a log: %v", out)
+	}
+	l := responselog.Open(t.TempDir())
+	cs = dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLog: l, NoLogWrites: true}), protocols[0], nil)
+	call(t, cs, "elicitation_render_form", map[string]any{"form": readForm(t, "scope")})
+	out, _ := call(t, cs, "elicitation_stats", map[string]any{})
+	if out["records"] != 0.0 {
+		t.Errorf("records = %v with NoLogWrites", out["records"])
+	}
+}
