@@ -276,3 +276,49 @@ func TestConstructAnswers(t *testing.T) {
 		})
 	}
 }
+
+// TestParts checks how the expanding constructs split into single choices
+// and that answering every part's default collects as the suggestion.
+func TestParts(t *testing.T) {
+	forms := testForms(t)
+	tests := []struct {
+		form, id string
+		ids      []string
+		first    string
+	}{
+		{"triage", "findings", []string{"findings.sqli", "findings.Unused import in the util package", "findings.race"},
+			"The injection is reachable from the public login form. Rule on each finding — [high] String-built SQL in the login query (auth/login.go:42)"},
+		{"ranking", "themes", []string{"themes.1", "themes.2", "themes.3"}, "Order these themes by priority — rank 1 of 3 (each option once)"},
+		{"assumptions", "assumed", []string{"assumed.go", "assumed.db", "assumed.Deploys go through the CI pipeline"},
+			"I inferred these from the repository; rule on each — The service targets Go 1.26 (from go.mod) " + EditHint},
+	}
+	for _, tt := range tests {
+		f := mustParse(t, forms[tt.form])
+		parts := f.Field(tt.id).Parts()
+		var ids []string
+		for _, p := range parts {
+			ids = append(ids, p.Field.ID)
+			if p.Field.Type != SingleSelect || len(p.Field.Options) < 2 {
+				t.Errorf("%s: part %s is %s with %d options", tt.form, p.Field.ID, p.Field.Type, len(p.Field.Options))
+			}
+		}
+		if diff := cmp.Diff(tt.ids, ids); diff != "" || parts[0].Field.Text != tt.first {
+			t.Errorf("%s: ids (-want +got):\n%s\nfirst text %q", tt.form, diff, parts[0].Field.Text)
+		}
+	}
+	ranking := mustParse(t, forms["ranking"])
+	answers := map[string]any{}
+	for _, p := range ranking.Field("themes").Parts() {
+		answers[p.Field.ID] = p.Field.Default
+	}
+	r, err := Collect(ranking, answers, nil)
+	if err != nil || !cmp.Equal(r.Responses["themes"], []string{"Reliability", "Performance", "Onboarding"}) {
+		t.Errorf("the suggested order answered part by part: %v, %v", r, err)
+	}
+	out := map[string]any{}
+	EditAnswer(out, "a.x", "accept")
+	EditAnswer(out, "a.y", "Only on Linux")
+	if diff := cmp.Diff(map[string]any{"a.x": "accept", "a.y": "edit", "a.y.text": "Only on Linux"}, out); diff != "" {
+		t.Errorf("EditAnswer (-want +got):\n%s", diff)
+	}
+}

@@ -2,6 +2,7 @@ package form
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -129,4 +130,90 @@ func rulingOf(v any, key string) (string, bool) {
 		return RulingEdit + " → " + x[RulingEdit], true
 	}
 	return fmt.Sprint(r), true
+}
+
+// EditHint ends an assumption part's question; a surface with a better
+// way to say how to type the correction replaces it.
+const EditHint = "(accept, reject, or answer with the corrected assumption)"
+
+// Part is one single choice a triage board, an assumption review or a
+// ranking is asked as, on surfaces that ask one choice at a time
+// (AskUserQuestion, Codex's request_user_input, a terminal). Its answer
+// comes back under the dotted key Collect folds.
+type Part struct {
+	// Field is a single_select under the dotted key ("<id>.<row key>",
+	// "<id>.<slot>"); the agent's suggestion is its Default.
+	Field Field
+	// What names the row or slot in messages: `row "sqli"`, "rank 1 of 3".
+	What string
+	// Header is what a short chip header is made from: the row's key, or
+	// "Rank 1".
+	Header string
+	// Edit says free text is the corrected assumption (EditAnswer).
+	Edit bool
+}
+
+// Parts expands a triage board, an assumption review or a ranking into one
+// single choice per row or rank slot (nil for other types): a row offers
+// the dispositions; an assumption "accept" and "reject", free text being
+// the corrected assumption; a rank slot every option. The construct's
+// rationale leads the first part's text and its help text goes with it;
+// rows that read alike get their key appended.
+func (f *Field) Parts() []Part {
+	var out []Part
+	switch f.Type {
+	case Triage, AssumptionReview:
+		texts := make(map[string]int, len(f.Items()))
+		for _, it := range f.Items() {
+			texts[it.Text()]++
+		}
+		for _, it := range f.Items() {
+			text := it.Text()
+			if texts[text] > 1 {
+				text += " [" + it.Key() + "]"
+			}
+			p := Part{What: "row " + strconv.Quote(it.Key()), Header: it.Key(), Edit: f.Type == AssumptionReview}
+			p.Field = Field{ID: f.ID + "." + it.Key(), Text: f.Text + " — " + text, Type: SingleSelect,
+				Required: f.Required, Options: f.Dispositions}
+			if p.Edit {
+				p.Field.Text += " " + EditHint
+				p.Field.Options = []string{RulingAccept, RulingReject}
+				p.Field.OptionNotes = map[string]string{RulingAccept: "It holds as stated.", RulingReject: "It is wrong: drop it."}
+			}
+			if r := f.SuggestedRuling(it.Key()); r != "" {
+				p.Field.Default = r
+			}
+			out = append(out, p)
+		}
+	case Ranking:
+		for k := 1; k <= f.RankSlots(); k++ {
+			p := Part{What: f.RankLabel(k), Header: "Rank " + strconv.Itoa(k)}
+			p.Field = Field{ID: f.ID + "." + strconv.Itoa(k), Text: f.Text + " — " + f.RankLabel(k) + " (each option once)",
+				Type: SingleSelect, Required: f.Required, Options: f.Options, OptionNotes: f.OptionNotes}
+			if o := f.SuggestedAt(k); o != "" {
+				p.Field.Default = o
+			}
+			out = append(out, p)
+		}
+	}
+	if len(out) > 0 {
+		first := &out[0].Field
+		if f.Rationale != "" {
+			first.Text = f.Rationale + " " + first.Text
+		}
+		first.HelpText = f.HelpText
+	}
+	return out
+}
+
+// EditAnswer puts an assumption part's answer under its dotted keys:
+// "accept" or "reject" as given, any other text as an edit with that text
+// ("<key>" = "edit", "<key>.text" = text).
+func EditAnswer(out map[string]any, key, answer string) {
+	if answer == RulingAccept || answer == RulingReject {
+		out[key] = answer
+		return
+	}
+	out[key] = RulingEdit
+	out[key+EditTextSuffix] = answer
 }

@@ -97,7 +97,7 @@ func (m *mapper) answer(idx map[string]target, q string, raw any) {
 	case f.Type == form.MultiSelect:
 		m.addMulti(f, t.plan.splitMulti(s))
 	case t.plan.edit:
-		editAnswer(m.out, f.ID, t.plan.unlabel(s))
+		form.EditAnswer(m.out, f.ID, t.plan.unlabel(s))
 	default:
 		m.out[f.ID] = t.plan.unlabel(s)
 	}
