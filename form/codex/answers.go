@@ -103,6 +103,10 @@ func (m *mapper) answer(idx map[string]target, qid string, raw any) {
 	if t.group > 0 {
 		m.answered[p.field.ID] = true
 	}
+	if p.edit {
+		form.EditAnswer(m.out, p.field.ID, p.unlabel(answer))
+		return
+	}
 	m.out[p.field.ID] = p.unlabel(answer)
 }
 

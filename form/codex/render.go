@@ -111,18 +111,26 @@ type plan struct {
 	options     []string // in asking order
 	question    Question
 	groups      []FollowupGroup
+	// edit says the question is an assumption's (constructs.go).
+	edit bool
 }
 
-// plans decides how to ask every field, with unique snake_case ids.
+// plans decides how to ask every field, with unique snake_case ids; a
+// construct that expands is asked as one question per row or rank slot
+// (constructs.go).
 func plans(f *form.Form) []*plan {
 	used := map[string]bool{}
 	ids := make([]string, len(f.Fields))
 	for i := range f.Fields {
 		ids[i] = uniqueID(snake(f.Fields[i].ID), used)
 	}
-	out := make([]*plan, len(f.Fields))
+	out := make([]*plan, 0, len(f.Fields))
 	for i := range f.Fields {
-		out[i] = planFor(&f.Fields[i], ids[i], used)
+		if f.Fields[i].Type.Expands() {
+			out = append(out, partPlans(&f.Fields[i], used)...)
+			continue
+		}
+		out = append(out, planFor(&f.Fields[i], ids[i], used))
 	}
 	return out
 }
@@ -177,9 +185,6 @@ func planFor(f *form.Field, id string, used map[string]bool) *plan {
 		return p
 	case noControl[f.Type] != "":
 		p.unsupported = noControl[f.Type]
-		return p
-	case f.Type.Expands():
-		p.unsupported = "the " + string(f.Type) + " construct is not asked with request_user_input yet"
 		return p
 	}
 	p.options = f.Choices()
