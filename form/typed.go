@@ -28,6 +28,8 @@ func (f *Field) Typed(text string) (any, string) {
 	switch {
 	case f.Type == MultiSelect:
 		return f.typedMulti(s)
+	case f.Type == Ranking:
+		return f.typedRanking(s)
 	case f.Type == Boolean:
 		return typedBool(s)
 	case f.Type.SingleChoice():

@@ -79,11 +79,8 @@ func Render(f *form.Form, opts *Options) *Result {
 	return &Result{Success: true, Title: f.Title, Markdown: b.String(), FieldIDs: ids, Unsupported: unsupported}
 }
 
-// Carries reports whether a markdown questionnaire asks f. It asks every
-// type but the constructs that expand into one question per row or rank
-// slot (triage, ranking, assumption_review), which are not rendered here
-// yet.
-func Carries(f *form.Field) bool { return !f.Type.Expands() }
+// Carries reports whether a markdown questionnaire asks f: every type.
+func Carries(*form.Field) bool { return true }
 
 // Followup is the markdown for the fields another surface cannot ask: one
 // chat message whose reply collect reads back (merged with the other
@@ -130,6 +127,9 @@ func question(b *strings.Builder, n int, f *form.Field, problems []string) {
 		lines = append(lines, "⚠ "+esc(p))
 	}
 	b.WriteString(strings.Join(lines, hardBreak) + "\n")
+	if constructLines(b, f) {
+		return
+	}
 	if report := progressLines(f); len(report) > 0 {
 		b.WriteString("\n" + strings.Join(report, "\n") + "\n")
 	}
@@ -160,6 +160,8 @@ func kind(f *form.Field) string {
 		return "a report: nothing to answer"
 	case f.Type == form.Progress && f.ProgressStyle != "report":
 		k = "pick the blocked item to tackle next"
+	case f.Type.Expands():
+		k = constructKind(f)
 	case f.Type.SingleChoice():
 		k = "pick one"
 	case f.Type == form.MultiSelect:
@@ -317,7 +319,9 @@ func replyHelp(b *strings.Builder, asked []*form.Field) {
 	}
 	b.WriteString("\n\n```\n")
 	for _, f := range asked {
-		b.WriteString(f.ID + ":\n")
+		for _, k := range skeletonKeys(f) {
+			b.WriteString(k + ":\n")
+		}
 	}
 	b.WriteString("```\n")
 }

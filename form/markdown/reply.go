@@ -36,7 +36,7 @@ func Parse(f *form.Form, reply string, opts *ParseOptions) (map[string]any, erro
 	if name == "" {
 		name = "reply"
 	}
-	p := &parser{form: f, byID: f.ByID(), name: name, out: map[string]any{}, lines: map[string]int{}, keys: keyIndex(f)}
+	p := &parser{form: f, byID: f.ByID(), name: name, out: map[string]any{}, lines: map[string]int{}, keys: keyIndex(f), parts: partIndex(f)}
 	p.read(reply, opts.Bare)
 	return p.out, p.probs.Err()
 }
@@ -44,6 +44,7 @@ func Parse(f *form.Form, reply string, opts *ParseOptions) (map[string]any, erro
 type parser struct {
 	form  *form.Form
 	byID  map[string]*form.Field
+	parts map[string]*form.Part // the rows and rank slots, by dotted key
 	name  string
 	keys  map[string]string // normalized key -> field id
 	out   map[string]any
@@ -64,6 +65,9 @@ func keyIndex(f *form.Form) map[string]string {
 	}
 	for i := range f.Fields { // ids win over numbers
 		idx[form.Fold(f.Fields[i].ID)] = f.Fields[i].ID
+		for _, pt := range f.Fields[i].Parts() { // rows and rank slots (constructs.go)
+			idx[form.Fold(pt.Field.ID)] = pt.Field.ID
+		}
 	}
 	return idx
 }
@@ -157,7 +161,7 @@ func (p *parser) key(line string, inText bool) (string, string, bool) {
 }
 
 func (p *parser) begin(id, value string, n int) {
-	fl := p.byID[id]
+	fl := p.field(id)
 	if prev, dup := p.lines[id]; dup {
 		p.probs.Add("answers."+id, "%s line %d: %s is answered again (first on line %d); answer each question once", p.name, n, id, prev)
 		p.cur = nil
@@ -179,6 +183,10 @@ func (p *parser) finish() {
 		if strings.TrimSpace(text) != "" {
 			p.probs.Add("answers."+fl.ID, "%s line %d: %s is a report with nothing to answer; leave it out", p.name, p.start, fl.ID)
 		}
+		return
+	}
+	if pt := p.parts[fl.ID]; pt != nil && pt.Edit {
+		p.editAnswer(fl, text)
 		return
 	}
 	v, msg := fl.Typed(text)
