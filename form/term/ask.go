@@ -47,6 +47,12 @@ func Ask(f *form.Form, ui *termui.Session) (map[string]any, error) {
 			ui.Print(append([]termui.Line{termui.Styled(fl.Text, termui.Bold)}, dim(details(fl))...)...)
 			continue
 		}
+		if fl.Type.Expands() {
+			if err := askParts(f, fl, ui, answers); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		v, err := askField(f, fl, ui)
 		if err != nil {
 			return nil, err

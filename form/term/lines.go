@@ -46,6 +46,12 @@ func AskLines(f *form.Form, r io.Reader, w io.Writer) (map[string]any, error) {
 			}
 			continue
 		}
+		if fl.Type.Expands() {
+			if err := askPartsLines(f, fl, in, w, answers, &asked, total); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		asked++
 		prompt(w, fl, asked, total)
 		for {
@@ -75,7 +81,7 @@ func askable(f *form.Form) int {
 	n := 0
 	for i := range f.Fields {
 		if !f.Fields[i].DisplayOnly() {
-			n++
+			n += partCount(&f.Fields[i])
 		}
 	}
 	return n

@@ -10,10 +10,9 @@ import (
 // How a field reads on a terminal, in the interactive widgets and in the
 // line-by-line mode alike: plain text, no markup.
 
-// Carries reports whether the terminal asks f. It asks every type but the
-// constructs that expand into one question per row or rank slot (triage,
-// ranking, assumption_review), which are not asked here yet.
-func Carries(f *form.Field) bool { return !f.Type.Expands() }
+// Carries reports whether the terminal asks f: every type (the constructs
+// that take one answer per row or rank slot as one question per part).
+func Carries(*form.Field) bool { return true }
 
 // kind says what answer a field takes.
 func kind(f *form.Field) string {

@@ -149,10 +149,3 @@ func TestAskLinesEnd(t *testing.T) {
 		t.Errorf("guess refused: got %v, %v", got, err)
 	}
 }
-
-func TestUnsupported(t *testing.T) {
-	f := formtest.MustParse(t, formtest.Forms(t)["triage"])
-	if _, err := AskLines(f, strings.NewReader(""), io.Discard); err == nil || !strings.Contains(err.Error(), "does not ask") {
-		t.Errorf("err = %v", err)
-	}
-}
