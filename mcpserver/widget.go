@@ -7,6 +7,7 @@ import (
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/form/widget"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,11 +21,12 @@ func (h *handlers) renderWidgetTool() toolDef {
 		InputSchema: formSchema(nil)}, simple(formArgs, h.renderWidget)}
 }
 
-func (h *handlers) renderWidget(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
-	f, _ := a.form(h.opts.Templates)
+func (h *handlers) renderWidget(_ context.Context, req *mcp.CallToolRequest, a *args) any {
+	f, tmpl := a.form(h.opts.Templates)
 	if f == nil {
 		return nil
 	}
+	h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindRender, Surface: string(form.SurfaceWidget)})
 	return widget.Render(f, nil)
 }
 

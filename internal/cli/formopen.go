@@ -12,7 +12,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/widget/page"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +69,11 @@ collect's JSON is printed (exit 0). Cancel on the page, Ctrl-C or the timeout (d
 					fmt.Fprintf(a.stderr, "elicit: %v; open the address above yourself\n", err)
 				}
 			}
+			a.record(f, tid, responselog.Event{Kind: responselog.KindRender, Surface: string(form.SurfaceWidget), Definition: src.data})
 			resp, err := page.Serve(ctx, f, &page.Options{Port: port, TemplateID: tid, Ready: ready})
+			if err == nil {
+				a.recordCollect(f, tid, src.data, resp, nil)
+			}
 			if errors.Is(err, page.ErrNoAnswer) {
 				if werr := writeJSON(a.stdout, unanswered{Action: "cancel"}); werr != nil {
 					return werr
