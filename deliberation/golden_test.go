@@ -139,3 +139,21 @@ func TestSynthesisMarkdownEmptyBuckets(t *testing.T) {
 		t.Errorf("an empty synthesis has a table:\n%s", md)
 	}
 }
+
+// TestGoldenSideAndRecoverPrompts: the arbitration prompt (no attribution)
+// and the Recovery prompt a degraded context sends to a fresh session.
+func TestGoldenSideAndRecoverPrompts(t *testing.T) {
+	arb := reachArbitration(t)
+	golden(t, "arbitration.txt", arb.Next.Prompt)
+
+	s := start(t, &StartOptions{Facts: []string{"no new infrastructure"}, SSM: SSM{Shape: "a retry policy", Tangents: "transport", DriftSignals: "rewrites"}})
+	step(t, s, "1. a 2. b", points(skeptical("retry 5 times", "5 is arbitrary"), agree("honour Retry-After"),
+		`{"text":"switch to gRPC","triage":"out-of-scope","drift":"tangent"}`))
+	golden(t, "subsequent_call_drift.txt", s.Next.Prompt)
+	step(t, s, "Re C1: 5 matches the SLA.", challengeEval(`{"id":"C1","outcome":"rejected","reason":"the SLA is not cited"}`))
+	respond(t, s, "Which question was this?")
+	if _, err := evalJSON(s, `{"response":"degraded_context","degraded":["asks_settled"]}`); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "recover_degraded.txt", s.Next.Prompt)
+}
