@@ -71,7 +71,11 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			defer stop()
 			defer ingestInBackground(rlog)()
 			if addr == "" {
-				return mcpserver.ServeStdio(ctx, s)
+				err := mcpserver.ServeStdio(ctx, s)
+				if ctx.Err() != nil {
+					return nil // stopped by SIGTERM or Ctrl-C: a normal end
+				}
+				return err
 			}
 			listen, err := mcpserver.ListenAddr(addr, tok)
 			if err != nil {
