@@ -69,6 +69,23 @@ func TestIssue16BoundedReads(t *testing.T) {
 			t.Fatal("loading a FIFO state file hangs")
 		}
 	})
+	t.Run("a FIFO transcript is refused at once", func(t *testing.T) {
+		st, id := fresh(t)
+		os.Remove(st.TranscriptPath(id))
+		if err := syscall.Mkfifo(st.TranscriptPath(id), 0o600); err != nil {
+			t.Skip("no mkfifo:", err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := st.Respond(id, "1. a"); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "named pipe") {
+				t.Errorf("error %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a FIFO transcript hangs respond")
+		}
+	})
 	t.Run("an answer over its cap", func(t *testing.T) {
 		st, id := fresh(t)
 		_, err := st.Respond(id, strings.Repeat("x", MaxResponse+1))

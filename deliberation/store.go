@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -274,6 +275,11 @@ func (st *Store) lockTranscript(id string) (*os.File, error) {
 }
 
 func (st *Store) openLocked(id string, create int) (*os.File, error) {
+	// A transcript that is not a regular file (a FIFO would block the open)
+	// is refused before it is opened.
+	if fi, err := os.Lstat(st.TranscriptPath(id)); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("deliberation store: %w", &infile.NotRegularError{Name: st.TranscriptPath(id), Mode: fi.Mode()})
+	}
 	f, err := os.OpenFile(st.TranscriptPath(id), create|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("deliberation store: %w", err)
