@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, "sqlite"
+	_ "github.com/ncruces/go-sqlite3/driver" // SQLite translated to pure Go (no cgo, no init cost); driver "sqlite3"
 )
 
 // schemaVersion is the database's PRAGMA user_version.
@@ -99,7 +99,7 @@ func openDB(path string, busy time.Duration) (*sql.DB, error) {
 	if path == ":memory:" {
 		dsn = ":memory:"
 	}
-	db, err := sql.Open("sqlite", dsn)
+	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, err
 	}

@@ -156,7 +156,7 @@ func TestLockedDatabaseIsAWarning(t *testing.T) {
 	}
 	s.Close()
 	l.Append(Record{Kind: KindRender, Surface: "widget", TemplateID: "dict", Shape: "s"})
-	holder, err := sql.Open("sqlite", filepath.Join(l.Dir(), dbName))
+	holder, err := sql.Open("sqlite3", filepath.Join(l.Dir(), dbName))
 	if err != nil {
 		t.Fatal(err)
 	}
