@@ -2,6 +2,7 @@ package deliberation
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -80,35 +81,43 @@ func (st *Store) List() ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deliberation store: %w", err)
 	}
-	// Both the directory and the cache are sorted by name, so one walk
-	// pairs each state file with its cached entry.
-	fresh := make([]cachedEntry, 0, len(des)/2)
-	var orphans []fs.DirEntry
-	next := 0
+	// The directory is sorted by file name, which is not the order of the
+	// IDs ("X-2.json" sorts before "X.json"): the state files and the
+	// transcripts are sorted by ID first, like the cache, so that one walk
+	// pairs each state file with its cached entry and another finds the
+	// transcripts without one.
+	var states, transcripts []namedEntry
 	for _, de := range des {
-		if _, ok := idOf(de.Name(), transcriptPrefix, ".jsonl"); ok {
-			orphans = append(orphans, de)
-			continue
+		if id, ok := idOf(de.Name(), transcriptPrefix, ".jsonl"); ok {
+			transcripts = append(transcripts, namedEntry{id, de})
+		} else if id, ok := idOf(de.Name(), statePrefix, ".json"); ok {
+			states = append(states, namedEntry{id, de})
 		}
-		id, ok := idOf(de.Name(), statePrefix, ".json")
-		if !ok {
-			continue
-		}
-		info, err := de.Info()
+	}
+	byID := func(a, b namedEntry) int { return compareIDs(a.id, b.id) }
+	slices.SortFunc(states, byID)
+	slices.SortFunc(transcripts, byID)
+	fresh := make([]cachedEntry, 0, len(states))
+	next := 0
+	for _, se := range states {
+		info, err := se.de.Info()
 		if err != nil {
 			continue
 		}
-		for next < len(cache) && cache[next].ID < id {
+		for next < len(cache) && compareIDs(cache[next].ID, se.id) < 0 {
 			next++
 		}
 		size, mtime := info.Size(), info.ModTime().UnixNano()
-		if next < len(cache) && cache[next].ID == id && cache[next].Size == size && cache[next].MTime == mtime {
+		if next < len(cache) && cache[next].ID == se.id && cache[next].Size == size && cache[next].MTime == mtime {
 			fresh = append(fresh, cache[next])
 			continue
 		}
-		fresh = append(fresh, cachedEntry{Size: size, MTime: mtime, Entry: st.entry(id)})
+		fresh = append(fresh, cachedEntry{Size: size, MTime: mtime, Entry: st.entry(se.id)})
 	}
-	fresh = append(fresh, st.orphans(orphans, fresh)...)
+	if orphans := st.orphans(transcripts, states); len(orphans) > 0 {
+		fresh = append(fresh, orphans...)
+		slices.SortFunc(fresh, func(a, b cachedEntry) int { return compareIDs(a.ID, b.ID) })
+	}
 	st.writeListCache(dirTime, fresh)
 	out := make([]Entry, len(fresh))
 	for i, c := range fresh {
@@ -127,23 +136,64 @@ func idOf(name, prefix, suffix string) (string, bool) {
 	return id, ok && validID(id)
 }
 
-// orphans are the transcripts (among des) with records but no state file
-// (a crash during start), listed with the way to rebuild them; listed are
-// the state files' entries, sorted by ID.
-func (st *Store) orphans(des []fs.DirEntry, listed []cachedEntry) []cachedEntry {
+// namedEntry is a state file or transcript of the directory and its ID.
+type namedEntry struct {
+	id string
+	de fs.DirEntry
+}
+
+// orphans are the transcripts with records but no state file (a crash
+// during start), listed with the way to rebuild them; both lists are
+// sorted by ID.
+func (st *Store) orphans(transcripts, states []namedEntry) []cachedEntry {
 	var out []cachedEntry
-	for _, de := range des {
-		id, _ := idOf(de.Name(), transcriptPrefix, ".jsonl")
-		if _, found := slices.BinarySearchFunc(listed, id, func(c cachedEntry, id string) int { return strings.Compare(c.ID, id) }); found {
+	next := 0
+	for _, te := range transcripts {
+		for next < len(states) && compareIDs(states[next].id, te.id) < 0 {
+			next++
+		}
+		if next < len(states) && states[next].id == te.id {
 			continue
 		}
-		if info, err := de.Info(); err != nil || info.Size() == 0 {
+		if info, err := te.de.Info(); err != nil || info.Size() == 0 {
 			continue
 		}
-		out = append(out, cachedEntry{Size: -1, Entry: Entry{ID: id, StateFile: st.StatePath(id),
-			Error: fmt.Sprintf("no state file; rebuild it from the transcript with: elicit deliberate recover %s --restore", id)}})
+		out = append(out, cachedEntry{Size: -1, Entry: Entry{ID: te.id, StateFile: st.StatePath(te.id),
+			Error: fmt.Sprintf("no state file; rebuild it from the transcript with: elicit deliberate recover %s --restore", te.id)}})
 	}
 	return out
+}
+
+// compareIDs orders deliberation IDs oldest first: by their time, then by
+// their collision suffix as a number (none, -2, -3, ..., -10), then as
+// text, so that distinct IDs never compare equal.
+func compareIDs(a, b string) int {
+	at, an := splitID(a)
+	bt, bn := splitID(b)
+	if c := strings.Compare(at, bt); c != 0 {
+		return c
+	}
+	an, bn = strings.TrimLeft(an, "0"), strings.TrimLeft(bn, "0")
+	if c := cmp.Compare(len(an), len(bn)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(an, bn); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// splitID splits an ID into its time and its collision suffix ("1" when
+// it has none).
+func splitID(id string) (time, suffix string) {
+	if len(id) < 9 {
+		return id, "1"
+	}
+	clock, suffix, ok := strings.Cut(id[9:], "-")
+	if !ok {
+		suffix = "1"
+	}
+	return id[:9] + clock, suffix
 }
 
 // entry reads the summary of id's state file.
@@ -220,7 +270,7 @@ func (st *Store) readListCache(dirTime int64) (cache []cachedEntry, quiet bool) 
 		var line string
 		line, body, _ = strings.Cut(body, "\n")
 		c, ok := parseCachedEntry(line)
-		if !ok || (len(cache) > 0 && c.ID <= cache[len(cache)-1].ID) {
+		if !ok || (len(cache) > 0 && compareIDs(c.ID, cache[len(cache)-1].ID) <= 0) {
 			return nil, false
 		}
 		c.StateFile = prefix + c.ID + ".json"

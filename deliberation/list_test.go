@@ -1,6 +1,8 @@
 package deliberation
 
 import (
+	"cmp"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +88,63 @@ func TestListOrphanTranscript(t *testing.T) {
 	entries, err := st.List()
 	if err != nil || len(entries) != 1 || entries[0].ID != id || !strings.Contains(entries[0].Error, "recover "+id+" --restore") {
 		t.Errorf("entries %+v, %v", entries, err)
+	}
+}
+
+// TestListSameSecond: deliberations started in the same second (IDs X,
+// X-2, ..., X-10, whose file names the directory sorts in another order)
+// are each listed once, healthy, oldest first, by a listing that reads
+// the state files, by one that pairs them with the cache and by one that
+// trusts the cache alone; a transcript without its state file among them
+// is listed once, in its place.
+func TestListSameSecond(t *testing.T) {
+	st, _ := newTestStore(t)
+	var want []string
+	for i := 1; i <= 10; i++ {
+		id, _, err := st.Start(fmt.Sprintf("q%d?", i), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, id+":active:")
+	}
+	if !strings.HasSuffix(want[9], "-10:active:") {
+		t.Fatalf("the tenth start got %s", want[9])
+	}
+	orphan := want[4][:len(want[4])-len(":active:")]
+	os.Remove(st.StatePath(orphan))
+	want[4] = orphan + "::no state file"
+	list := func(when string) {
+		t.Helper()
+		entries, err := st.List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range entries {
+			msg, _, _ := strings.Cut(e.Error, ";")
+			got = append(got, e.ID+":"+string(e.Status)+":"+msg)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s listing:\n got %q\nwant %q", when, got, want)
+		}
+	}
+	list("first")
+	list("cached")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(st.Dir(), old, old)
+	list("refreshed")
+	os.Chtimes(st.Dir(), old, old)
+	list("quiet")
+}
+
+func TestCompareIDs(t *testing.T) {
+	sorted := []string{"20260131-171500", "20260131-171500-02", "20260131-171500-2", "20260131-171500-10",
+		"20260131-171500123", "20260131-171501", "20260131-171501-3"}
+	for i := range sorted {
+		for j := range sorted {
+			if got, want := compareIDs(sorted[i], sorted[j]), cmp.Compare(i, j); got != want {
+				t.Errorf("compareIDs(%s, %s) = %d, want %d", sorted[i], sorted[j], got, want)
+			}
+		}
 	}
 }
