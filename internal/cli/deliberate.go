@@ -404,7 +404,9 @@ func (a *app) deliberateRecover() *cobra.Command {
 		Short: "Print the Recovery prompt, built from the state file, for a fresh consultee session",
 		Long: `Print the Recovery prompt, built from the state file, for a fresh consultee session. When the
 state file is missing or unreadable, the prompt is rebuilt from the transcript instead (nothing is
-written); --restore then rewrites the state file from the transcript, keeping the unreadable one.`,
+written); --restore then rewrites the state file from the transcript, keeping the unreadable one,
+and prints the Recovery prompt. A state file that matches its transcript is left as it is: --restore
+then changes nothing and prints no prompt.`,
 		Args: exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
@@ -414,7 +416,10 @@ written); --restore then rewrites the state file from the transcript, keeping th
 					case err != nil:
 						return err
 					case !written:
-						fmt.Fprintf(a.stderr, "elicit: the state of %s matches its transcript; nothing to restore\n", id)
+						// A healthy deliberation is left as it is: no
+						// Recovery prompt replaces its pending one.
+						fmt.Fprintf(a.stderr, "elicit: the state of %s matches its transcript; nothing to restore, nothing changed ('elicit deliberate recover %s' without --restore makes a Recovery prompt for a fresh session)\n", id, id)
+						return nil
 					case kept == "":
 						fmt.Fprintf(a.stderr, "elicit: state of %s rebuilt from its transcript (there was no state file)\n", id)
 					default:
@@ -433,7 +438,7 @@ written); --restore then rewrites the state file from the transcript, keeping th
 			})
 		},
 	}
-	cmd.Flags().BoolVar(&restore, "restore", false, "rewrite an unreadable state file from the transcript first")
+	cmd.Flags().BoolVar(&restore, "restore", false, "rewrite a missing or unreadable state file from the transcript first (a healthy one: change nothing)")
 	return cmd
 }
 
