@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/elicit/elicit/consult"
@@ -30,7 +31,8 @@ type sendFlags struct {
 	background, worker bool
 }
 
-func (f *sendFlags) register(cmd *cobra.Command) {
+// register adds the flags to cmd and returns their names.
+func (f *sendFlags) register(cmd *cobra.Command) []string {
 	fl := cmd.Flags()
 	fl.StringVar(&f.consultant, "consultant", "codex", "the consultant: codex, or command:`PROGRAM` [ARGS...] (prompt on stdin, answer on stdout)")
 	fl.StringVar(&f.effort, "effort", consult.DefaultEffort, "reasoning effort: high, or xhigh for non-obvious consequences")
@@ -44,6 +46,8 @@ func (f *sendFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.background, "background", false, "consult in the background and return at once (then: elicit deliberate wait ID)")
 	fl.BoolVar(&f.worker, "background-worker", false, "run the background consultation (internal)")
 	fl.MarkHidden("background-worker")
+	return []string{"consultant", "effort", "model", "timeout", "idle-timeout", "max-tokens", "max-time",
+		"structured", "fresh", "background", "background-worker"}
 }
 
 // args are the flags again, for the background worker's command line.
@@ -120,10 +124,21 @@ func (a *app) addStartSend(start *cobra.Command) {
 	f := &sendFlags{}
 	var send bool
 	start.Flags().BoolVar(&send, "send", false, "send the First Call to the consultant at once (see elicit deliberate send)")
-	f.register(start)
+	names := f.register(start)
 	run := start.RunE
 	start.RunE = func(cmd *cobra.Command, args []string) error {
 		if !send {
+			// Without --send nothing is sent, so a send flag would be
+			// ignored: it is refused instead (docs/decisions.md).
+			var given []string
+			for _, name := range names {
+				if cmd.Flags().Changed(name) {
+					given = append(given, "--"+name)
+				}
+			}
+			if len(given) > 0 {
+				return usagef("%s: %s only apply with --send (or give them to 'elicit deliberate send ID' later)", cmd.CommandPath(), strings.Join(given, ", "))
+			}
 			return run(cmd, args)
 		}
 		if err := f.check(); err != nil {
