@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -111,6 +113,44 @@ func checkOrigin(allowed []string, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// CheckOrigins checks origins to allow: each an http or https origin,
+// scheme://host[:port] with nothing after it. "*" is refused: any web page
+// could then call the server, so each origin is named.
+func CheckOrigins(origins []string) error {
+	var probs problem.List
+	for _, o := range origins {
+		if msg := originProblem(o); msg != "" {
+			probs.Add(fmt.Sprintf("--allow-origin %q", o), "%s (want http(s)://host[:port], e.g. https://app.example.com or http://localhost:5173)", msg)
+		}
+	}
+	if len(probs) == 0 {
+		return nil
+	}
+	return probs
+}
+
+// originProblem says what is wrong with an origin to allow ("" when
+// nothing is).
+func originProblem(o string) string {
+	if o == "*" {
+		return "any origin is not supported: it would let every web page call the server; name each origin"
+	}
+	u, err := url.Parse(o)
+	switch {
+	case err != nil:
+		return "not a URL"
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "not an http or https origin"
+	case u.Opaque != "" || u.Host == "" || u.Hostname() == "":
+		return "no host"
+	case u.User != nil:
+		return "an origin has no user name or password"
+	case (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return "an origin has no path, query or fragment"
+	}
+	return ""
 }
 
 // originAllowed reports whether a browser origin may call the server: a
@@ -265,7 +305,7 @@ func ServeHTTP(ctx context.Context, s *mcp.Server, addr string, opts *HTTPOption
 	o := opts.withDefaults()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot serve: %w", err)
 	}
 	srv := &http.Server{
 		Handler:           HTTPHandler(s, &o),

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,14 +25,20 @@ func (nopCloser) Close() error { return nil }
 
 // ListenAddr resolves the address for Streamable HTTP: a bare port or an
 // address without a host binds to loopback; any other host must be named
-// explicitly, and a host that is not loopback needs a bearer token.
+// explicitly, and a host that is not loopback needs a bearer token. The
+// port is a number from 0 (any free port) to 65535.
 func ListenAddr(addr, token string) (string, error) {
-	if !strings.Contains(addr, ":") {
-		addr = ":" + addr
+	const format = "use PORT, HOST:PORT or [IPv6]:PORT, e.g. 8765, 127.0.0.1:8765 or [::1]:8765"
+	hostPort := addr
+	if !strings.Contains(hostPort, ":") {
+		hostPort = ":" + hostPort
 	}
-	host, port, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(hostPort)
 	if err != nil {
-		return "", fmt.Errorf("--http %q: %v (use PORT, HOST:PORT or [IPv6]:PORT)", addr, err)
+		return "", fmt.Errorf("--http %q: %v (%s)", addr, err, format)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return "", fmt.Errorf("--http %q: the port %q is not a number from 0 to 65535 (%s)", addr, port, format)
 	}
 	if host == "" {
 		host = "127.0.0.1"

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -20,6 +21,14 @@ func TestListenAddr(t *testing.T) {
 		{"192.0.2.1:5", "", "", "not a loopback address"},
 		{"0.0.0.0:4", "t", "0.0.0.0:4", ""},
 		{"a:b:c", "", "", "use PORT, HOST:PORT or [IPv6]:PORT"},
+		{"0", "", "127.0.0.1:0", ""},
+		{"65535", "", "127.0.0.1:65535", ""},
+		{"abc", "", "", `--http "abc": the port "abc" is not a number from 0 to 65535 (use PORT, HOST:PORT or [IPv6]:PORT`},
+		{"70000", "", "", `--http "70000": the port "70000" is not a number from 0 to 65535`},
+		{"127.0.0.1:-1", "", "", `the port "-1" is not a number`},
+		{"127.0.0.1:+80", "", "", `the port "+80" is not a number`},
+		{"localhost:", "", "", `the port "" is not a number`},
+		{"0.0.0.0:http", "t", "", `the port "http" is not a number`},
 	}
 	for _, tt := range tests {
 		got, err := ListenAddr(tt.addr, tt.token)
@@ -71,5 +80,35 @@ func TestDNSRebindingProtection(t *testing.T) {
 		if resp.StatusCode != want {
 			t.Errorf("Host %q: %d, want %d", host, resp.StatusCode, want)
 		}
+	}
+}
+
+func TestCheckOrigins(t *testing.T) {
+	for _, ok := range []string{"https://app.example.com", "http://localhost:5173", "https://app.example/", "HTTPS://App.Example:8443"} {
+		if err := CheckOrigins([]string{ok}); err != nil {
+			t.Errorf("CheckOrigins(%q): %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		"*":                        "any origin is not supported",
+		"javascript:x":             "not an http or https origin",
+		"file:///etc/passwd":       "not an http or https origin",
+		"app.example.com":          "not an http or https origin",
+		"null":                     "not an http or https origin",
+		"https://":                 "no host",
+		"http:opaque":              "no host",
+		"https://u:p@app.example":  "no user name or password",
+		"https://app.example/path": "no path, query or fragment",
+		"https://app.example?q":    "no path, query or fragment",
+		"https://app.example#f":    "no path, query or fragment",
+		"https://app.example:x":    "not a URL",
+	} {
+		err := CheckOrigins([]string{"https://fine.example", bad})
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprintf("--allow-origin %q", bad)) || strings.Contains(err.Error(), "fine.example") {
+			t.Errorf("CheckOrigins(%q) = %v, want %q naming it", bad, err, want)
+		}
+	}
+	if err := CheckOrigins([]string{"*", "javascript:x"}); err == nil || !strings.HasPrefix(err.Error(), "2 problems:") {
+		t.Errorf("two bad origins: %v, want both named", err)
 	}
 }

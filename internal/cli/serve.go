@@ -38,6 +38,9 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			if err != nil {
 				return err
 			}
+			if err := mcpserver.CheckOrigins(origins); err != nil {
+				return usagef("%v", err)
+			}
 			var names []string
 			if cmd.Flags().Changed("tools") {
 				var err error
@@ -81,16 +84,22 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			if err != nil {
 				return usagef("%v", err)
 			}
-			return mcpserver.ServeHTTP(ctx, s, listen, &mcpserver.HTTPOptions{Token: tok, AllowedOrigins: origins}, func(bound string) {
+			served := false
+			err = mcpserver.ServeHTTP(ctx, s, listen, &mcpserver.HTTPOptions{Token: tok, AllowedOrigins: origins}, func(bound string) {
+				served = true
 				fmt.Fprintf(a.stderr, "elicit: serving MCP at http://%s/mcp\n", bound)
 			})
+			if err != nil && !served {
+				return fmt.Errorf("--http %s: %w", addr, err)
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&tools, "tools", "", "serve only these tools: `LIST` of groups (forms, methods, deliberation) and tool names")
 	cmd.Flags().StringVar(&addr, "http", "", "serve Streamable HTTP on `ADDR` (PORT or HOST:PORT) instead of stdio")
 	cmd.Flags().StringVar(&tokenFile, "token-file", "", "read the bearer token every HTTP request must send from `FILE` (default $ELICIT_TOKEN)")
 	cmd.Flags().StringVar(&token, "token", "", "the bearer `TOKEN` itself (visible to other users in the process list: prefer --token-file or ELICIT_TOKEN)")
-	cmd.Flags().StringArrayVar(&origins, "allow-origin", nil, "also accept requests from browser pages of `ORIGIN` (scheme://host[:port]; repeatable); loopback origins always are")
+	cmd.Flags().StringArrayVar(&origins, "allow-origin", nil, "also accept requests from browser pages of `ORIGIN` (http(s)://host[:port]; repeatable; no *); loopback origins always are")
 	cmd.Flags().StringVar(&rf.registry, "registry", "", "method registry CSV `file` (default $ELICIT_METHODS, else the embedded registry)")
 	return cmd
 }
@@ -115,15 +124,39 @@ func (a *app) serveToken(cmd *cobra.Command, token, file string) (string, error)
 		if token = strings.TrimSpace(string(data)); token == "" {
 			return "", fmt.Errorf("--token-file %s is empty (write the token into it)", file)
 		}
+		if err := checkToken(token); err != nil {
+			return "", fmt.Errorf("--token-file %s: %v", file, err)
+		}
 		if fi, err := os.Stat(file); err == nil && file != "-" && fi.Mode().Perm()&0o077 != 0 {
 			fmt.Fprintf(a.stderr, "elicit: warning: token file %s is readable by other users (chmod 600 %s)\n", file, file)
 		}
 		return token, nil
 	}
+	source := "--token"
 	if token == "" {
-		token = a.getenv("ELICIT_TOKEN")
+		token, source = a.getenv("ELICIT_TOKEN"), "ELICIT_TOKEN"
+	}
+	if token != "" {
+		if err := checkToken(token); err != nil {
+			return "", fmt.Errorf("%s: %v", source, err)
+		}
 	}
 	return token, nil
+}
+
+// checkToken refuses a token a client cannot send as it is in
+// "Authorization: Bearer TOKEN": one word of visible ASCII characters. A
+// file of several lines would otherwise make every request fail with 401.
+func checkToken(token string) error {
+	if n := strings.Count(token, "\n") + 1; n > 1 {
+		return fmt.Errorf("holds %d lines; it must hold the token alone, on one line", n)
+	}
+	for _, r := range token {
+		if r <= ' ' || r > '~' {
+			return fmt.Errorf("the token holds %q; a bearer token is one word of visible ASCII characters (letters, digits, -._~+/=)", r)
+		}
+	}
+	return nil
 }
 
 // serveLog is the server's response log, its warnings serialized (tool
