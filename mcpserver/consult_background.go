@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 	"sync"
 	"time"
 
@@ -137,10 +139,13 @@ const (
 
 func (h *handlers) delibWait(ctx context.Context, req *mcp.CallToolRequest, a *args) any {
 	secs := maxWait
-	if a.has("timeout_seconds") {
-		secs = a.integer("timeout_seconds")
-		if secs < 1 || secs > maxWait {
-			a.errorf("timeout_seconds", "is %d, want 1 to %d (call again to wait longer: a client's request times out after about 60 s)", secs, maxWait)
+	// One problem for a wrong timeout, whatever is wrong with it (not a
+	// number, not whole, out of range).
+	if f := 0.0; a.decode("timeout_seconds", fmt.Sprintf("a whole number of seconds, 1 to %d", maxWait), &f) {
+		if f != math.Trunc(f) || f < 1 || f > maxWait {
+			a.errorf("timeout_seconds", "is %s, want 1 to %d, a whole number of seconds (call again to wait longer: a client's request times out after about 60 s)", strconv.FormatFloat(f, 'g', -1, 64), maxWait)
+		} else {
+			secs = int(f)
 		}
 	}
 	return h.withID(a, func(st *deliberation.Store, id string) any {

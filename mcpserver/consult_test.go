@@ -105,6 +105,24 @@ func TestDeliberationSendFailures(t *testing.T) {
 	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "timeout_seconds: is 51, want 1 to 50") {
 		t.Errorf("a wait over 50 s: %v", got)
 	}
+	// Each wrong timeout is one problem, saying what it is and what is
+	// wanted.
+	for _, tt := range []struct {
+		timeout any
+		want    string
+	}{
+		{-5, "timeout_seconds: is -5, want 1 to 50, a whole number of seconds"},
+		{1.5, "timeout_seconds: is 1.5, want 1 to 50, a whole number of seconds"},
+		{0, "timeout_seconds: is 0, want 1 to 50"},
+		{51, "timeout_seconds: is 51, want 1 to 50"},
+		{"5", "timeout_seconds: must be a whole number of seconds, 1 to 50"},
+	} {
+		got, isErr = call(t, cs, "deliberation_wait", map[string]any{"id": started["id"], "timeout_seconds": tt.timeout})
+		probs, _ := got["problems"].([]any)
+		if !isErr || len(probs) != 1 || !strings.HasPrefix(probs[0].(string), tt.want) {
+			t.Errorf("timeout_seconds %v: %v, want the one problem %q", tt.timeout, got, tt.want)
+		}
+	}
 }
 
 // blocking is a consultant that works until released or canceled,
