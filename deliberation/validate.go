@@ -21,7 +21,7 @@ func (s *State) validateEvaluation(ev *Evaluation) error {
 	switch ev.Response {
 	case ResponseValid:
 	case ResponseFormatFailure, ResponseQualityFailure, ResponseDegraded:
-		if len(ev.Points)+len(ev.Challenges)+len(ev.Facts) > 0 || ev.Coverage != nil || ev.StressTest != nil || ev.Arbitration != nil {
+		if ev.carries() {
 			p.Add("response", "is %s: an unusable response carries no points, challenges, facts or checks", ev.Response)
 		}
 		if ev.Response == ResponseDegraded {
@@ -30,7 +30,11 @@ func (s *State) validateEvaluation(ev *Evaluation) error {
 		return p.Err()
 	default:
 		p.Add("response", "is %q, want valid, format_failure, quality_failure or degraded_context", ev.Response)
-		return p.Err()
+		if !ev.carries() {
+			return p.Err()
+		}
+		// It carries what a valid response does: that is checked too, so
+		// that every problem shows in one pass.
 	}
 	if ev.Trivial != "" && s.Iteration > 2 {
 		p.Add("trivial", "an early exit (trivial) is only possible by iteration 2 (this is %d)", s.Iteration)
@@ -48,6 +52,12 @@ func (s *State) validateEvaluation(ev *Evaluation) error {
 		}
 	}
 	return p.Err()
+}
+
+// carries reports whether ev judges any content: points, challenges,
+// facts or checks.
+func (ev *Evaluation) carries() bool {
+	return len(ev.Points)+len(ev.Challenges)+len(ev.Facts) > 0 || ev.Coverage != nil || ev.StressTest != nil || ev.Arbitration != nil
 }
 
 // validateDegraded: a degraded context names at least one of its signals.
@@ -168,6 +178,13 @@ func (s *State) validatePoints(points []PointEval, p *problem.List) {
 			}
 		default:
 			p.Add(path+".drift", "is %q, want tangent or drift", pt.Drift)
+		}
+		if pt.Blocked != nil && pt.Classification != ClassBlocked {
+			what := pt.Classification
+			if what == "" {
+				what = `""`
+			}
+			p.Add(path+".blocked", "is given only with the classification BLOCKED (this point is %s)", what)
 		}
 		s.validateTarget(path, pt, seen, p)
 		if route, _ := s.route(pt); route == routeEvaluate {

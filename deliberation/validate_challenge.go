@@ -20,11 +20,17 @@ func (s *State) validateChallengeEvals(evals []ChallengeEval, p *problem.List) {
 		handled[ce.ID] = true
 		c := s.Challenges[ce.ID]
 		switch {
+		case ce.ID == "":
+			p.Add(path+".id", "is missing: the ID of the challenge judged (%s)", disputedNote(s.Disputed))
+			knownOutcome(path, ce.Outcome, p)
+			continue
 		case c == nil:
 			p.Add(path+".id", "%q is not a challenge of this deliberation", ce.ID)
+			knownOutcome(path, ce.Outcome, p)
 			continue
 		case !disputed[ce.ID]:
 			p.Add(path+".id", "%s is no longer disputed (status %s)", ce.ID, c.Status)
+			knownOutcome(path, ce.Outcome, p)
 			continue
 		case seen[ce.ID]:
 			p.Add(path+".id", "%s is judged twice", ce.ID)
@@ -36,6 +42,27 @@ func (s *State) validateChallengeEvals(evals []ChallengeEval, p *problem.List) {
 	s.requireDeadlocks(handled, p)
 }
 
+// disputedNote says which challenges are disputed.
+func disputedNote(ids []string) string {
+	switch len(ids) {
+	case 0:
+		return "none is disputed"
+	case 1:
+		return ids[0] + " is disputed"
+	}
+	return strings.Join(ids, ", ") + " are disputed"
+}
+
+// knownOutcome reports an outcome that is none of the outcomes.
+func knownOutcome(path, outcome string, p *problem.List) bool {
+	switch outcome {
+	case OutcomeMissingID, OutcomeAccepted, OutcomeRejected, OutcomeRefuted, OutcomeConceded, OutcomePartial, OutcomeCorrected, OutcomeUpgraded, OutcomeEvaluating, OutcomeAdjudicated:
+		return true
+	}
+	p.Add(path+".outcome", "is %q, want accepted, rejected, refuted, conceded, partial, corrected, upgraded, evaluating, missing_id or adjudicated", outcome)
+	return false
+}
+
 func (s *State) referenced(id string) bool {
 	if s.Quick() {
 		return true // quick mode tracks challenges by content
@@ -45,15 +72,13 @@ func (s *State) referenced(id string) bool {
 
 func (s *State) validateOutcome(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
 	ref := s.referenced(ce.ID)
-	switch ce.Outcome {
-	case OutcomeMissingID:
+	if !knownOutcome(path, ce.Outcome, p) {
+		return
+	}
+	if ce.Outcome == OutcomeMissingID {
 		if ref {
 			p.Add(path+".outcome", "missing_id, but the response references %s", ce.ID)
 		}
-		return
-	case OutcomeAccepted, OutcomeRejected, OutcomeRefuted, OutcomeConceded, OutcomePartial, OutcomeCorrected, OutcomeUpgraded, OutcomeEvaluating, OutcomeAdjudicated:
-	default:
-		p.Add(path+".outcome", "is %q, want accepted, rejected, refuted, conceded, partial, corrected, upgraded, evaluating, missing_id or adjudicated", ce.Outcome)
 		return
 	}
 	validClaimType(path, ce.ClaimType, p)
@@ -193,6 +218,9 @@ func (s *State) validateAccepted(path string, c *Challenge, ce ChallengeEval, p 
 }
 
 func (s *State) validateDeadlock(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
+	if ce.Blocked != nil && ce.Deadlock != DeadlockMissingData {
+		p.Add(path+".blocked", "is given only with the deadlock missing-data")
+	}
 	if ce.Deadlock == "" {
 		if stays(ce.Outcome) && !s.Quick() && s.rounds(c) >= deadlockRounds {
 			p.Add(path+".deadlock", "is required: %s has been open %d rounds (missing-data, definitional, criteria or terms-unclear)", ce.ID, s.rounds(c))
