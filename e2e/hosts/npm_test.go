@@ -43,7 +43,9 @@ func TestE2ENpmPackageInstallsOfflineAndServesMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(build, "elicit"), data, 0o755)
-	npmEnv := append(os.Environ(), "npm_config_cache="+filepath.Join(tmp, "cache"), "npm_config_offline=true",
+	// Without ELICIT_BIN (make e2e sets it): the launcher must run the
+	// platform package's binary, not the one the suite was given.
+	npmEnv := append(withoutELICITBIN(os.Environ()), "npm_config_cache="+filepath.Join(tmp, "cache"), "npm_config_offline=true",
 		"npm_config_update_notifier=false", "npm_config_fund=false", "npm_config_audit=false")
 	out := run(t, root, npmEnv, "node", "npm/pack.mjs", "--dist", filepath.Join(tmp, "dist"), "--out", filepath.Join(tmp, "out"), "--only", npmPlatform())
 	tarballs := strings.Fields(out)
@@ -85,15 +87,23 @@ func TestE2ENpmPackageInstallsOfflineAndServesMCP(t *testing.T) {
 	// Without this platform's package the launcher says how to get a binary.
 	os.RemoveAll(filepath.Join(proj, "node_modules", "elicit-"+npmPlatform()))
 	miss := exec.Command("node", filepath.Join(proj, "node_modules", "elicit", "bin", "elicit.js"), "version")
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ELICIT_BIN=") {
-			miss.Env = append(miss.Env, kv)
-		}
-	}
+	miss.Env = withoutELICITBIN(os.Environ())
 	msg, err := miss.CombinedOutput()
 	if e, ok := err.(*exec.ExitError); !ok || e.ExitCode() != 127 || !strings.Contains(string(msg), "elicit-"+npmPlatform()+" with the binary for this platform is not installed") {
 		t.Errorf("missing platform package: %v\n%s", err, msg)
 	}
+}
+
+// withoutELICITBIN is env without ELICIT_BIN, which the npm launcher
+// would run instead of the platform package's binary.
+func withoutELICITBIN(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "ELICIT_BIN=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // run runs a command in dir and returns its standard output, failing the
