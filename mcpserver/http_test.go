@@ -258,13 +258,17 @@ func (l *fakeListener) Addr() net.Addr { return &net.TCPAddr{} }
 
 type countedConn struct {
 	net.Conn
-	l *fakeListener
+	l    *fakeListener
+	once sync.Once
 }
 
+// Close counts a connection closed once, however often it is closed.
 func (c *countedConn) Close() error {
-	c.l.mu.Lock()
-	c.l.open--
-	c.l.mu.Unlock()
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		c.l.open--
+		c.l.mu.Unlock()
+	})
 	return c.Conn.Close()
 }
 
@@ -297,6 +301,26 @@ func TestLimitConnections(t *testing.T) {
 	conns[0].Close() // closing twice frees one slot, not two
 	c := <-third
 	defer c.Close()
+	<-inner.accepted
+	// Open now: conns[1] and the third. A fourth waits...
+	fourth := make(chan net.Conn)
+	go func() {
+		c, _ := ln.Accept()
+		fourth <- c
+	}()
+	select {
+	case <-inner.accepted:
+		t.Fatal("a fourth connection was accepted while two were open: closing one twice freed two slots")
+	case <-time.After(200 * time.Millisecond):
+	}
+	// ...until one of them closes.
+	conns[1].Close()
+	select {
+	case <-inner.accepted:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a closed connection did not free its slot")
+	}
+	(<-fourth).Close()
 	if inner.maxOpen != 2 {
 		t.Errorf("%d connections were open at once, want at most 2", inner.maxOpen)
 	}
