@@ -156,7 +156,7 @@ func TestIssue13FreshSessionAfterRecover(t *testing.T) {
 				t.Fatal(err)
 			}
 			return nil
-		}, "the state asks for a fresh session"},
+		}, "the state asks for a fresh session (after recover, a degraded context or a consultation cut off)"},
 		{"--fresh", func(*testing.T, *deliberation.Store, string) *Options { return &Options{Fresh: true} }, "a fresh session was asked for"},
 		{"degraded context", func(t *testing.T, st *deliberation.Store, id string) *Options {
 			if _, err := Send(context.Background(), st, id, consultantFor(t, st), nil); err != nil {
@@ -166,7 +166,7 @@ func TestIssue13FreshSessionAfterRecover(t *testing.T) {
 				t.Fatal(err)
 			}
 			return nil
-		}, "the state asks for a fresh session"},
+		}, "the state asks for a fresh session (after recover, a degraded context or a consultation cut off)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -191,8 +191,8 @@ func TestIssue13FreshSessionAfterRecover(t *testing.T) {
 			if *s.SessionID != "t2" || s.FreshSession {
 				t.Errorf("state: session %s, fresh %v", *s.SessionID, s.FreshSession)
 			}
-			if r.Recovery == "" {
-				t.Errorf("no recovery reason: %+v", r)
+			if r.Recovery != c.reason {
+				t.Errorf("recovery reason %q, want %q", r.Recovery, c.reason)
 			}
 		})
 	}
