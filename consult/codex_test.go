@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -252,9 +253,22 @@ func TestCodexIdleTimerResetsOnEvents(t *testing.T) {
 	}
 }
 
+// TestCodexHangAfterTurnCompleted: codex that does not exit after
+// turn.completed is ended by the idle timeout, and the answer is kept with
+// a notice. The idle timer fires once turn.completed was read, however
+// slowly a loaded machine starts the fake codex (a real 300 ms timer could
+// fire before its first line).
 func TestCodexHangAfterTurnCompleted(t *testing.T) {
 	t.Parallel()
-	rep, err := fake(t, CodexOptions{IdleTimeout: 300 * time.Millisecond}, "FAKE_CODEX=reconnect", "FAKE_CODEX_SLEEP=1h").Start(context.Background(), Request{Prompt: "p"})
+	clock := &idleClock{idle: 17 * time.Minute}
+	c := fake(t, CodexOptions{IdleTimeout: clock.idle, Timeout: time.Minute, Clock: clock}, "FAKE_CODEX=reconnect", "FAKE_CODEX_SLEEP=1h")
+	fired := false
+	rep, err := c.Start(context.Background(), Request{Prompt: "p", Progress: func(p Progress) {
+		if p.Last == "turn.completed" && !fired {
+			fired = true
+			go clock.fire()
+		}
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,6 +276,38 @@ func TestCodexHangAfterTurnCompleted(t *testing.T) {
 		t.Errorf("reply %+v", rep)
 	}
 }
+
+// idleClock is the system clock, except that the timer of duration idle
+// fires only when the test calls fire.
+type idleClock struct {
+	SystemClock
+	idle time.Duration
+	mu   sync.Mutex
+	f    func()
+}
+
+func (c *idleClock) AfterFunc(d time.Duration, f func()) Timer {
+	if d != c.idle {
+		return c.SystemClock.AfterFunc(d, f)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.f = f
+	return manualTimer{}
+}
+
+func (c *idleClock) fire() {
+	c.mu.Lock()
+	f := c.f
+	c.mu.Unlock()
+	f()
+}
+
+// manualTimer is a timer that only its test fires.
+type manualTimer struct{}
+
+func (manualTimer) Stop() bool               { return true }
+func (manualTimer) Reset(time.Duration) bool { return true }
 
 func TestCodexKillsProcessGroup(t *testing.T) {
 	if runtime.GOOS == "windows" {
