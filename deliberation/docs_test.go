@@ -44,6 +44,10 @@ func TestDocsWorkedExample(t *testing.T) {
 		if tail := s.Next.Prompt[strings.Index(s.Next.Prompt, "Iteration"):]; !strings.Contains(string(page), tail) {
 			t.Errorf("the page's Subsequent Call differs from the engine's:\n%s", tail)
 		}
+		// The whole of it, from its first line (the question as data).
+		if whole := "```\n" + strings.TrimRight(s.Next.Prompt, "\n") + "\n```"; !strings.Contains(string(page), whole) {
+			t.Errorf("the page's Subsequent Call is not the engine's whole prompt:\n%s", s.Next.Prompt)
+		}
 	}
 	y, err := Synthesize(s)
 	if err != nil {
