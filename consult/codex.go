@@ -17,6 +17,15 @@ const (
 	DefaultEffort      = "high"
 )
 
+// CodexPath is the codex program elicit runs: $ELICIT_CODEX as getenv
+// reports it, else "codex" (looked up in PATH).
+func CodexPath(getenv func(string) string) string {
+	if p := getenv("ELICIT_CODEX"); p != "" {
+		return p
+	}
+	return "codex"
+}
+
 // CodexOptions configures [Codex]. The zero value is usable.
 type CodexOptions struct {
 	// Path is the codex program; default "codex" (looked up in PATH).

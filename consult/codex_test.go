@@ -345,3 +345,15 @@ func TestCodexResumeNeedsSession(t *testing.T) {
 	_, err := NewCodex(nil).Resume(context.Background(), "", Request{})
 	checkFailure(t, nil, err, KindThreadNotFound, "no session id")
 }
+
+func TestCodexPath(t *testing.T) {
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	if got := CodexPath(getenv); got != "codex" {
+		t.Errorf("without ELICIT_CODEX: %q, want codex", got)
+	}
+	env["ELICIT_CODEX"] = "/opt/codex/bin/codex"
+	if got := CodexPath(getenv); got != "/opt/codex/bin/codex" {
+		t.Errorf("with ELICIT_CODEX: %q", got)
+	}
+}

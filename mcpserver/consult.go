@@ -48,10 +48,7 @@ var cancels = &mcp.ToolAnnotations{DestructiveHint: no, IdempotentHint: true, Op
 
 // sendConsultant builds the consultant; tests replace it.
 var sendConsultant = func(getenv func(string) string, name string, o *consult.CodexOptions) (consult.Consultant, error) {
-	o.Path = getenv("ELICIT_CODEX")
-	if o.Path == "" {
-		o.Path = "codex"
-	}
+	o.Path = consult.CodexPath(getenv)
 	return consult.New(name, o)
 }
 

@@ -28,10 +28,7 @@ func (h *handlers) crossModelTool() toolDef {
 
 // crossModelConsultant builds the codex consultant; tests replace it.
 var crossModelConsultant = func(getenv func(string) string, s config.Codex) (consult.Consultant, bool) {
-	path := getenv("ELICIT_CODEX")
-	if path == "" {
-		path = "codex"
-	}
+	path := consult.CodexPath(getenv)
 	t := time.Duration(s.Elicitation.Timeout * float64(time.Second))
 	c := consult.NewCodex(&consult.CodexOptions{Path: path, Model: s.Model, Effort: s.Reasoning, Timeout: t, IdleTimeout: t})
 	_, err := exec.LookPath(path)

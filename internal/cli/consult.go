@@ -19,11 +19,7 @@ type consultantSpec struct {
 // consultant builds the consultant a spec names and reports whether its
 // program can be found. The codex program is $ELICIT_CODEX, else "codex".
 func (a *app) consultant(s consultantSpec) (consult.Consultant, bool, error) {
-	path := a.getenv("ELICIT_CODEX")
-	if path == "" {
-		path = "codex"
-	}
-	c, err := consult.New(s.name, &consult.CodexOptions{Path: path, Model: s.model, Effort: s.effort,
+	c, err := consult.New(s.name, &consult.CodexOptions{Path: consult.CodexPath(a.getenv), Model: s.model, Effort: s.effort,
 		Timeout: s.timeout, IdleTimeout: s.idleTimeout})
 	if err != nil {
 		return nil, false, usagef("--consultant: %v", err)
