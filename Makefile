@@ -37,8 +37,13 @@ e2e: build
 
 bench: bench-go bench-process bench-mcp
 
+# The table only; go test's own output is shown when it fails (pipefail:
+# a failing go test fails the target even when the table looks whole).
+bench-go: SHELL := /bin/bash
 bench-go:
-	@$(GO) test -run '^$$' -bench . -skip '^BenchmarkStartup$$' -benchmem -count=1 ./... 2>/dev/null | $(GO) run ./internal/benchtable 2>/dev/null
+	@set -o pipefail; raw=$$(mktemp); trap 'rm -f "$$raw"' EXIT; \
+	  $(GO) test -run '^$$' -bench . -skip '^BenchmarkStartup$$' -benchmem -count=1 ./... 2>&1 \
+	  | $(GO) run ./internal/benchtable 2>"$$raw" || { cat "$$raw" >&2; echo "make bench-go: go test failed (its output is above)" >&2; exit 1; }
 
 # Whole-process start-up: elicit's commands beside a hello-world Go binary
 # and hello-world linking go-sdk and cobra, built with the same flags,
