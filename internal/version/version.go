@@ -22,7 +22,7 @@ type Info struct {
 	Version  string `json:"version"`
 	Commit   string `json:"commit"`
 	Date     string `json:"date"`
-	Modified bool   `json:"modified,omitempty"` // built from a work tree with changes
+	Modified bool   `json:"modified"` // built from a work tree with changes
 	Go       string `json:"go"`
 	Platform string `json:"platform"`
 }

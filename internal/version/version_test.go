@@ -1,6 +1,7 @@
 package version
 
 import (
+	"encoding/json"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -44,5 +45,23 @@ func TestString(t *testing.T) {
 	in := Info{Version: "1.2.3", Commit: "0123456789abcdef", Date: "2026-11-30T12:00:00Z", Modified: true, Go: "go1.26.8", Platform: "linux/amd64"}
 	if got, want := in.String(), "elicit 1.2.3 (commit 0123456789ab+dirty, built 2026-11-30T12:00:00Z, go1.26.8 linux/amd64)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestJSONNamesEveryField checks that the JSON `elicit version --json`
+// prints has every key its help lists, modified too when it is false.
+func TestJSONNamesEveryField(t *testing.T) {
+	data, err := json.Marshal(Info{Version: "1.2.3", Commit: "c", Date: "d", Go: "go1.26", Platform: "linux/amd64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"version", "commit", "date", "modified", "go", "platform"} {
+		if _, ok := got[key]; !ok {
+			t.Errorf("%s has no %q", data, key)
+		}
 	}
 }
