@@ -165,12 +165,26 @@ func lookup(r *method.Registry, refs []string) ([]method.Method, error) {
 	return out, p.Err()
 }
 
+// listedNums is how many nums an unknown-method error lists: reference
+// lists in messages stop at 20 items, then say how many more there are.
+const listedNums = 20
+
+// validNums lists the registry's nums for an unknown-method error, at most
+// listedNums of them.
 func validNums(r *method.Registry) string {
-	nums := make([]string, len(r.Methods))
-	for i, m := range r.Methods {
+	if len(r.Methods) == 0 {
+		return "none, the registry is empty"
+	}
+	n := min(len(r.Methods), listedNums)
+	nums := make([]string, n)
+	for i, m := range r.Methods[:n] {
 		nums[i] = strconv.Itoa(m.Num)
 	}
-	return strings.Join(nums, ", ")
+	s := strings.Join(nums, ", ")
+	if more := len(r.Methods) - n; more > 0 {
+		s += fmt.Sprintf(", … %d more; see elicit methods list", more)
+	}
+	return s
 }
 
 func (a *app) methodsShow(rf *registryFlags) *cobra.Command {
