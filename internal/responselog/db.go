@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	_ "github.com/ncruces/go-sqlite3/driver" // SQLite translated to pure Go (no cgo, no init cost); driver "sqlite3"
@@ -148,14 +150,16 @@ func (l *Log) load(db *sql.DB, remove bool) error {
 		files = append(files, filepath.Join(l.dir, journalName))
 	}
 	for _, path := range files {
-		data, err := os.ReadFile(path)
+		f, err := os.Open(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // another reader ingested it
 		}
 		if err != nil {
 			return err
 		}
-		if err := l.insert(db, path, data); err != nil {
+		err = l.insert(db, path, f)
+		f.Close()
+		if err != nil {
 			return err
 		}
 		if remove {
@@ -168,8 +172,10 @@ func (l *Log) load(db *sql.DB, remove bool) error {
 }
 
 // insert adds one file's records in one transaction; a record already in
-// is skipped, and a line that is not a record is a warning.
-func (l *Log) insert(db *sql.DB, path string, data []byte) error {
+// is skipped. A line that is not a record (torn by a writer that was
+// killed, or longer than maxLine) is skipped with a warning, the rest kept:
+// it never blocks the file.
+func (l *Log) insert(db *sql.DB, path string, in io.Reader) error {
 	tx, err := db.Begin()
 	if err != nil {
 		return err
@@ -186,18 +192,21 @@ func (l *Log) insert(db *sql.DB, path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	bad := 0
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+	bad, long := 0, 0
+	err = eachLine(in, maxLine, func(line []byte) error {
+		if line == nil {
+			long++
+			return nil
 		}
-		var r Record
-		if err := json.Unmarshal(line, &r); err != nil || r.ID == "" || r.Kind == "" {
+		if line = bytes.TrimSpace(line); len(line) == 0 {
+			return nil
+		}
+		r, ok := parseRecord(line)
+		if !ok {
 			bad++
-			continue
+			if r, ok = gluedRecord(line); !ok {
+				return nil
+			}
 		}
 		ts := r.Time.UTC().Format(time.RFC3339Nano)
 		if _, err := rec.Exec(r.ID, ts, r.Kind, r.TemplateID, r.Shape, r.Title, r.Host, r.HostVersion, r.Via,
@@ -209,12 +218,80 @@ func (l *Log) insert(db *sql.DB, path string, data []byte) error {
 				return err
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
-	if bad > 0 {
-		l.warn("%s: skipped %d line(s) that are not records", filepath.Base(path), bad)
+	if bad+long > 0 {
+		var why []string
+		if bad > 0 {
+			why = append(why, fmt.Sprintf("%d torn or not JSON", bad))
+		}
+		if long > 0 {
+			why = append(why, fmt.Sprintf("%d longer than %d MiB", long, maxLine>>20))
+		}
+		l.warn("%s: skipped %d line(s) that are not records (%s); the other records are in",
+			filepath.Base(path), bad+long, strings.Join(why, ", "))
 	}
 	return tx.Commit()
+}
+
+func parseRecord(line []byte) (Record, bool) {
+	var r Record
+	err := json.Unmarshal(line, &r)
+	return r, err == nil && r.ID != "" && r.Kind != ""
+}
+
+// gluedRecord finds a whole record at the end of a line that is not one:
+// an older elicit appended records right after a torn line, on the same
+// line. Records start with their id.
+func gluedRecord(line []byte) (Record, bool) {
+	start := []byte(`{"id":`)
+	for i := 1; i < len(line); {
+		j := bytes.Index(line[i:], start)
+		if j < 0 {
+			break
+		}
+		if r, ok := parseRecord(line[i+j:]); ok {
+			return r, true
+		}
+		i += j + 1
+	}
+	return Record{}, false
+}
+
+// eachLine calls fn with each line of in, its newline left out. A line
+// longer than max is not kept in memory: fn gets nil for it.
+func eachLine(in io.Reader, max int, fn func(line []byte) error) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	var buf []byte
+	size := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if size += len(chunk); size <= max+1 {
+			buf = append(buf, chunk...)
+		} else {
+			buf = buf[:0]
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err != nil && !errors.Is(err, io.EOF):
+			return err
+		}
+		if size > 0 {
+			line := bytes.TrimSuffix(buf, []byte("\n"))
+			if size > max+1 || (size == max+1 && len(line) == len(buf)) {
+				line = nil
+			}
+			if err := fn(line); err != nil {
+				return err
+			}
+		}
+		if err != nil {
+			return nil // io.EOF
+		}
+		buf, size = buf[:0], 0
+	}
 }

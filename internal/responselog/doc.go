@@ -13,4 +13,11 @@
 // lock, its records are inserted (a record id makes a repeat harmless) and
 // the file is removed. A locked or broken database is a warning: readers
 // then answer from the journal alone.
+//
+// No record can make the log unreadable: Append starts every record on a
+// line of its own (after a line torn by a writer that was killed) and never
+// writes a line over 4 MiB (a response's longest answers are cut to fit,
+// each ending with a marker; a record that cannot be cut is not logged,
+// with a warning). Readers skip any line they cannot read (torn, not JSON,
+// over 16 MiB) with a warning, and ingest the rest.
 package responselog

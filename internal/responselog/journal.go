@@ -73,6 +73,11 @@ func (l *Log) Append(r Record) {
 		r.Time = l.now().UTC()
 	}
 	line := r.appendJSON(make([]byte, 0, 512+len(r.Responses)+len(r.Form)))
+	if len(line) >= maxRecord {
+		if line = l.fit(&r, line); line == nil {
+			return
+		}
+	}
 	if err := l.append(append(line, '\n')); err != nil {
 		l.warn("%v (the record is lost; set ELICIT_LOG=off to stop logging)", err)
 	}
@@ -84,7 +89,7 @@ func (l *Log) append(line []byte) error {
 	}
 	path := filepath.Join(l.dir, journalName)
 	for range 3 {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
 			return err
 		}
@@ -103,13 +108,28 @@ func (l *Log) append(line []byte) error {
 			f.Close()
 			continue
 		}
-		_, err = f.Write(line)
+		_, err = f.Write(freshLine(f, line))
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		return err
 	}
 	return l.writeSide(line)
+}
+
+// freshLine is line with a newline before it when f does not end in one
+// (a writer killed mid-write left a torn line): the record starts a line of
+// its own instead of being glued onto the torn one.
+func freshLine(f *os.File, line []byte) []byte {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return line
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], fi.Size()-1); err != nil || last[0] == '\n' {
+		return line
+	}
+	return append([]byte{'\n'}, line...)
 }
 
 // samePath reports whether f is still the file at path.

@@ -99,7 +99,7 @@ func New(f *form.Form, e Event, who Who) Record {
 	}
 	if resp := e.Response; resp != nil {
 		r.ResponseID = resp.ResponseID
-		r.Responses, _ = json.Marshal(resp.Responses)
+		r.Responses, _ = encodeAnswers(resp.Responses) // <, > and & as themselves: answers are often code
 		r.Kept = keptGuesses(f, resp)
 	}
 	return r
