@@ -77,12 +77,19 @@ func (a *app) responsesList() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if len(list) == 0 && (filter.TemplateID != "" || filter.Shape != "") {
+				why, err := s.NoMatch(filter)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(a.stderr, "elicit: "+why)
+			}
 			return a.printEntries(list, out)
 		},
 	}
 	out.register(cmd, "the responses")
-	cmd.Flags().StringVar(&filter.TemplateID, "template", "", "only template id `ID` (template:NAME, or dict)")
-	cmd.Flags().StringVar(&filter.Shape, "shape", "", "only hand-built forms of shape `SHAPE`")
+	cmd.Flags().StringVar(&filter.TemplateID, "template", "", "only template `ID`: NAME or template:NAME, or dict for hand-built forms")
+	cmd.Flags().StringVar(&filter.Shape, "shape", "", "only forms of shape `SHAPE` (or a unique start of it, as elicit stats shows)")
 	cmd.Flags().IntVar(&filter.Limit, "limit", 0, "only the newest `N` (0: all)")
 	return cmd
 }

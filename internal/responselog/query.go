@@ -31,20 +31,108 @@ type Entry struct {
 
 // Filter narrows a listing.
 type Filter struct {
-	// TemplateID keeps one template id ("template:x", "dict").
+	// TemplateID keeps one template id ("template:x", "dict"); a bare
+	// template name ("x") is taken as its id.
 	TemplateID string
-	// Shape keeps one form shape.
+	// Shape keeps one form shape, or the shape it is the unique prefix of
+	// (as templates save --shape takes it).
 	Shape string
 	// Limit keeps the newest Limit entries (0: all).
 	Limit int
 }
 
-const entryColumns = `id, ts, kind, response_id, template_id, shape, title, host, host_version, via, surface,
-	fields, inferred, kept, problems, responses`
+// templateID is the template id a --template value means: "dict" and
+// "template:NAME" as they are, a bare NAME as "template:NAME".
+func templateID(s string) string {
+	if s == "" || s == "dict" || strings.HasPrefix(s, "template:") {
+		return s
+	}
+	return "template:" + s
+}
 
-// Responses lists the collected responses, newest first.
-func (s *Store) Responses(f Filter) ([]Entry, error) {
-	q := "SELECT " + entryColumns + " FROM records WHERE kind = ?"
+// responseShapes matches a shape prefix against the shapes of responses.
+const responseShapes = `SELECT shape, max(title) FROM records WHERE kind = 'response' AND substr(shape, 1, length(?1)) = ?1
+	GROUP BY shape ORDER BY shape`
+
+// resolve normalizes a filter: the template id, and the shape its prefix
+// stands for; found is false when no response has a shape with the prefix.
+func (s *Store) resolve(f Filter) (_ Filter, found bool, err error) {
+	f.TemplateID = templateID(f.TemplateID)
+	if f.Shape == "" {
+		return f, true, nil
+	}
+	full, err := s.matchShape(responseShapes, f.Shape)
+	if err != nil || full == "" {
+		return f, false, err
+	}
+	f.Shape = full
+	return f, true, nil
+}
+
+// NoMatch says why no response matches f (after Responses listed none),
+// or "" when some do.
+func (s *Store) NoMatch(f Filter) (string, error) {
+	f, found, err := s.resolve(f)
+	switch {
+	case err != nil:
+		return "", err
+	case !found:
+		return fmt.Sprintf("no response in the response log has a shape starting %q", f.Shape), nil
+	}
+	count := func(f Filter) (int, error) {
+		q, args := f.where()
+		var n int
+		err := s.db.QueryRow("SELECT count(*) FROM records WHERE "+q, args...).Scan(&n)
+		return n, err
+	}
+	if n, err := count(f); err != nil || n > 0 {
+		return "", err
+	}
+	if f.TemplateID == "" { // a shape given was found among the responses
+		return "the response log has no responses yet", nil
+	}
+	if n, err := count(Filter{TemplateID: f.TemplateID}); err != nil || n > 0 {
+		return fmt.Sprintf("no response of %s has shape %s", f.TemplateID, f.Shape), err
+	}
+	ids, err := s.templateIDs()
+	if err != nil {
+		return "", err
+	}
+	there := "it has no responses yet"
+	if len(ids) > 0 {
+		there = "template ids there: " + strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("no response of %s in the response log (%s)", f.TemplateID, there), nil
+}
+
+// templateIDs lists the template ids of the responses, at most
+// listedShapes of them, then how many more.
+func (s *Store) templateIDs() ([]string, error) {
+	rows, err := s.db.Query(`SELECT DISTINCT template_id FROM records WHERE kind = ? ORDER BY template_id`, KindResponse)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	n := 0
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		if n++; n <= listedShapes {
+			ids = append(ids, id)
+		}
+	}
+	if n > listedShapes {
+		ids = append(ids, fmt.Sprintf("… %d more", n-listedShapes))
+	}
+	return ids, rows.Err()
+}
+
+// where is the filter's condition on responses and its arguments.
+func (f Filter) where() (string, []any) {
+	q := "kind = ?"
 	args := []any{KindResponse}
 	if f.TemplateID != "" {
 		q += " AND template_id = ?"
@@ -54,7 +142,21 @@ func (s *Store) Responses(f Filter) ([]Entry, error) {
 		q += " AND shape = ?"
 		args = append(args, f.Shape)
 	}
-	q += " ORDER BY ts DESC, id"
+	return q, args
+}
+
+const entryColumns = `id, ts, kind, response_id, template_id, shape, title, host, host_version, via, surface,
+	fields, inferred, kept, problems, responses`
+
+// Responses lists the collected responses, newest first.
+// A shape prefix of several shapes is an error listing them.
+func (s *Store) Responses(f Filter) ([]Entry, error) {
+	f, found, err := s.resolve(f)
+	if err != nil || !found {
+		return []Entry{}, err
+	}
+	where, args := f.where()
+	q := "SELECT " + entryColumns + " FROM records WHERE " + where + " ORDER BY ts DESC, id"
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
@@ -123,31 +225,73 @@ func scanEntry(rows *sql.Rows) (Entry, error) {
 }
 
 // Form is the latest definition of a hand-built form of the given shape (or
-// a unique prefix of it), with its title.
+// a unique prefix of it), with its full shape and its title. A prefix of
+// several shapes is an error listing them.
 func (s *Store) Form(shape string) (def []byte, full, title string, err error) {
-	rows, err := s.db.Query(`SELECT shape, title, form FROM shapes WHERE substr(shape, 1, length(?)) = ? ORDER BY last_seen DESC LIMIT 2`, shape, shape)
+	notFound := fmt.Errorf("no hand-built form of shape %q in the response log (see elicit stats)", shape)
+	if shape == "" {
+		return nil, "", "", notFound
+	}
+	full, err = s.matchShape(`SELECT shape, title FROM shapes WHERE substr(shape, 1, length(?1)) = ?1 ORDER BY shape`, shape)
 	if err != nil {
 		return nil, "", "", err
 	}
+	if full == "" {
+		return nil, "", "", notFound
+	}
+	var form string
+	if err := s.db.QueryRow(`SELECT title, form FROM shapes WHERE shape = ?`, full).Scan(&title, &form); err != nil {
+		return nil, "", "", err
+	}
+	return []byte(form), full, title, nil
+}
+
+// listedShapes is how many candidates an ambiguous shape's error lists:
+// reference lists in messages stop at 20 items, then say how many more.
+const listedShapes = 20
+
+// matchShape resolves a shape prefix with q, a query of (shape, title)
+// rows whose shape starts with ?1: the shape itself when it is one, the
+// only match, "" for none, or an error listing the matches.
+func (s *Store) matchShape(q, prefix string) (string, error) {
+	rows, err := s.db.Query(q, prefix)
+	if err != nil {
+		return "", err
+	}
 	defer rows.Close()
-	var n int
+	var shapes, titles []string
 	for rows.Next() {
-		n++
-		var form string
-		if err := rows.Scan(&full, &title, &form); err != nil {
-			return nil, "", "", err
+		var shape, title string
+		if err := rows.Scan(&shape, &title); err != nil {
+			return "", err
 		}
-		if n == 1 {
-			def = []byte(form)
+		if shape == prefix {
+			return shape, nil
 		}
+		shapes, titles = append(shapes, shape), append(titles, title)
 	}
-	switch {
-	case n == 0 || shape == "":
-		return nil, "", "", fmt.Errorf("no hand-built form of shape %q in the response log (see elicit stats)", shape)
-	case n > 1 && !strings.HasPrefix(full, shape):
-		return nil, "", "", fmt.Errorf("%q is the start of more than one shape: give more of it", shape)
+	if err := rows.Err(); err != nil {
+		return "", err
 	}
-	return def, full, title, rows.Err()
+	switch len(shapes) {
+	case 0:
+		return "", nil
+	case 1:
+		return shapes[0], nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "shape %q is the start of %d shapes in the response log: ", prefix, len(shapes))
+	for i := range min(len(shapes), listedShapes) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", shapes[i], titles[i])
+	}
+	if more := len(shapes) - listedShapes; more > 0 {
+		fmt.Fprintf(&b, ", … %d more", more)
+	}
+	b.WriteString("; give more of it")
+	return "", errors.New(b.String())
 }
 
 // MarkPromoted records that a shape was saved as template name, so stats

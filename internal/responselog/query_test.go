@@ -1,0 +1,126 @@
+package responselog
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// shapesLog is a log with hand-built forms of the given shapes and titles,
+// one response each, the later ones seen later.
+func shapesLog(t *testing.T, shapes ...string) *Store {
+	t.Helper()
+	l, _ := testLog(t)
+	for i := 0; i+1 < len(shapes); i += 2 {
+		sh, title := shapes[i], shapes[i+1]
+		l.Append(Record{ID: fmt.Sprint("r", i), Time: time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC), Kind: KindResponse,
+			TemplateID: "dict", Shape: sh, Title: title, ResponseID: "resp-" + sh, Form: []byte(`{"title":"` + title + `"}`)})
+	}
+	s, err := l.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// TestFormByShapePrefix checks templates save's lookup: a unique prefix
+// finds the form, an exact shape wins, and a prefix of several shapes is
+// an error that lists them, whichever was seen last.
+func TestFormByShapePrefix(t *testing.T) {
+	s := shapesLog(t, "3aaaaaaaaaaa", "Scope this work", "3bbbbbbbbbbb", "Pick a cache", "3bbbbbbbbbbbx", "Longer", "4ccccccccccc", "Other")
+	for _, tc := range []struct{ prefix, shape, title, err string }{
+		{"3a", "3aaaaaaaaaaa", "Scope this work", ""},
+		{"4", "4ccccccccccc", "Other", ""},
+		{"3bbbbbbbbbbb", "3bbbbbbbbbbb", "Pick a cache", ""},
+		{"3", "", "", `shape "3" is the start of 3 shapes in the response log: 3aaaaaaaaaaa (Scope this work), 3bbbbbbbbbbb (Pick a cache), 3bbbbbbbbbbbx (Longer); give more of it`},
+		{"3b", "", "", `shape "3b" is the start of 2 shapes`},
+		{"5", "", "", `no hand-built form of shape "5" in the response log`},
+		{"", "", "", `no hand-built form of shape "" in the response log`},
+	} {
+		def, full, title, err := s.Form(tc.prefix)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("Form(%q): error %v, want %q", tc.prefix, err, tc.err)
+		case tc.err == "" && (err != nil || full != tc.shape || title != tc.title || string(def) != `{"title":"`+tc.title+`"}`):
+			t.Errorf("Form(%q) = %s, %q, %q, %v; want %q, %q", tc.prefix, def, full, title, err, tc.shape, tc.title)
+		}
+	}
+}
+
+// TestAmbiguousShapesListed checks that a prefix of many shapes lists 20
+// and says how many more.
+func TestAmbiguousShapesListed(t *testing.T) {
+	var args []string
+	for i := range 25 {
+		args = append(args, fmt.Sprintf("7%011d", i), "T")
+	}
+	_, _, _, err := shapesLog(t, args...).Form("7")
+	if err == nil || !strings.Contains(err.Error(), "700000000019 (T), … 5 more; give more of it") || strings.Contains(err.Error(), "700000000020") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestResponsesFilter checks list's filters: a bare template name is the
+// template's id, a shape may be given by a unique prefix (an ambiguous one
+// is an error listing the shapes), and NoMatch says why nothing matched.
+func TestResponsesFilter(t *testing.T) {
+	l, _ := testLog(t)
+	for i, r := range []Record{
+		{TemplateID: "template:review", Shape: "6f0000000000", Title: "Review"},
+		{TemplateID: "dict", Shape: "6f1111111111", Title: "Scope"},
+		{TemplateID: "dict", Shape: "6a2222222222", Title: "Other"},
+		{TemplateID: "dict", Shape: "6a2222222222", Title: "Other", Kind: KindRender},
+	} {
+		r.ID, r.ResponseID = fmt.Sprint("r", i), fmt.Sprint("resp-", i)
+		if r.Kind == "" {
+			r.Kind = KindResponse
+		}
+		l.Append(r)
+	}
+	s, err := l.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, tc := range []struct {
+		filter Filter
+		want   string
+		err    string
+		why    string
+	}{
+		{Filter{TemplateID: "review"}, "resp-0", "", ""},
+		{Filter{TemplateID: "template:review"}, "resp-0", "", ""},
+		{Filter{TemplateID: "dict"}, "resp-1 resp-2", "", ""},
+		{Filter{TemplateID: "nope"}, "", "", `no response of template:nope in the response log (template ids there: dict, template:review)`},
+		{Filter{Shape: "6f1"}, "resp-1", "", ""},
+		{Filter{Shape: "6a2222222222"}, "resp-2", "", ""},
+		{Filter{Shape: "6f"}, "", `shape "6f" is the start of 2 shapes in the response log: 6f0000000000 (Review), 6f1111111111 (Scope); give more of it`, ""},
+		{Filter{Shape: "7"}, "", "", `no response in the response log has a shape starting "7"`},
+		{Filter{Shape: "6f1", TemplateID: "review"}, "", "", `no response of template:review has shape 6f1111111111`},
+	} {
+		list, err := s.Responses(tc.filter)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%+v: error %v, want %q", tc.filter, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%+v: %v", tc.filter, err)
+			continue
+		}
+		var ids []string
+		for _, e := range list {
+			ids = append(ids, e.ResponseID)
+		}
+		if got := strings.Join(sorted(ids), " "); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.filter, got, tc.want)
+		}
+		why, err := s.NoMatch(tc.filter)
+		if err != nil || (len(list) == 0) != (why != "") || (why != "" && why != tc.why) {
+			t.Errorf("%+v: NoMatch = %q, %v; want %q", tc.filter, why, err, tc.why)
+		}
+	}
+}
