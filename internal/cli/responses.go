@@ -216,14 +216,39 @@ func writeCSV(w io.Writer, list []responselog.Entry) error {
 		sort.Strings(ids)
 		for _, id := range ids {
 			row := []string{e.ResponseID, e.Time.UTC().Format(time.RFC3339), e.TemplateID, e.Shape, e.Title,
-				e.Host, e.HostVersion, e.Via, id, csvValue(answers[id])}
-			if err := cw.Write(row); err != nil {
+				e.Host, e.HostVersion, e.Via, id}
+			for i := range row {
+				row[i] = csvCell(row[i])
+			}
+			value := csvValue(answers[id])
+			if !isJSONNumber(answers[id]) {
+				value = csvCell(value)
+			}
+			if err := cw.Write(append(row, value)); err != nil {
 				return err
 			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvCell neutralises a cell a spreadsheet would take for a formula (CSV
+// injection, OWASP's rule): text starting with =, +, -, @, a tab or a
+// carriage return gets a leading apostrophe, which spreadsheets show as
+// text and do not run.
+func csvCell(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
+}
+
+// isJSONNumber reports whether an answer is a number (-5 is a number in a
+// cell, not a formula, and is left as it is).
+func isJSONNumber(raw json.RawMessage) bool {
+	var f float64
+	return json.Unmarshal(raw, &f) == nil
 }
 
 // csvValue is an answer in a cell: a string as itself, anything else
