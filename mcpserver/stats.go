@@ -28,6 +28,7 @@ func (h *handlers) stats(_ context.Context, _ *mcp.CallToolRequest, a *args) any
 		return nil
 	}
 	defer s.Close()
+	s.TemplateExists = responselog.TemplatesIn(h.opts.Templates)
 	st, err := s.Stats(h.keyboardMode())
 	if err != nil {
 		a.addPrefixed("", err)

@@ -2,7 +2,9 @@ package mcpserver
 
 import (
 	"testing"
+	"testing/fstest"
 
+	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/google/go-cmp/cmp"
 )
@@ -54,5 +56,25 @@ func TestStatsWithoutLog(t *testing.T) {
 	out, _ := call(t, cs, "elicitation_stats", map[string]any{})
 	if out["records"] != 0.0 {
 		t.Errorf("records = %v with NoLogWrites", out["records"])
+	}
+}
+
+// TestStatsSuggestsFreeNames checks that elicitation_stats suggests a
+// template name the server's template folder does not already have.
+func TestStatsSuggestsFreeNames(t *testing.T) {
+	l := responselog.Open(t.TempDir())
+	taken := &form.Templates{Folder: fstest.MapFS{"scope-this-work.json": {Data: []byte(`{"title": "Taken", "fields": [{"id": "a", "text": "A?", "type": "boolean"}]}`)}}}
+	cs := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLog: l, Templates: taken}), protocols[0], nil)
+	scope := readForm(t, "scope")
+	for range 3 {
+		call(t, cs, "elicitation_render_form", map[string]any{"form": scope})
+	}
+	out, isErr := call(t, cs, "elicitation_stats", map[string]any{})
+	promote, _ := out["promote"].([]any)
+	if isErr || len(promote) != 1 {
+		t.Fatalf("stats: %v", out)
+	}
+	if p := promote[0].(map[string]any); p["suggested_name"] != "scope-this-work-2" {
+		t.Errorf("suggested %v, want scope-this-work-2 (scope-this-work is a template)", p["suggested_name"])
 	}
 }

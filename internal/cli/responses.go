@@ -277,6 +277,7 @@ more, with the 'elicit templates save' command that makes each a template.`,
 				return err
 			}
 			defer s.Close()
+			s.TemplateExists = responselog.TemplatesIn(a.templates())
 			st, err := s.Stats(a.keyboardMode())
 			if err != nil {
 				return err

@@ -60,6 +60,10 @@ type Store struct {
 	// Partial says the database could not be used: the store holds only
 	// the journal's records, in memory.
 	Partial bool
+	// TemplateExists, when set, says whether a template of the name exists
+	// (in the folders the caller reads and saves to, or built in): the
+	// names Stats suggests avoid them.
+	TemplateExists func(name string) bool
 }
 
 // Close closes the database.

@@ -124,3 +124,52 @@ func TestResponsesFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestPromotedNamesAreUnique checks that stats never suggests one template
+// name twice, nor a name a template or an earlier save already has: two
+// shapes titled alike get review-findings and review-findings-2.
+func TestPromotedNamesAreUnique(t *testing.T) {
+	l, _ := testLog(t)
+	i := 0
+	use := func(shape, title string, n int) {
+		for range n {
+			i++
+			l.Append(Record{ID: fmt.Sprint("r", i), Time: time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC), Kind: KindResponse,
+				TemplateID: "dict", Shape: shape, Title: title, ResponseID: fmt.Sprint("resp-", i), Form: []byte(`{}`)})
+		}
+	}
+	use("aaaaaaaaaaaa", "Review findings", 5)
+	use("bbbbbbbbbbbb", "Review findings", 4)
+	use("cccccccccccc", "Review: findings!", 3)
+	use("dddddddddddd", "Scope", 3)
+	use("eeeeeeeeeeee", "Old", 3)
+	s, err := l.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.MarkPromoted("eeeeeeeeeeee", "scope", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	names := func() []string {
+		st, err := s.Stats(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range st.Promote {
+			out = append(out, p.Name)
+			if want := "elicit templates save " + p.Name + " --shape " + p.Shape; p.Command != want {
+				t.Errorf("command %q, want %q", p.Command, want)
+			}
+		}
+		return out
+	}
+	if got, want := strings.Join(names(), " "), "review-findings review-findings-2 review-findings-3 scope-2"; got != want {
+		t.Errorf("suggested %q, want %q", got, want)
+	}
+	s.TemplateExists = func(name string) bool { return name == "review-findings" || name == "scope-2" }
+	if got, want := strings.Join(names(), " "), "review-findings-2 review-findings-3 review-findings-4 scope-3"; got != want {
+		t.Errorf("with templates review-findings and scope-2: suggested %q, want %q", got, want)
+	}
+}

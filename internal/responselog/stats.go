@@ -3,8 +3,11 @@ package responselog
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/elicit/elicit/form"
 )
 
 // KeyboardHintAfter is how many submissions it takes before stats suggests
@@ -165,8 +168,14 @@ func (s *Store) byTemplate(st *Stats) error {
 }
 
 // promotions finds hand-built shapes used PromoteAfter times or more (the
-// most of their renders and their submissions), not yet saved.
+// most of their renders and their submissions), not yet saved. Each gets
+// a name of its own: one no other suggestion, saved shape or existing
+// template has (a second "review-findings" is "review-findings-2").
 func (s *Store) promotions(st *Stats) error {
+	taken, err := s.promotedNames()
+	if err != nil {
+		return err
+	}
 	rows, err := s.db.Query(`SELECT r.shape, coalesce(sh.title, max(r.title)),
 		max(sum(r.kind = ?), sum(r.kind = ?)) AS uses
 		FROM records r LEFT JOIN shapes sh ON sh.shape = r.shape
@@ -182,10 +191,47 @@ func (s *Store) promotions(st *Stats) error {
 			return err
 		}
 		p.Name = TemplateName(p.Title)
+		for n := 2; taken[p.Name] || (s.TemplateExists != nil && s.TemplateExists(p.Name)); n++ {
+			p.Name = TemplateName(p.Title) + "-" + strconv.Itoa(n)
+		}
+		taken[p.Name] = true
 		p.Command = "elicit templates save " + p.Name + " --shape " + p.Shape
 		st.Promote = append(st.Promote, p)
 	}
 	return rows.Err()
+}
+
+// TemplatesIn is a Store.TemplateExists for a template library (built in
+// and its folder), listed once, when first asked.
+func TemplatesIn(ts *form.Templates) func(name string) bool {
+	var names map[string]bool
+	return func(name string) bool {
+		if names == nil {
+			names = map[string]bool{}
+			for _, t := range ts.List() {
+				names[t.Name] = true
+			}
+		}
+		return names[name]
+	}
+}
+
+// promotedNames is the set of names shapes were saved as.
+func (s *Store) promotedNames() (map[string]bool, error) {
+	rows, err := s.db.Query(`SELECT name FROM promoted`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	names := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		names[name] = true
+	}
+	return names, rows.Err()
 }
 
 // TemplateName turns a title into a template name: lower case letters and
