@@ -173,3 +173,32 @@ func TestPromotedNamesAreUnique(t *testing.T) {
 		t.Errorf("with templates review-findings and scope-2: suggested %q, want %q", got, want)
 	}
 }
+
+// TestKeyboardHintText checks the hint says what keyboard mode does with
+// number, date and textarea fields: forms with them still go to the widget
+// (the router ranks them above keyboard mode), and AskUserQuestion asks
+// them in the markdown follow-up; they do not "need" the widget.
+func TestKeyboardHintText(t *testing.T) {
+	l, _ := testLog(t)
+	for i := range KeyboardHintAfter {
+		l.Append(Record{Kind: KindResponse, TemplateID: "dict", Shape: "s", ResponseID: fmt.Sprint("resp-", i)})
+	}
+	s, err := l.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, err := s.Stats(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"10 forms submitted so far", "elicit config set keyboard_mode true", "AskUserQuestion",
+		"number, date or textarea fields still opens the widget", "markdown follow-up"} {
+		if !strings.Contains(st.KeyboardHint, want) {
+			t.Errorf("hint %q lacks %q", st.KeyboardHint, want)
+		}
+	}
+	if strings.Contains(st.KeyboardHint, "need the widget") {
+		t.Errorf("hint %q says the fields need the widget", st.KeyboardHint)
+	}
+}

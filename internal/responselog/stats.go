@@ -110,7 +110,8 @@ func (s *Store) Stats(keyboardMode bool) (*Stats, error) {
 	}
 	if st.Submissions >= KeyboardHintAfter && !keyboardMode {
 		st.KeyboardHint = fmt.Sprintf("%d forms submitted so far. If forms feel like too much, `elicit config set keyboard_mode true` "+
-			"asks them through AskUserQuestion instead (number, date and textarea fields still need the widget).", st.Submissions)
+			"asks them through AskUserQuestion instead. A form with number, date or textarea fields still opens the widget; "+
+			"asked through AskUserQuestion, such fields come in a markdown follow-up.", st.Submissions)
 	}
 	if err := s.promotions(st); err != nil {
 		return nil, err
