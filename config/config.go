@@ -72,8 +72,43 @@ func loadPath(path string) (*file, error) {
 	case root.Kind != jsonnode.Object:
 		return nil, f.broken(int(root.Offset), "is not a JSON object (got "+root.Kind.String()+")")
 	}
+	if err := f.duplicates(&root, ""); err != nil {
+		return nil, err
+	}
 	f.root = root
 	return f, nil
+}
+
+// duplicates reports the first key given twice in an object of n (path is
+// n's dotted path): which value wins would be a guess, so the file is not
+// used until one is removed.
+func (f *file) duplicates(n *jsonnode.Node, path string) error {
+	switch n.Kind {
+	case jsonnode.Array:
+		for i := range n.Items {
+			if err := f.duplicates(&n.Items[i], path); err != nil {
+				return err
+			}
+		}
+	case jsonnode.Object:
+		first := make(map[string]int, len(n.Members))
+		for i := range n.Members {
+			m := &n.Members[i]
+			key := m.Key
+			if path != "" {
+				key = path + "." + key
+			}
+			if j, dup := first[m.Key]; dup {
+				line, col := jsonnode.Position(f.data, int(n.Members[j].Value.Offset))
+				return f.broken(int(m.Value.Offset), fmt.Sprintf("%q is given twice (also at line %d, column %d): keep one", key, line, col))
+			}
+			first[m.Key] = i
+			if err := f.duplicates(&m.Value, key); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // broken is the error for a settings file elicit cannot use.
@@ -87,8 +122,8 @@ func (f *file) at(offset int) string {
 	return fmt.Sprintf("%s:%d:%d:", f.path, line, col)
 }
 
-// get returns the value of a top-level key (the last, when it is given
-// more than once) and where it starts.
+// get returns the value of a top-level key and where it starts (load
+// refuses a file with a key given twice).
 func (f *file) get(key string) (json.RawMessage, int, bool) {
 	for i := len(f.root.Members) - 1; i >= 0; i-- {
 		if m := &f.root.Members[i]; m.Key == key {
@@ -117,8 +152,7 @@ func (f *file) locate(path string) string {
 	return f.at(int(n.Offset))
 }
 
-// members returns the file's settings as raw values (the last of a key
-// given more than once wins).
+// members returns the file's settings as raw values.
 func (f *file) members() map[string]json.RawMessage {
 	m := make(map[string]json.RawMessage, len(f.root.Members))
 	for _, mem := range f.root.Members {
@@ -130,6 +164,12 @@ func (f *file) members() map[string]json.RawMessage {
 // set writes one key, keeping the others, atomically, and keeping the
 // file's mode (and a symbolic link to it: the link's target is written).
 func set(dir, key string, value any) error {
+	switch fi, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the project folder %s does not exist (create it, or give --project an existing folder)", dir)
+	case err == nil && !fi.IsDir():
+		return fmt.Errorf("the project folder %s is not a folder (give --project a folder)", dir)
+	}
 	f, err := load(dir)
 	if err != nil {
 		return err

@@ -106,6 +106,9 @@ func TestErrorsHaveLineAndColumn(t *testing.T) {
 		{"not an object", "\n\n  [1]", ":3:3: is not a JSON object (got array)"},
 		{"wrong type", "{\"theme\": 1,\n \"keyboard_mode\": 1}", ":2:19: keyboard_mode must be true or false (got 1)"},
 		{"not UTF-8", "{\"a\": \"\xff\"}", ":1:8: is not valid UTF-8"},
+		{"duplicate key", "{\"log\": true,\n \"log\": false}", `:2:9: "log" is given twice (also at line 1, column 9): keep one; fix or remove it`},
+		{"duplicate nested key", "{\"codex\": {\"model\": \"a\",\n  \"elicitation\": {\"timeout\": 1, \"timeout\": 2}}}",
+			`:2:44: "codex.elicitation.timeout" is given twice (also at line 2, column 30): keep one`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,6 +127,24 @@ func TestErrorsHaveLineAndColumn(t *testing.T) {
 	s, err := CodexFor(dir)
 	if err != nil || len(s.Warnings) != 1 || s.Warnings[0] != Path(dir)+":2:12: codex.model must be a string (got 5); using gpt-5.3-codex" {
 		t.Errorf("codex warnings = %q, %v", s.Warnings, err)
+	}
+}
+
+// TestSetNeedsTheFolder: config set in a folder that does not exist says
+// so (it leaked the name of the temporary file it could not create).
+func TestSetNeedsTheFolder(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nonexistent")
+	err := SetLog(missing, false)
+	if err == nil || err.Error() != "the project folder "+missing+" does not exist (create it, or give --project an existing folder)" {
+		t.Errorf("err = %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	if err := SetLog(file, false); err == nil || err.Error() != "the project folder "+file+" is not a folder (give --project a folder)" {
+		t.Errorf("a file as the folder: err = %v", err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("set created the folder")
 	}
 }
 
