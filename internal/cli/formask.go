@@ -70,29 +70,45 @@ answer asked again with collect's message. Escape, Ctrl-C or the end of the inpu
 	return cmd
 }
 
-// askForm asks f on the terminal, or line by line when standard input is
-// not a terminal or accessible is set. The widgets draw on standard error,
-// or on the terminal itself (/dev/tty) when standard error is redirected.
+// askForm asks f on the terminal (see widgetTerminal), or line by line when
+// there is none or accessible is set.
 func (a *app) askForm(f *form.Form, accessible bool) (map[string]any, error) {
-	in, ok := a.stdin.(*os.File)
-	if accessible || !ok || !termui.IsTerminal(in) {
+	if accessible {
 		return askLines(f, a.stdin, a.stderr)
 	}
-	var out *os.File
-	if e, ok := a.stderr.(*os.File); ok && termui.IsTerminal(e) {
-		out = e
-	} else if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-		defer tty.Close()
-		out = tty
-	} else {
+	in, out, done, ok := a.widgetTerminal()
+	if !ok {
 		return askLines(f, a.stdin, a.stderr)
 	}
+	defer done()
 	ui, err := termui.Open(in, out)
 	if err != nil {
 		return nil, err
 	}
 	defer ui.Close()
 	return term.Ask(f, ui)
+}
+
+// widgetTerminal is where the terminal widgets (form ask, methods pick)
+// read keys and draw: standard input when it is a terminal, drawing on
+// standard error, or on the terminal itself (/dev/tty) when standard error
+// is redirected too. Standard output stays free for the result, so it may
+// be captured (a file, a pipe, $(...)). ok is false when standard input is
+// not a terminal or there is nowhere to draw; done releases what was
+// opened.
+func (a *app) widgetTerminal() (in, out *os.File, done func(), ok bool) {
+	in, isFile := a.stdin.(*os.File)
+	if !isFile || !termui.IsTerminal(in) {
+		return nil, nil, nil, false
+	}
+	if e, isFile := a.stderr.(*os.File); isFile && termui.IsTerminal(e) {
+		return in, e, func() {}, true
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	return in, tty, func() { tty.Close() }, true
 }
 
 // askLines runs term.AskLines; an interrupt (Ctrl-C on a terminal in line

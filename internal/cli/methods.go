@@ -393,7 +393,8 @@ func (a *app) methodsPick(rf *registryFlags) *cobra.Command {
 		Use:   "pick --phase P [flags]",
 		Short: "Select methods and choose at least one (a multi-select on a terminal)",
 		Long: `pick runs select and asks which of the methods to apply; at least one must be chosen.
-On a terminal it shows a multi-select. Without one, pass the choice: --choose NUM,NUM
+On a terminal it shows a multi-select, drawn on standard error (or the terminal itself), so
+standard output may be captured. Without one, pass the choice: --choose NUM,NUM
 (nums from 'elicit methods select ... --json') or --quick for the top-scored method;
 otherwise pick exits with code 2 and lists the candidates.`,
 		Args: noArgs,
@@ -437,8 +438,10 @@ func (a *app) choose(cmd *cobra.Command, f *pickFlags, q method.Query, sel *meth
 			return nil, err
 		}
 		return sel.Choose(nums)
-	case a.interactive():
-		return a.askChoice(sel)
+	}
+	if in, out, done, ok := a.widgetTerminal(); ok {
+		defer done()
+		return a.askChoice(sel, in, out)
 	}
 	var b strings.Builder
 	a.printCandidates(&b, sel.Methods)
@@ -461,22 +464,15 @@ func parseNums(s string) ([]int, error) {
 	return nums, nil
 }
 
-// interactive reports whether stdin and stdout are both terminals.
-func (a *app) interactive() bool {
-	in, ok1 := a.stdin.(*os.File)
-	out, ok2 := a.stdout.(*os.File)
-	return ok1 && ok2 && termui.IsTerminal(in) && termui.IsTerminal(out)
-}
-
-// askChoice shows the candidates as a multi-select on the terminal, the
-// first one preselected, and insists on at least one. Escape or Ctrl-C is
-// no answer (exit 3).
-func (a *app) askChoice(sel *method.Selection) ([]method.Candidate, error) {
+// askChoice shows the candidates as a multi-select on the terminal (keys
+// from in, drawn on out: see widgetTerminal), the first one preselected,
+// and insists on at least one. Escape or Ctrl-C is no answer (exit 3).
+func (a *app) askChoice(sel *method.Selection, in, out *os.File) ([]method.Candidate, error) {
 	opts := make([]termui.Option, len(sel.Methods))
 	for i, c := range sel.Methods {
 		opts[i] = termui.Option{Label: c.Method.Name, Note: fmt.Sprintf("%.2f, %s", c.Score, c.Method.Category)}
 	}
-	ui, err := termui.Open(a.stdin.(*os.File), a.stdout)
+	ui, err := termui.Open(in, out)
 	if err != nil {
 		return nil, fmt.Errorf("pick: %w", err)
 	}

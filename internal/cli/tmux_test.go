@@ -61,6 +61,34 @@ func TestPickOnTerminal(t *testing.T) {
 	}
 }
 
+// TestPickStdoutRedirected: with standard output captured (a file, a
+// pipe, $(...)) pick still asks on the terminal, drawing on standard error
+// as form ask does, and prints the choice to standard output.
+func TestPickStdoutRedirected(t *testing.T) {
+	dir, path := elicitOnPath(t)
+	term := tmuxtest.Start(t, dir, 90, 20, "elicit methods pick --phase forge:3 --title 'Architecture Design' > out.txt", path)
+	term.WaitFor("› [x] Tree of Thoughts")
+	term.Keys("j", "Space", "Enter")
+	if code, screen := term.Exit(); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, screen)
+	}
+	out, _ := os.ReadFile(filepath.Join(dir, "out.txt"))
+	if !regexp.MustCompile(`(?m)^\d+\tTree of Thoughts\n20\tArchitecture Decision Records\n$`).Match(out) {
+		t.Errorf("stdout %q", out)
+	}
+
+	// standard error redirected too: the widgets draw on the terminal itself
+	term = tmuxtest.Start(t, dir, 90, 20, "elicit methods pick --phase forge:3 --title 'Architecture Design' 2>/dev/null | cat > out.txt", path)
+	term.WaitFor("Which reasoning methods should this section apply?")
+	term.Keys("Enter")
+	if code, screen := term.Exit(); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, screen)
+	}
+	if out, _ := os.ReadFile(filepath.Join(dir, "out.txt")); !regexp.MustCompile(`^\d+\tTree of Thoughts\n$`).Match(out) {
+		t.Errorf("stdout %q", out)
+	}
+}
+
 // tenTypes has one field of each of the seed's ten types.
 const tenTypes = `{"title": "Release plan", "description": "One question of each type.", "fields": [
   {"id": "track", "text": "Which release track?", "type": "single_select",
