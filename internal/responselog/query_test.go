@@ -17,6 +17,12 @@ func shapesLog(t *testing.T, shapes ...string) *Store {
 		l.Append(Record{ID: fmt.Sprint("r", i), Time: time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC), Kind: KindResponse,
 			TemplateID: "dict", Shape: sh, Title: title, ResponseID: "resp-" + sh, Form: []byte(`{"title":"` + title + `"}`)})
 	}
+	return mustRead(t, l)
+}
+
+// mustRead reads the log, closing the store when the test ends.
+func mustRead(t *testing.T, l *Log) *Store {
+	t.Helper()
 	s, err := l.Read()
 	if err != nil {
 		t.Fatal(err)
@@ -79,11 +85,7 @@ func TestResponsesFilter(t *testing.T) {
 		}
 		l.Append(r)
 	}
-	s, err := l.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := mustRead(t, l)
 	for _, tc := range []struct {
 		filter Filter
 		want   string
@@ -143,11 +145,7 @@ func TestPromotedNamesAreUnique(t *testing.T) {
 	use("cccccccccccc", "Review: findings!", 3)
 	use("dddddddddddd", "Scope", 3)
 	use("eeeeeeeeeeee", "Old", 3)
-	s, err := l.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := mustRead(t, l)
 	if err := s.MarkPromoted("eeeeeeeeeeee", "scope", time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -183,11 +181,7 @@ func TestKeyboardHintText(t *testing.T) {
 	for i := range KeyboardHintAfter {
 		l.Append(Record{Kind: KindResponse, TemplateID: "dict", Shape: "s", ResponseID: fmt.Sprint("resp-", i)})
 	}
-	s, err := l.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := mustRead(t, l)
 	st, err := s.Stats(false)
 	if err != nil {
 		t.Fatal(err)

@@ -25,11 +25,7 @@ func responseRecord(t *testing.T, f *form.Form, id string, answers map[string]an
 
 func readIDs(t *testing.T, l *Log) (*Store, []string) {
 	t.Helper()
-	s, err := l.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := mustRead(t, l)
 	list, err := s.Responses(Filter{})
 	if err != nil {
 		t.Fatal(err)
