@@ -28,7 +28,7 @@ func (f *Field) typedRanking(s string) (any, string) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, strings.Join(bad, "; ") + " (options: " + numberedOptions(f.Options) + ")"
+		return nil, strings.Join(bad, "; ") + " (options: " + optionList(f.Options) + ")"
 	}
 	if len(order) == 0 {
 		return nil, ""

@@ -11,10 +11,12 @@ import (
 )
 
 // What a person types as an answer (a line of a chat reply, a line at a
-// terminal prompt) is read the same way on every text surface: numbers pick
-// the options as Choices lists them (from 1), labels match ignoring case,
-// spacing, '-' and '_', yes/no words answer a boolean, dates may be written
-// the ways people write them. The value returned is what Collect validates.
+// terminal prompt) is read the same way on every text surface: labels match
+// ignoring case, spacing, '-' and '_', numbers pick the options as Choices
+// lists them (from 1) unless the options are themselves numbers (then a
+// number names the option), yes/no words answer a boolean, dates may be
+// written the ways people write them. The value returned is what Collect
+// validates.
 
 // Typed reads text typed as the answer to f. It returns the answer
 // (a string, a []string for a multi-select, a float64 for a number), nil
@@ -42,7 +44,9 @@ func (f *Field) Typed(text string) (any, string) {
 	case f.Type == Date:
 		return typedDate(s)
 	case f.Type == TextInput:
-		if n, ok := choiceNumber(s); ok && len(f.Choices()) > 0 {
+		// A number picks a suggestion, unless the suggestions are numbers:
+		// then it is the text itself.
+		if n, ok := choiceNumber(s); ok && len(f.Choices()) > 0 && !NumberLabels(f.Choices()) {
 			if n < 1 || n > len(f.Choices()) {
 				return nil, fmt.Sprintf("%q is not one of the suggestion numbers (1-%d); write the text itself", s, len(f.Choices()))
 			}
@@ -111,32 +115,75 @@ func (f *Field) typedChoice(s string) (any, string) {
 	case o != "":
 		return o, ""
 	}
-	return nil, fmt.Sprintf("%q is not one of the options (%s)", s, numberedOptions(opts))
+	return nil, fmt.Sprintf("%q is not one of the options (%s)", s, optionList(opts))
 }
 
-// pickOne reads one option of opts from s: a number, a label, or a number
-// followed by its label. It returns "" and "" when s names no option.
+// pickOne reads one option of opts from s: a label, a number, or a number
+// followed by its label. A label wins over a number, and when the options
+// are themselves numbers (story points 1, 2, 3, 5, 8) a number only names
+// the option with that label, never a place in the list: "5" is 5, not the
+// fifth option. It returns "" and "" when s names no option.
 func (f *Field) pickOne(opts []string, s string) (string, string) {
+	if o, msg := matchLabel(opts, s); o != "" || msg != "" {
+		return o, msg
+	}
+	numbers := NumberLabels(opts)
 	if n, ok := choiceNumber(s); ok {
-		if n < 1 || n > len(opts) {
+		switch {
+		case numbers:
+			// "(5)", "#5": the option labelled 5, if there is one.
+			if o, _ := matchLabel(opts, strconv.Itoa(n)); o != "" {
+				return o, ""
+			}
+			return "", fmt.Sprintf("%q is not one of the options (%s): %s", s, quoteList(opts, ", "), numbersNote)
+		case n < 1 || n > len(opts):
 			return "", fmt.Sprintf("%q is not one of the option numbers (1-%d)", s, len(opts))
 		}
 		return opts[n-1], ""
 	}
-	if o, msg := matchLabel(opts, s); o != "" || msg != "" {
-		return o, msg
-	}
 	// "2. Refactor", "2 - Refactor", "2) Refactor": the number wins when
-	// the label agrees with it or names nothing else.
+	// the label agrees with it or names nothing else (and must agree with
+	// it when the options are numbers).
 	if num, rest, ok := leadingNumber(s); ok && num >= 1 && num <= len(opts) {
 		if _, isNum := choiceNumber(strings.Fields(rest)[0]); isNum {
 			return "", "" // "4 1": two numbers, not a number and a label
 		}
-		if o, _ := matchLabel(opts, rest); o == "" || o == opts[num-1] {
+		if o, _ := matchLabel(opts, rest); o == opts[num-1] || o == "" && !numbers {
+			if numbers {
+				return "", "" // "2. Other" where "2" is an option too
+			}
 			return opts[num-1], ""
 		}
 	}
 	return "", ""
+}
+
+// numbersNote says why a number that is not a label picks nothing.
+const numbersNote = "these options are numbers, so a number names the option itself, not its place in the list"
+
+// NumberLabels reports whether any of opts is a number ("5", "0.5"): a
+// typed number then names an option by its label, not by its place in
+// the list, and the text surfaces do not number such options.
+func NumberLabels(opts []string) bool {
+	for _, o := range opts {
+		t := strings.TrimSpace(o)
+		if t == "" || strings.Trim(t, "0123456789.eE+-") != "" {
+			continue
+		}
+		if _, err := strconv.ParseFloat(t, 64); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// optionList lists opts for a message: numbered, or just quoted when the
+// options are numbers themselves.
+func optionList(opts []string) string {
+	if NumberLabels(opts) {
+		return quoteList(opts, ", ")
+	}
+	return numberedOptions(opts)
 }
 
 // leadingNumber splits "2. label" into 2 and "label".
@@ -193,7 +240,7 @@ func (f *Field) typedMulti(s string) (any, string) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, strings.Join(bad, "; ") + " (options: " + numberedOptions(opts) + ")"
+		return nil, strings.Join(bad, "; ") + " (options: " + optionList(opts) + ")"
 	}
 	var out []string
 	for _, o := range f.Options {
@@ -219,10 +266,10 @@ func joinedLabel(opts []string, parts []string, i int) (int, string) {
 }
 
 // multiPart reads one comma-separated part: an option, or numbers separated
-// by spaces ("1 3").
+// by spaces ("1 3"), each read as pickOne reads it.
 func (f *Field) multiPart(opts []string, part string) ([]string, string) {
 	words := strings.Fields(part)
-	if len(words) == 1 || !allNumbers(words) {
+	if o, _ := matchLabel(opts, part); o != "" || len(words) == 1 || !allNumbers(words) {
 		switch o, msg := f.pickOne(opts, part); {
 		case msg != "":
 			return nil, msg
@@ -234,11 +281,11 @@ func (f *Field) multiPart(opts []string, part string) ([]string, string) {
 	}
 	var out []string
 	for _, w := range words {
-		n, _ := choiceNumber(w)
-		if n < 1 || n > len(opts) {
-			return nil, fmt.Sprintf("%q is not one of the option numbers (1-%d)", w, len(opts))
+		o, msg := f.pickOne(opts, w)
+		if msg != "" {
+			return nil, msg
 		}
-		out = append(out, opts[n-1])
+		out = append(out, o)
 	}
 	return out, ""
 }

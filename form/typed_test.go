@@ -113,3 +113,57 @@ func FuzzTyped(f *testing.F) {
 		}
 	})
 }
+
+// TestTypedNumberLabels: options whose labels are numbers are named by
+// those numbers, never read as positions in the list (a reply "5" to story
+// points 1, 2, 3, 5, 8, 13 is 5, not the fifth option 8), on every typed
+// path: a single choice, a multi-select, a ranking, a text field's
+// suggestions.
+func TestTypedNumberLabels(t *testing.T) {
+	f, err := Parse([]byte(`{"title": "S", "fields": [
+		{"id": "p", "text": "Points?", "type": "single_select", "options": ["1", "2", "3", "5", "8", "13"]},
+		{"id": "m", "text": "Which?", "type": "multi_select", "options": ["1", "2", "3", "5", "8", "13"]},
+		{"id": "r", "text": "Order?", "type": "ranking", "options": ["3", "1", "2"]},
+		{"id": "h", "text": "Half?", "type": "single_select", "options": ["0.5", "1.5", "Other"]},
+		{"id": "port", "text": "Port?", "type": "text_input", "options": ["8080", "3000"]},
+		{"id": "mixed", "text": "Mixed?", "type": "single_select", "options": ["2", "Other"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const numbers = "these options are numbers, so a number names the option itself, not its place in the list"
+	tests := []struct {
+		id, in string
+		want   any
+		msg    string
+	}{
+		{"p", "5", "5", ""},
+		{"p", "13", "13", ""},
+		{"p", " 8. ", "8", ""},
+		{"p", "(3)", "3", ""},
+		{"p", "#13", "13", ""},
+		{"p", "4", nil, `"4" is not one of the options ("1", "2", "3", "5", "8", "13"): ` + numbers},
+		{"p", "6", nil, `"6" is not one of the options ("1", "2", "3", "5", "8", "13"): ` + numbers},
+		{"m", "5, 13", []string{"5", "13"}, ""},
+		{"m", "5 8", []string{"5", "8"}, ""},
+		{"m", "13", []string{"13"}, ""},
+		{"m", "1, 4", nil, `"4" is not one of the options ("1", "2", "3", "5", "8", "13"): ` + numbers + ` (options: "1", "2", "3", "5", "8", "13")`},
+		{"r", "1, 2, 3", []string{"1", "2", "3"}, ""},
+		{"r", "3 > 1 > 2", []string{"3", "1", "2"}, ""},
+		{"h", "1.5", "1.5", ""},
+		{"h", "2", nil, `"2" is not one of the options ("0.5", "1.5", "Other"): ` + numbers},
+		{"h", "Other", "Other", ""},
+		{"port", "8080", "8080", ""},
+		{"port", "2", "2", ""},
+		{"port", "9000", "9000", ""},
+		{"mixed", "2", "2", ""},
+		{"mixed", "1", nil, `"1" is not one of the options ("2", "Other"): ` + numbers},
+		{"mixed", "2. Other", nil, `"2. Other" is not one of the options ("2", "Other")`},
+		{"mixed", "other", "Other", ""},
+	}
+	for _, tt := range tests {
+		got, msg := f.Field(tt.id).Typed(tt.in)
+		if diff := cmp.Diff(tt.want, got); diff != "" || msg != tt.msg {
+			t.Errorf("%s %q: got %#v, %q; want %#v, %q", tt.id, tt.in, got, msg, tt.want, tt.msg)
+		}
+	}
+}

@@ -94,8 +94,13 @@ func constructLines(b *strings.Builder, f *form.Field) bool {
 		return true
 	case form.Ranking:
 		b.WriteString("\n")
+		numbers := form.NumberLabels(f.Options)
 		for i, o := range f.Options {
-			b.WriteString(fmt.Sprintf("%d. %s", i+1, esc(o)))
+			if numbers {
+				b.WriteString("- " + esc(o)) // answered by the numbers themselves
+			} else {
+				b.WriteString(fmt.Sprintf("%d. %s", i+1, esc(o)))
+			}
 			if note := f.OptionNote(o); note != "" {
 				b.WriteString(" — " + esc(note))
 			}

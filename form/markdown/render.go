@@ -137,8 +137,8 @@ func question(b *strings.Builder, n int, f *form.Field, problems []string) {
 		b.WriteString("\n")
 		for i, o := range choices {
 			marker := fmt.Sprintf("%d. ", i+1)
-			if f.ListStyle == "unordered" {
-				marker = "- "
+			if f.ListStyle == "unordered" || form.NumberLabels(choices) {
+				marker = "- " // options that are numbers are answered by them
 			}
 			b.WriteString(marker + esc(o) + badges(f, o) + "\n")
 		}

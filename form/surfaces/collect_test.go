@@ -225,3 +225,44 @@ func FuzzCollectDocuments(f *testing.F) {
 		}
 	})
 }
+
+// TestNumberLabelsReply: a reply to options that are numbers names them by
+// their labels (what the MCP reply and form collect read), and the
+// questionnaire lists them unnumbered so that no position invites a
+// misreading.
+func TestNumberLabelsReply(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title":"S","fields":[{"id":"p","text":"Points?","type":"single_select","options":["1","2","3","5","8","13"]},
+		{"id":"m","text":"Also?","type":"multi_select","options":["1","2","3","5","8","13"],"required":false}]}`))
+	tests := []struct {
+		reply string
+		want  map[string]any
+		probs []string
+	}{
+		{"p: 5", map[string]any{"p": "5"}, nil},
+		{"p: 13\nm: 8, 13", map[string]any{"p": "13", "m": []string{"8", "13"}}, nil},
+		{"p: 4", nil, []string{`answers.p: reply line 1: "4" is not one of the options ("1", "2", "3", "5", "8", "13"): these options are numbers, so a number names the option itself, not its place in the list`}},
+	}
+	for _, tt := range tests {
+		r, err := Collect(f, []Document{{Name: "reply", Format: FormatMarkdown, Data: []byte(tt.reply)}}, nil)
+		var got map[string]any
+		if r != nil {
+			got = r.Responses
+		}
+		var fail *Failure
+		errors.As(err, &fail)
+		var probs []string
+		if fail != nil {
+			probs = fail.Problems.Strings()
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%q: responses (-want +got):\n%s", tt.reply, diff)
+		}
+		if diff := cmp.Diff(tt.probs, probs); diff != "" {
+			t.Errorf("%q: problems (-want +got):\n%s", tt.reply, diff)
+		}
+	}
+	md := NewReask(f, problem.List{{Path: "answers.p", Message: "x"}}).Markdown
+	if !strings.Contains(md, "\n- 5\n- 8\n- 13\n") || strings.Contains(md, "4. 5") {
+		t.Errorf("the options are not listed by their labels alone:\n%s", md)
+	}
+}

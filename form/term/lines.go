@@ -129,8 +129,13 @@ func prompt(w io.Writer, fl *form.Field, n, total int) {
 		fmt.Fprintln(w, "  "+l)
 	}
 	if fl.Type != form.Boolean {
-		for i, o := range fl.Choices() {
+		choices := fl.Choices()
+		numbers := form.NumberLabels(choices)
+		for i, o := range choices {
 			line := fmt.Sprintf("  %d. %s", i+1, o)
+			if numbers {
+				line = "  - " + o // answered by the numbers themselves
+			}
 			if b := badges(fl, o); len(b) > 0 {
 				line += " (" + strings.Join(b, ", ") + ")"
 			}

@@ -149,3 +149,22 @@ func TestAskLinesEnd(t *testing.T) {
 		t.Errorf("guess refused: got %v, %v", got, err)
 	}
 }
+
+// TestAskLinesNumberLabels: piped answers to options that are numbers
+// name them; a number that is not an option is asked again.
+func TestAskLinesNumberLabels(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title":"S","fields":[{"id":"p","text":"Points?","type":"single_select","options":["1","2","3","5","8","13"]}]}`))
+	var out strings.Builder
+	got, err := AskLines(f, strings.NewReader("4\n5\n"), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"p": "5"}, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	for _, want := range []string{"\n  - 5\n  - 8\n", `✘ "4" is not one of the options`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the prompts lack %q:\n%s", want, out.String())
+		}
+	}
+}
