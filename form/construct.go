@@ -105,6 +105,7 @@ func (d *decoder) items(path loc, v *jsonnode.Node, spec *rowSpec) []Item {
 	}
 	out := make([]Item, 0, len(v.Items))
 	at := map[string]int{}
+	alike := map[string]int{} // keys with their white space collapsed
 	for i := range v.Items {
 		p := path.at(i)
 		vals, ok := d.row(p, &v.Items[i], spec)
@@ -121,7 +122,12 @@ func (d *decoder) items(path loc, v *jsonnode.Node, spec *rowSpec) []Item {
 			d.add(p, "duplicate key %q (same as %s[%d]; a row's answer key is its id, or its label when it has none)", it.Key(), d.path(path), j)
 			continue
 		}
-		at[it.Key()] = i
+		line := strings.Join(strings.Fields(it.Key()), " ")
+		if j, dup := alike[line]; dup {
+			d.add(p, "key %q differs from the key of %s[%d] only in white space, so the two rows cannot be told apart where keys are typed (give one an id)", it.Key(), d.path(path), j)
+			continue
+		}
+		at[it.Key()], alike[line] = i, i
 		out = append(out, it)
 	}
 	return out

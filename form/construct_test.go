@@ -77,6 +77,11 @@ var constructProblemCases = []struct {
 		`fields[0].triage_items[5]: duplicate key "a" (same as fields[0].triage_items[2]; a row's answer key is its id, or its label when it has none)`,
 		"fields[0].dispositions: needs 2 or more rulings to choose from (got 1)",
 	}},
+	{"triage keys alike but for white space", field(`{"id": "t", "text": "T?", "type": "triage", "dispositions": ["fix", "defer"],
+			"triage_items": [{"label": "a b"}, {"label": "a  b"}, {"label": "x", "id": " a\nb"}, {"label": "ab"}]}`), []string{
+		`fields[0].triage_items[1]: key "a  b" differs from the key of fields[0].triage_items[0] only in white space, so the two rows cannot be told apart where keys are typed (give one an id)`,
+		`fields[0].triage_items[2]: key " a\nb" differs from the key of fields[0].triage_items[0] only in white space, so the two rows cannot be told apart where keys are typed (give one an id)`,
+	}},
 	{"triage items empty", field(`{"id": "t", "text": "T?", "type": "triage", "triage_items": [], "dispositions": "fix"}`), []string{
 		"fields[0].triage_items: must be a list of 1 or more {label, id?, detail?, tag?} objects (got array of 0)",
 		`fields[0].dispositions: must be a list of strings (got string "fix")`,

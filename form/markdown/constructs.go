@@ -3,6 +3,7 @@ package markdown
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/elicit/elicit/form"
 )
@@ -16,9 +17,11 @@ import (
 // or one line per rank ("themes.1: Reliability"). Collect folds the dotted
 // answers back.
 
-// partIndex maps the dotted key of every row and rank slot to its part.
-func partIndex(f *form.Form) map[string]*form.Part {
+// partIndex maps the dotted key of every row and rank slot to its part,
+// and lists each expanding field's dotted keys in order.
+func partIndex(f *form.Form) (map[string]*form.Part, map[string][]string) {
 	idx := map[string]*form.Part{}
+	ids := map[string][]string{}
 	for i := range f.Fields {
 		parts := f.Fields[i].Parts()
 		for k := range parts {
@@ -26,9 +29,20 @@ func partIndex(f *form.Form) map[string]*form.Part {
 			// suggestion moved first.
 			parts[k].Field.Default = nil
 			idx[parts[k].Field.ID] = &parts[k]
+			ids[f.Fields[i].ID] = append(ids[f.Fields[i].ID], parts[k].Field.ID)
 		}
 	}
-	return idx
+	return idx, ids
+}
+
+// lineKey is how the questionnaire writes key: on one line, each run of
+// white space (a row label may hold a line break) one space. Validation
+// refuses rows whose keys differ only in white space, so it names one row.
+func lineKey(key string) string {
+	if !strings.ContainsFunc(key, unicode.IsSpace) {
+		return key
+	}
+	return strings.Join(strings.Fields(key), " ")
 }
 
 // field is the field or the row or rank slot an answer line names.
@@ -82,7 +96,7 @@ func constructLines(b *strings.Builder, f *form.Field) bool {
 	case form.Triage, form.AssumptionReview:
 		b.WriteString("\n")
 		for _, it := range f.Items() {
-			line := "- `" + f.ID + "." + it.Key() + "` " + esc(it.Text())
+			line := "- `" + lineKey(f.ID+"."+it.Key()) + "` " + esc(it.Text())
 			if r := f.SuggestedRuling(it.Key()); r != "" {
 				line += " **(suggested: " + esc(r) + ")**"
 			}
@@ -130,7 +144,7 @@ func skeletonKeys(f *form.Field) []string {
 	}
 	keys := make([]string, 0, len(f.Items()))
 	for _, it := range f.Items() {
-		keys = append(keys, f.ID+"."+it.Key())
+		keys = append(keys, lineKey(f.ID+"."+it.Key()))
 	}
 	return keys
 }

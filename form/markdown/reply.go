@@ -36,7 +36,9 @@ func Parse(f *form.Form, reply string, opts *ParseOptions) (map[string]any, erro
 	if name == "" {
 		name = "reply"
 	}
-	p := &parser{form: f, byID: f.ByID(), name: name, out: map[string]any{}, lines: map[string]int{}, keys: keyIndex(f), parts: partIndex(f)}
+	p := &parser{form: f, byID: f.ByID(), name: name, out: map[string]any{}, lines: map[string]int{}}
+	p.parts, p.partIDs = partIndex(f)
+	p.index(f)
 	p.read(reply, opts.Bare)
 	return p.out, p.probs.Err()
 }
@@ -45,31 +47,54 @@ type parser struct {
 	form  *form.Form
 	byID  map[string]*form.Field
 	parts map[string]*form.Part // the rows and rank slots, by dotted key
-	name  string
-	keys  map[string]string // normalized key -> field id
-	out   map[string]any
-	lines map[string]int // field id -> line it was answered on
-	probs problem.List
+	// partIDs are each expanding field's dotted keys, in order.
+	partIDs map[string][]string
+	name    string
+	// exact maps every key a line may name exactly to its id (a field's or
+	// a row's or rank slot's dotted key): the keys, their one-line form
+	// (lineKey) and the question numbers. folded maps the keys folded
+	// (form.Fold) to the ids that fold so, for keys typed in another case
+	// or spacing. keyLens are the lengths of the exact keys.
+	exact   map[string]string
+	folded  map[string][]string
+	keyLens map[int]bool
+	maxKey  int
+	out     map[string]any
+	lines   map[string]int // field id -> line it was answered on
+	probs   problem.List
 	// The field being read and its text so far (a textarea's lines).
 	cur   *form.Field
 	start int
 	text  []string
 }
 
-// keyIndex maps every way a line may name a field to its id: the id
-// normalized, and the field's number.
-func keyIndex(f *form.Form) map[string]string {
-	idx := make(map[string]string, 2*len(f.Fields))
+// index lists every way a line may name a question: its key exactly (the
+// field's id, a row's or rank slot's dotted key, in its one-line form
+// too), its number, or its key folded.
+func (p *parser) index(f *form.Form) {
+	p.exact = make(map[string]string, 2*len(f.Fields))
+	p.folded = make(map[string][]string, len(f.Fields))
+	p.keyLens = map[int]bool{}
 	for i := range f.Fields {
-		idx[strconv.Itoa(i+1)] = f.Fields[i].ID
+		p.exact[strconv.Itoa(i+1)] = f.Fields[i].ID
 	}
-	for i := range f.Fields { // ids win over numbers
-		idx[form.Fold(f.Fields[i].ID)] = f.Fields[i].ID
-		for _, pt := range f.Fields[i].Parts() { // rows and rank slots (constructs.go)
-			idx[form.Fold(pt.Field.ID)] = pt.Field.ID
+	add := func(id string) {
+		for _, k := range []string{id, lineKey(id)} {
+			p.exact[k] = id
+			p.keyLens[len(k)] = true
+			p.maxKey = max(p.maxKey, len(k))
+		}
+		fk := form.Fold(id)
+		if ids := p.folded[fk]; len(ids) == 0 || ids[len(ids)-1] != id {
+			p.folded[fk] = append(ids, id)
 		}
 	}
-	return idx
+	for i := range f.Fields { // ids win over numbers
+		add(f.Fields[i].ID)
+		for _, id := range p.partIDs[f.Fields[i].ID] { // rows and rank slots (constructs.go)
+			add(id)
+		}
+	}
 }
 
 func (p *parser) read(reply string, bare string) {
@@ -89,6 +114,13 @@ func (p *parser) read(reply string, bare string) {
 			keyed = true
 			p.finish()
 			p.begin(id, value, n)
+			continue
+		}
+		if k, ids := p.ambiguous(trimmed, textarea); len(ids) > 1 {
+			keyed = true
+			p.finish()
+			p.probs.Add("answers."+ids[0], "%s line %d: %q could mean %s: write the key exactly as the questionnaire shows it",
+				p.name, n, k, joinOr(ids))
 			continue
 		}
 		switch {
@@ -123,15 +155,18 @@ func stripFences(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// key reads "id: value" from a line. In a textarea's text only "id:" and
-// "N:" count, so a numbered list ("1. check") stays text.
+// key reads "id: value" from a line. The key is, in this order: the
+// longest key of the form the line starts with exactly, followed by ':' or
+// '=' (so a row key may hold ':' itself, and keys that differ only in case
+// or spacing are told apart); a question number ("2. answer"); the text
+// before the first ':' or '=' folded (form.Fold), when it folds to one key
+// only. Markup around the key (bold, backticks) and a list marker are
+// dropped. In a textarea's text only "key:" and "N:" count, so a numbered
+// list ("1. check") stays text.
 func (p *parser) key(line string, inText bool) (string, string, bool) {
-	s := strings.TrimLeft(line, ">")
-	s = strings.TrimSpace(s)
-	if !inText {
-		for _, m := range []string{"- ", "* ", "+ "} {
-			s = strings.TrimPrefix(s, m)
-		}
+	s := p.unmark(line, inText)
+	if id, value, ok := p.exactKey(s); ok {
+		return id, value, true
 	}
 	i := strings.IndexAny(s, ":=")
 	sepOK := i > 0
@@ -142,7 +177,7 @@ func (p *parser) key(line string, inText bool) (string, string, bool) {
 			j++
 		}
 		if j > 0 && j < len(s) && (s[j] == '.' || s[j] == ')') && (!sepOK || j < i) {
-			if id, ok := p.keys[s[:j]]; ok {
+			if id, ok := p.exact[s[:j]]; ok {
 				return id, s[j+1:], true
 			}
 		}
@@ -150,14 +185,95 @@ func (p *parser) key(line string, inText bool) (string, string, bool) {
 	if !sepOK || i > 80 {
 		return "", "", false
 	}
-	k := strings.Trim(strings.TrimSpace(s[:i]), "*`_")
-	id, ok := p.keys[form.Fold(k)]
-	if !ok {
+	ids := p.folded[form.Fold(strings.Trim(strings.TrimSpace(s[:i]), "*`_"))]
+	if len(ids) != 1 {
 		return "", "", false
 	}
-	value := s[i+1:]
-	value = strings.TrimPrefix(strings.TrimLeft(value, "*`_"), " ")
-	return id, value, true
+	return ids[0], value(s[i+1:]), true
+}
+
+// unmark drops what a line may have before its key: a quote marker and,
+// outside a textarea's text, a list marker.
+func (p *parser) unmark(line string, inText bool) string {
+	s := strings.TrimSpace(strings.TrimLeft(line, ">"))
+	if !inText {
+		for _, m := range []string{"- ", "* ", "+ "} {
+			s = strings.TrimPrefix(s, m)
+		}
+	}
+	return s
+}
+
+// value is an answer after its key's separator, without the markup that
+// closed the key.
+func value(s string) string {
+	return strings.TrimPrefix(strings.TrimLeft(s, "*`_"), " ")
+}
+
+// exactKey finds the longest key of the form s starts with, as written or
+// inside bold or backticks, followed by ':' or '='.
+func (p *parser) exactKey(s string) (string, string, bool) {
+	id, rest, n := p.longestKey(s, false)
+	if t := strings.TrimLeft(s, "*`_"); len(t) < len(s) {
+		if id2, rest2, n2 := p.longestKey(t, true); n2 > n {
+			id, rest, n = id2, rest2, n2
+		}
+	}
+	if n < 0 {
+		return "", "", false
+	}
+	return id, value(rest), true
+}
+
+// longestKey tries each ':' or '=' of s, from the last that can end a key
+// of the form: the text before it, without trailing spaces (and closing
+// markup when marked), is a key. It returns the key's id, the text after
+// the separator and the key's length, or -1.
+func (p *parser) longestKey(s string, marked bool) (string, string, int) {
+	end := min(len(s), p.maxKey+16) // room for spaces and markup after the key
+	for i := end - 1; i > 0; i-- {
+		if s[i] != ':' && s[i] != '=' {
+			continue
+		}
+		k := strings.TrimRight(s[:i], " \t")
+		for {
+			if p.keyLens[len(k)] {
+				if id, ok := p.exact[k]; ok {
+					return id, s[i+1:], len(k)
+				}
+			}
+			t := strings.TrimRight(k, "*`_")
+			if !marked || t == k {
+				break
+			}
+			k = t
+		}
+	}
+	return "", "", -1
+}
+
+// ambiguous reports a line whose key, folded, could mean several keys of
+// the form: the key as typed and those keys, in form order.
+func (p *parser) ambiguous(line string, inText bool) (string, []string) {
+	s := p.unmark(line, inText)
+	i := strings.IndexAny(s, ":=")
+	if i <= 0 || i > 80 {
+		return "", nil
+	}
+	k := strings.Trim(strings.TrimSpace(s[:i]), "*`_")
+	return k, p.folded[form.Fold(k)]
+}
+
+// joinOr writes keys as "a, b or c".
+func joinOr(keys []string) string {
+	shown := make([]string, len(keys))
+	for i, k := range keys {
+		shown[i] = lineKey(k)
+	}
+	if len(shown) == 1 {
+		return shown[0]
+	}
+	return strings.Join(shown[:len(shown)-1], ", ") + " or " + shown[len(shown)-1]
 }
 
 func (p *parser) begin(id, value string, n int) {
