@@ -67,15 +67,10 @@ func noneWord(s string) (any, bool) {
 }
 
 // normalize folds what people get wrong when typing a label: case, white
-// space, '-', '_', a trailing full stop, and the badges chat hosts add.
+// space, '-', '_', a trailing full stop, and the badges chat hosts add
+// (StripBadges).
 func normalize(s string) string {
-	s = strings.TrimSpace(s)
-	for _, suf := range []string{RecommendedSuffix, UserPositionSuffix} {
-		if len(s) > len(suf) && strings.EqualFold(s[len(s)-len(suf):], suf) {
-			s = s[:len(s)-len(suf)]
-		}
-	}
-	return Fold(strings.TrimRight(s, ".!"))
+	return Fold(strings.TrimRight(StripBadges(strings.TrimSpace(s)), ".!"))
 }
 
 // choiceNumber reads "2", "2.", "(2)", "#2", "2)" as 2.

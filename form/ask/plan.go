@@ -12,13 +12,13 @@ import (
 type plan struct {
 	field       *form.Field
 	unsupported string
-	options     []string       // in asking order
-	labels      map[string]int // label -> first option with it, for many options
-	question    Question
-	groups      []FollowupGroup
-	// badge marks the recommended option: form.RecommendedSuffix, or
-	// form.SuggestedSuffix for the questions a construct expands into.
-	badge string
+	// choice is the field's options in asking order and their labels
+	// (form.ChatChoice, shared with the Codex surface); its badge marks the
+	// recommended option: form.RecommendedSuffix, or form.SuggestedSuffix
+	// for the questions a construct expands into.
+	choice   *form.ChatChoice
+	question Question
+	groups   []FollowupGroup
 	// edit says the question is an assumption's: "Other" text is the
 	// corrected assumption.
 	edit bool
@@ -55,15 +55,11 @@ func (p *plan) plan(f *form.Field) { p.planAs(f, form.RecommendedSuffix) }
 
 // planAs fills p with how to ask f, marking its recommendation with badge.
 func (p *plan) planAs(f *form.Field, badge string) {
-	*p = plan{field: f, badge: badge}
+	*p = plan{field: f, choice: form.NewChatChoice(f, badge)}
 	if p.unsupported = unsupportedReason(f); p.unsupported != "" {
 		return
 	}
-	p.options = f.Choices()
-	if f.NeedsNotNow() {
-		p.options = append(p.options, form.NotNow)
-	}
-	if p.unsupported = optionsProblem(f, p.options); p.unsupported != "" {
+	if p.unsupported = optionsProblem(f, p.choice.Options); p.unsupported != "" {
 		return
 	}
 	opts := p.askOptions()
@@ -75,9 +71,6 @@ func (p *plan) planAs(f *form.Field, badge string) {
 	}
 	p.twoTier(q, opts)
 }
-
-// NotNowNote describes the NotNow choice beside a single blocked item.
-const NotNowNote = "Leave it blocked for now; nothing is tackled next."
 
 // noControl says a rich type cannot be asked.
 var noControl = map[form.Type]string{
@@ -117,35 +110,21 @@ func optionsProblem(f *form.Field, opts []string) string {
 
 // askOptions labels and describes the options.
 func (p *plan) askOptions() []Option {
-	rec := p.field.Recommendation()
-	out := make([]Option, len(p.options))
-	for i, o := range p.options {
-		out[i] = Option{Label: p.label(o, rec), Description: joinNonEmpty(" ", p.field.OptionNote(o), p.field.EndorsementNote(o), p.field.GuessNote(o))}
+	out := make([]Option, len(p.choice.Options))
+	for i, o := range p.choice.Options {
+		out[i] = Option{Label: p.choice.Label(o), Description: joinNonEmpty(" ", p.field.OptionNote(o), p.field.EndorsementNote(o), p.field.GuessNote(o))}
 		if o == form.NotNow && p.field.NeedsNotNow() {
-			out[i].Description = NotNowNote
+			out[i].Description = form.NotNowNote
 		}
 	}
 	return out
-}
-
-// label is how AskUserQuestion shows option o: badged when it is the
-// recommendation (rec) of a single choice, and when it is the user's own
-// position.
-func (p *plan) label(o, rec string) string {
-	label := o
-	if o == rec && p.field.Type != form.MultiSelect {
-		label += p.badge
-	}
-	if o == p.field.UserPosition {
-		label += form.UserPositionSuffix
-	}
-	return label
 }
 
 // twoTier splits more than 4 options into 2-4 balanced groups: the first
 // tier picks a group, the follow-up picks within it.
 func (p *plan) twoTier(q Question, opts []Option) {
 	sizes := form.Groups(len(opts), MaxOptions)
+	p.choice.Groups = sizes
 	tier1 := q
 	tier1.Question = q.Question + " (choose a group first)"
 	tier1.Options = make([]Option, 0, len(sizes))
@@ -153,7 +132,7 @@ func (p *plan) twoTier(q Question, opts []Option) {
 	for k, size := range sizes {
 		end := start + size
 		group := opts[start:end]
-		label := fmt.Sprintf("Group %d", k+1)
+		label := form.GroupLabel(k + 1)
 		tier1.Options = append(tier1.Options, Option{Label: label, Description: groupDescription(group)})
 		second := q
 		second.Question = fmt.Sprintf("%s (%s)", q.Question, label)

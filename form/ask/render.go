@@ -175,7 +175,7 @@ func payload(p *plan) Payload {
 	if f.Inferred() {
 		help = joinNonEmpty(" ", help, fmt.Sprintf("Guessed: %s (%s).", form.FormatValue(f.Default), f.InferredFrom))
 	}
-	return Payload{QuestionID: f.ID, Question: f.Text, Type: t, Options: p.options, Default: f.Default, HelpText: help}
+	return Payload{QuestionID: f.ID, Question: f.Text, Type: t, Options: p.choice.Options, Default: f.Default, HelpText: help}
 }
 
 func joinNonEmpty(sep string, parts ...string) string {

@@ -6,16 +6,38 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/form"
-	"github.com/elicit/elicit/problem"
+	"github.com/elicit/elicit/internal/spelling"
 )
 
 // Answers maps request_user_input's answers back onto field ids. Each
 // argument is the "answers" object of one tool result,
 // {"<question id>": {"answers": ["<label or Other text>"]}}; pass one per
-// call. Labels map to options ("(Recommended)" and "(your approach)"
-// stripped), Not now to no answer, anything else is the person's free
-// text, kept for collect to judge; a two-tier picker's two answers make one.
+// call. Labels map to options (badges stripped), Not now to no answer,
+// anything else is the person's free text, kept for collect to judge; a
+// two-tier picker's two answers make one (form.ChatAnswers, shared with
+// AskUserQuestion's reader).
 func Answers(f *form.Form, answers ...map[string]any) (map[string]any, error) {
+	r, into := NewReader(f), form.NewChatAnswers()
+	for _, a := range answers {
+		r.Read(into, "", a)
+	}
+	return into.Result()
+}
+
+// target is what a question id stands for: a field's question (group 0)
+// or the follow-up of group k of its two-tier picker.
+type target struct {
+	plan  *plan
+	group int
+}
+
+// Reader reads request_user_input results for one form.
+type Reader struct {
+	idx map[string]target
+}
+
+// NewReader plans f as Render does, to read its answers back.
+func NewReader(f *form.Form) *Reader {
 	idx := map[string]target{}
 	for _, p := range plans(f) {
 		if p.unsupported != "" {
@@ -26,114 +48,80 @@ func Answers(f *form.Form, answers ...map[string]any) (map[string]any, error) {
 			idx[g.Question.ID] = target{p, k + 1}
 		}
 	}
-	m := &mapper{out: map[string]any{}, tier1: map[string]int{}, answered: map[string]bool{}}
-	for _, a := range answers {
-		keys := make([]string, 0, len(a))
-		for k := range a {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, qid := range keys {
-			m.answer(idx, qid, a[qid])
-		}
-	}
-	for _, p := range plans(f) {
-		if k, ok := m.tier1[p.field.ID]; ok && !m.answered[p.field.ID] {
-			m.probs.Add("answers."+p.field.ID, "the first tier chose %s but its follow-up question (%s) was not answered", p.groups[k-1].Label, p.groups[k-1].Question.ID)
-		}
-	}
-	if len(m.probs) > 0 {
-		return nil, m.probs
-	}
-	return m.out, nil
+	return &Reader{idx: idx}
 }
 
-// target is what a question id stands for: a field's question (group 0)
-// or the follow-up of group k of its two-tier picker.
-type target struct {
-	plan  *plan
-	group int
+// Read adds one result's answers object to into. prefix goes before the
+// paths of its problems ("[2]." for the third result of a list).
+func (r *Reader) Read(into *form.ChatAnswers, prefix string, answers map[string]any) {
+	into.Each(prefix, answers, func(path, qid string, v any) {
+		t, ok := r.idx[qid]
+		if !ok {
+			into.Problem(path, "no question of this form has this id")
+			return
+		}
+		if answer, ok := picked(into, path, v); ok {
+			into.Add(path, form.ChatQuestion{Choice: t.plan.choice, Group: t.group, Edit: t.plan.edit}, answer)
+		}
+	})
 }
 
-type mapper struct {
-	out      map[string]any
-	tier1    map[string]int  // field id -> group chosen in the first tier
-	answered map[string]bool // field id -> a follow-up was answered
-	probs    problem.List
-}
-
-func (m *mapper) answer(idx map[string]target, qid string, raw any) {
-	path := fmt.Sprintf("answers[%q]", qid)
-	t, ok := idx[qid]
-	if !ok {
-		m.probs.Add(path, "no question of this form has this id")
-		return
-	}
+// picked reads one question's {"answers": [...]}: its one answer, or false
+// when it was skipped or is malformed (reported).
+func picked(into *form.ChatAnswers, path string, raw any) (string, bool) {
 	obj, ok := raw.(map[string]any)
 	list, listOK := obj["answers"].([]any)
 	if !ok || !listOK {
-		m.probs.Add(path, `must be {"answers": ["<chosen label or your text>"]}, as request_user_input answers (got %s)`, form.DescribeValue(raw))
-		return
+		into.Problem(path, `must be {"answers": ["<chosen label or your text>"]}, as request_user_input answers (got %s)`, describeAnswer(obj, raw))
+		return "", false
 	}
-	var picked []string
+	var given []string
 	for i, e := range list {
 		s, ok := e.(string)
 		if !ok {
-			m.probs.Add(fmt.Sprintf("%s.answers[%d]", path, i), "must be a string (got %s)", form.DescribeValue(e))
-			return
+			into.Problem(fmt.Sprintf("%s.answers[%d]", path, i), "must be a string (got %s)", form.DescribeValue(e))
+			return "", false
 		}
 		if strings.TrimSpace(s) != "" {
-			picked = append(picked, s)
+			given = append(given, s)
 		}
 	}
 	switch {
-	case len(picked) == 0:
-		return // skipped: no answer
-	case len(picked) > 1:
-		m.probs.Add(path+".answers", "holds %d answers; request_user_input asks for one", len(picked))
-		return
+	case len(given) == 0:
+		return "", false // skipped: no answer
+	case len(given) > 1:
+		into.Problem(path+".answers", "holds %d answers; request_user_input asks for one", len(given))
+		return "", false
 	}
-	p, answer := t.plan, picked[0]
-	if t.group == 0 && len(p.groups) > 0 {
-		if k := p.groupNumber(answer); k > 0 {
-			m.tier1[p.field.ID] = k
-			return
-		}
-	}
-	if t.group > 0 {
-		m.answered[p.field.ID] = true
-	}
-	if p.edit {
-		form.EditAnswer(m.out, p.field.ID, p.unlabel(answer))
-		return
-	}
-	m.out[p.field.ID] = p.unlabel(answer)
+	return given[0], true
 }
 
-func (p *plan) groupNumber(label string) int {
-	for k, g := range p.groups {
-		if strings.EqualFold(strings.TrimSpace(label), g.Label) {
-			return k + 1
+// describeAnswer names what a malformed answer is: an object by its keys,
+// with the one meant for "answers" when one is close.
+func describeAnswer(obj map[string]any, raw any) string {
+	if obj == nil {
+		return form.DescribeValue(raw)
+	}
+	if v, ok := obj["answers"]; ok {
+		return `an object whose "answers" is ` + form.DescribeValue(v)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if spelling.Closest(k, []string{"answers"}, 2) != "" {
+			return fmt.Sprintf("an object with %q: did you mean \"answers\"?", k)
 		}
 	}
-	return 0
+	return fmt.Sprintf("an object with the keys %s", strings.Join(quoteAll(keys), ", "))
 }
 
-// unlabel maps a label back to its option; Not now is no answer; anything
-// else is free text, returned as written.
-func (p *plan) unlabel(s string) string {
-	t := strings.TrimSpace(s)
-	rec := p.field.Recommendation()
-	for _, o := range p.options {
-		if l := p.label(o, rec); l == t || o == t {
-			if o == form.NotNow && p.field.NeedsNotNow() {
-				return ""
-			}
-			return o
-		}
+func quoteAll(keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%q", k)
 	}
-	for _, suf := range []string{form.RecommendedSuffix, form.UserPositionSuffix} {
-		t = strings.TrimSuffix(t, suf)
-	}
-	return t
+	return out
 }

@@ -108,9 +108,11 @@ func Render(f *form.Form) *Result {
 type plan struct {
 	field       *form.Field
 	unsupported string
-	options     []string // in asking order
-	question    Question
-	groups      []FollowupGroup
+	// choice is the field's options in asking order and their labels
+	// (form.ChatChoice, shared with the AskUserQuestion surface).
+	choice   *form.ChatChoice
+	question Question
+	groups   []FollowupGroup
 	// edit says the question is an assumption's (constructs.go).
 	edit bool
 }
@@ -178,7 +180,7 @@ var noControl = map[form.Type]string{
 }
 
 func planFor(f *form.Field, id string, used map[string]bool) *plan {
-	p := &plan{field: f}
+	p := &plan{field: f, choice: form.NewChatChoice(f, form.RecommendedSuffix)}
 	switch {
 	case f.DisplayOnly():
 		p.unsupported = "a display-only progress report has nothing to ask: narrate it (the markdown follow-up shows it)"
@@ -187,11 +189,7 @@ func planFor(f *form.Field, id string, used map[string]bool) *plan {
 		p.unsupported = noControl[f.Type]
 		return p
 	}
-	p.options = f.Choices()
-	if f.NeedsNotNow() {
-		p.options = append(p.options, form.NotNow)
-	}
-	switch n := len(p.options); {
+	switch n := len(p.choice.Options); {
 	case n == 0:
 		p.unsupported = "free text with no suggestions: request_user_input needs 2 to 3 options to show"
 		return p
@@ -218,14 +216,14 @@ func planFor(f *form.Field, id string, used map[string]bool) *plan {
 func (p *plan) askOptions() []Option {
 	f := p.field
 	rec := f.Recommendation()
-	out := make([]Option, len(p.options))
-	for i, o := range p.options {
+	out := make([]Option, len(p.choice.Options))
+	for i, o := range p.choice.Options {
 		desc := strings.TrimSpace(strings.Join([]string{f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o)}, " "))
 		switch {
 		case f.Type == form.Confirm && i == 0:
 			desc = strings.TrimSpace(desc + " " + f.ConsequenceReport())
 		case o == form.NotNow && f.NeedsNotNow():
-			desc = "Leave it blocked for now; nothing is tackled next."
+			desc = form.NotNowNote
 		case o == rec && f.Type == form.Pushback && f.Rationale != "":
 			desc = strings.TrimSpace(desc + " I'd push back: " + f.Rationale)
 		case o == rec && (f.Type == form.Decision || f.Type == form.Deliberation) && f.Rationale != "":
@@ -234,7 +232,7 @@ func (p *plan) askOptions() []Option {
 		if desc == "" {
 			desc = defaultDescription(f, o, rec)
 		}
-		out[i] = Option{Label: p.label(o, rec), Description: desc}
+		out[i] = Option{Label: p.choice.Label(o), Description: desc}
 	}
 	return out
 }
@@ -253,28 +251,16 @@ func defaultDescription(f *form.Field, o, rec string) string {
 	return "Choose " + o + "."
 }
 
-// label is how the tool shows option o: "(Recommended)" on the
-// recommendation, "(your approach)" on a pushback's user position.
-func (p *plan) label(o, rec string) string {
-	label := o
-	if o == rec && o != "" {
-		label += form.RecommendedSuffix
-	}
-	if o == p.field.UserPosition {
-		label += form.UserPositionSuffix
-	}
-	return label
-}
-
 // twoTier asks 4 to 9 options as a first tier of 2-3 groups, each with a
 // follow-up question for its options.
 func (p *plan) twoTier(q Question, opts []Option, used map[string]bool) {
 	tier1 := q
 	start := 0
-	for k, size := range form.Groups(len(opts), MaxOptions) {
+	p.choice.Groups = form.Groups(len(opts), MaxOptions)
+	for k, size := range p.choice.Groups {
 		group := opts[start : start+size]
 		start += size
-		label := fmt.Sprintf("Group %d", k+1)
+		label := form.GroupLabel(k + 1)
 		labels := make([]string, len(group))
 		for i, o := range group {
 			labels[i] = strings.TrimSuffix(o.Label, form.RecommendedSuffix)
@@ -282,6 +268,7 @@ func (p *plan) twoTier(q Question, opts []Option, used map[string]bool) {
 		tier1.Options = append(tier1.Options, Option{Label: label, Description: strings.Join(labels, "; ") + "."})
 		second := Question{ID: uniqueID(fmt.Sprintf("%s_group_%d", q.ID, k+1), used), Header: q.Header, Question: q.Question, Options: group}
 		p.groups = append(p.groups, FollowupGroup{Label: label, Question: second})
+		p.choice.Followups = append(p.choice.Followups, second.ID)
 	}
 	tier1.Question = strings.TrimRight(q.Question, "?") + ": which group holds your answer?"
 	p.question = tier1

@@ -160,15 +160,10 @@ func elicitDefault(f *form.Field) any {
 	return f.Default
 }
 
-// choiceTitle labels a choice as AskUserQuestion would, with its note.
+// choiceTitle labels a choice as the chat tools do (form.Field.ChatLabel),
+// with its note.
 func choiceTitle(f *form.Field, o, note string) string {
-	t := o
-	if o == f.Recommendation() {
-		t += form.RecommendedSuffix
-	}
-	if o == f.UserPosition {
-		t += form.UserPositionSuffix
-	}
+	t := f.ChatLabel(o, form.RecommendedSuffix)
 	if note != "" {
 		t += " — " + note
 	}

@@ -1,6 +1,8 @@
 package surfaces
 
 import (
+	"fmt"
+
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/codex"
@@ -106,23 +108,30 @@ func shapeOf(f *form.Form, v any) shape {
 	return byID
 }
 
-// isCodexAnswers reports whether v is request_user_input's answers object:
-// every value an object with an "answers" member.
+// isCodexAnswers reports whether v is request_user_input's answers object
+// rather than AskUserQuestion's: request_user_input answers each question
+// with an object {"answers": [...]}, AskUserQuestion with a string. One
+// member shaped like request_user_input's is enough, else most members
+// being objects, so that a single mistyped member is reported as what it
+// is, by its path, instead of turning the whole document into
+// AskUserQuestion's output.
 func isCodexAnswers(v any) bool {
 	m, ok := v.(map[string]any)
 	if !ok || len(m) == 0 {
 		return false
 	}
+	objects := 0
 	for _, a := range m {
 		obj, ok := a.(map[string]any)
 		if !ok {
-			return false
+			continue
 		}
-		if _, ok := obj["answers"]; !ok {
-			return false
+		if _, ok := obj["answers"]; ok {
+			return true
 		}
+		objects++
 	}
-	return true
+	return 2*objects > len(m)
 }
 
 func fromShape(f *form.Form, s shape, v any) (map[string]any, error) {
@@ -148,37 +157,38 @@ func fromShape(f *form.Form, s shape, v any) (map[string]any, error) {
 }
 
 // fromOutputs maps a list of tool outputs, AskUserQuestion's and
-// request_user_input's in any mix, onto field ids.
+// request_user_input's in any mix, onto field ids. They are read together
+// (a two-tier picker's tiers come in separate calls), and a question or a
+// field answered differently by two of them is a problem naming both, as
+// between separate documents.
 func fromOutputs(f *form.Form, list []any) (map[string]any, error) {
 	var probs problem.List
-	var asked, coded []map[string]any
+	into := form.NewChatAnswers()
+	var asked *ask.Reader
+	var coded *codex.Reader
 	for i, it := range list {
 		m, _ := it.(map[string]any)
 		inner, ok := m["answers"].(map[string]any)
+		prefix := fmt.Sprintf("[%d].", i)
 		switch {
 		case !ok:
 			probs.Add("", "answers[%d] must be an AskUserQuestion or request_user_input output with an \"answers\" object", i)
 		case isCodexAnswers(inner):
-			coded = append(coded, inner)
+			if coded == nil {
+				coded = codex.NewReader(f)
+			}
+			coded.Read(into, prefix, inner)
 		default:
-			asked = append(asked, inner)
+			if asked == nil {
+				asked = ask.NewReader(f)
+			}
+			asked.Read(into, prefix, inner)
 		}
 	}
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	out, err := ask.Answers(f, asked...)
-	if err != nil || len(coded) == 0 {
-		return out, err
-	}
-	more, err := codex.Answers(f, coded...)
-	if err != nil {
-		return nil, err
-	}
-	for k, v := range more {
-		out[k] = v
-	}
-	return out, nil
+	return into.Result()
 }
 
 // skipReported drops the problems about a value probs already reports on.

@@ -1,0 +1,369 @@
+package form
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/elicit/elicit/problem"
+)
+
+// How the chat tools that ask one choice at a time (Claude Code's
+// AskUserQuestion, Codex's request_user_input) offer a field and read its
+// answer back, in one place so that the two surfaces cannot disagree: the
+// options in asking order and their labels, the two-tier picker's groups,
+// and ChatAnswers, which maps the labels back, keeps a two-tier picker's
+// tiers together and reports a question answered differently twice.
+
+// Badges are the suffixes the chat surfaces add to option labels.
+var Badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix}
+
+// StripBadges drops the badges s ends with, in any case and any order
+// ("X (Recommended) (your approach)" is "X").
+func StripBadges(s string) string {
+	for {
+		cut := false
+		for _, b := range Badges {
+			if len(s) > len(b) && strings.EqualFold(s[len(s)-len(b):], b) {
+				s, cut = s[:len(s)-len(b)], true
+			}
+		}
+		if !cut {
+			return s
+		}
+	}
+}
+
+// ChatLabel is how the chat surfaces label option o of f: with badge when o
+// is the recommendation of a single choice (a multi-select recommends
+// nothing), and with UserPositionSuffix when o is the user's own position.
+func (f *Field) ChatLabel(o, badge string) string {
+	label := o
+	if o != "" && o == f.Recommendation() && f.Type != MultiSelect {
+		label += badge
+	}
+	if o != "" && o == f.UserPosition {
+		label += UserPositionSuffix
+	}
+	return label
+}
+
+// GroupLabel names group k (from 1) of a two-tier picker: "Group 2".
+func GroupLabel(k int) string { return "Group " + strconv.Itoa(k) }
+
+// NotNowNote describes the NotNow choice beside a single blocked item.
+const NotNowNote = "Leave it blocked for now; nothing is tackled next."
+
+// ChatChoice is one field as a chat tool asks it.
+type ChatChoice struct {
+	Field *Field
+	// Options are the choices in asking order: Choices, then NotNow where
+	// the tool needs a second choice beside a single blocked item.
+	Options []string
+	// Badge marks the recommendation: RecommendedSuffix, or
+	// SuggestedSuffix on the questions a construct expands into.
+	Badge string
+	// Groups are the sizes of a two-tier picker's groups (Groups(n, size)),
+	// or nil when the options fit one question.
+	Groups []int
+	// Followups name each group's follow-up question in problems (its id),
+	// or are nil: "the follow-up question for it".
+	Followups []string
+	labels    map[string]int // label -> first option with it, for many options
+}
+
+// NewChatChoice plans f's options for a chat tool, its recommendation
+// marked with badge.
+func NewChatChoice(f *Field, badge string) *ChatChoice {
+	opts := f.Choices()
+	if f.NeedsNotNow() {
+		opts = append(slices.Clip(opts), NotNow)
+	}
+	return &ChatChoice{Field: f, Options: opts, Badge: badge}
+}
+
+// Label is how the tool shows option o.
+func (c *ChatChoice) Label(o string) string { return c.Field.ChatLabel(o, c.Badge) }
+
+// Unlabel maps an answer the tool gave back to an option: a label as
+// shown (or trimmed, or without its badges), or the option itself. NotNow
+// is "" (no answer: nothing is tackled now); anything else is the person's
+// own "Other" text, returned trimmed and without badges for collect to
+// judge.
+func (c *ChatChoice) Unlabel(s string) string {
+	t := strings.TrimSpace(s)
+	if c.Field.NeedsNotNow() && strings.EqualFold(t, NotNow) {
+		return ""
+	}
+	if i, ok := c.optionOf(s, t); ok {
+		return c.Options[i]
+	}
+	u := StripBadges(t)
+	if i, ok := c.optionOf(u, u); ok {
+		return c.Options[i]
+	}
+	return u
+}
+
+// optionOf is the index of the first option whose label is s or t. Past a
+// few options it looks the labels up in an index built once, so that a
+// long answer against many options stays linear.
+func (c *ChatChoice) optionOf(s, t string) (int, bool) {
+	if len(c.Options) <= 16 {
+		for i, o := range c.Options {
+			if l := c.Label(o); l == s || l == t || o == t {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if c.labels == nil {
+		c.labels = make(map[string]int, len(c.Options))
+		for i, o := range c.Options {
+			for _, l := range []string{c.Label(o), o} {
+				if _, seen := c.labels[l]; !seen {
+					c.labels[l] = i
+				}
+			}
+		}
+	}
+	i, okS := c.labels[s]
+	j, okT := c.labels[t]
+	switch {
+	case okS && okT:
+		return min(i, j), true
+	case okS:
+		return i, true
+	}
+	return j, okT
+}
+
+// Group is the group (from 1) a first-tier label names, in any case, or 0.
+func (c *ChatChoice) Group(label string) int {
+	t := strings.TrimSpace(label)
+	for k := 1; k <= len(c.Groups); k++ {
+		if strings.EqualFold(t, GroupLabel(k)) {
+			return k
+		}
+	}
+	return 0
+}
+
+// groupsNamed reads a first-tier answer: the groups it names (several,
+// comma-joined, for a multi-select), or false when it is "Other" text.
+func (c *ChatChoice) groupsNamed(answer string) ([]int, bool) {
+	parts := []string{answer}
+	if c.Field.Type == MultiSelect {
+		parts = strings.Split(answer, ",")
+	}
+	ks := make([]int, 0, len(parts))
+	for _, p := range parts {
+		k := c.Group(p)
+		if k == 0 {
+			return nil, false
+		}
+		ks = append(ks, k)
+	}
+	return ks, true
+}
+
+// ChatQuestion is what one question a chat tool answered stands for.
+type ChatQuestion struct {
+	Choice *ChatChoice
+	// Group is 0 for the field's own question (the first tier of a
+	// two-tier picker), k for the follow-up of group k, and -1 for the
+	// field's plain text asked as a question of its own.
+	Group int
+	// Edit says free text is the corrected assumption (EditAnswer).
+	Edit bool
+}
+
+// ChatAnswers gathers the answers chat tools gave back, question by
+// question and call by call, into answers keyed by field id (the dotted
+// keys of the rows and rank slots included). A question answered twice
+// with different answers, or a field answered differently by two of its
+// questions, is a problem naming both places; a two-tier picker whose
+// first tier chose a group whose follow-up was not answered is a problem.
+type ChatAnswers struct {
+	out   map[string]any
+	given map[string]chatGiven // field id, or field id and group for a multi-select
+	tiers map[*ChatChoice]*chatTier
+	probs problem.List
+}
+
+type chatGiven struct {
+	path  string
+	value any
+}
+
+type chatTier struct {
+	chosen   []int
+	answered map[int]bool
+}
+
+// NewChatAnswers starts gathering answers.
+func NewChatAnswers() *ChatAnswers {
+	return &ChatAnswers{out: map[string]any{}, given: map[string]chatGiven{}, tiers: map[*ChatChoice]*chatTier{}}
+}
+
+// Problem reports a problem with an answer at path.
+func (r *ChatAnswers) Problem(path, format string, args ...any) {
+	r.probs.Add(path, format, args...)
+}
+
+// Each calls read with every member of one tool output's answers object,
+// in key order, and its path for problems: prefix + `answers["<key>"]`.
+func (r *ChatAnswers) Each(prefix string, answers map[string]any, read func(path, key string, v any)) {
+	for _, k := range slices.Sorted(maps.Keys(answers)) {
+		read(fmt.Sprintf("%sanswers[%q]", prefix, k), k, answers[k])
+	}
+}
+
+// Add reads answer, the text the tool gave back for question q at path
+// (where problems put it, e.g. `answers["Which region?"]`).
+func (r *ChatAnswers) Add(path string, q ChatQuestion, answer string) {
+	c := q.Choice
+	if q.Group == 0 && len(c.Groups) > 0 {
+		if ks, ok := c.groupsNamed(answer); ok {
+			t := r.tier(c)
+			t.chosen = append(t.chosen, ks...)
+			return
+		}
+	}
+	if q.Group > 0 {
+		r.tier(c).answered[q.Group] = true
+	}
+	f := c.Field
+	if f.Type == MultiSelect {
+		r.addMulti(path, c, q.Group, answer)
+		return
+	}
+	v := c.Unlabel(answer)
+	if !r.first(f.ID, path, v) {
+		return
+	}
+	if q.Edit {
+		EditAnswer(r.out, f.ID, v)
+		return
+	}
+	r.out[f.ID] = v
+}
+
+func (r *ChatAnswers) tier(c *ChatChoice) *chatTier {
+	t := r.tiers[c]
+	if t == nil {
+		t = &chatTier{answered: map[int]bool{}}
+		r.tiers[c] = t
+	}
+	return t
+}
+
+// first records value as key's answer from path and reports whether it is
+// the first; a different later one is a problem.
+func (r *ChatAnswers) first(key, path string, value any) bool {
+	prev, seen := r.given[key]
+	if !seen {
+		r.given[key] = chatGiven{path, value}
+		return true
+	}
+	if sameChat(prev.value, value) {
+		return false
+	}
+	id, _, _ := strings.Cut(key, "\x00")
+	if prev.path == path {
+		r.probs.Add("answers."+id, "answered twice at %s (%s, then %s); give one answer", path, showChat(prev.value), showChat(value))
+		return false
+	}
+	r.probs.Add("answers."+id, "answered in both %s (%s) and %s (%s); give one answer", prev.path, showChat(prev.value), path, showChat(value))
+	return false
+}
+
+// sameChat compares two answers: strings, or choices as sets.
+func sameChat(a, b any) bool {
+	la, okA := a.([]string)
+	lb, okB := b.([]string)
+	if !okA || !okB {
+		return a == b
+	}
+	set := func(l []string) []string { return slices.Compact(slices.Sorted(slices.Values(l))) }
+	return slices.Equal(set(la), set(lb))
+}
+
+func showChat(v any) string {
+	if list, ok := v.([]string); ok {
+		return fmt.Sprintf("%q", list)
+	}
+	return strconv.Quote(fmt.Sprint(v))
+}
+
+// addMulti merges the labels of a multi-select answer (comma-joined; a
+// two-tier picker answers in several questions), in option order, free
+// text after the options for collect to report.
+func (r *ChatAnswers) addMulti(path string, c *ChatChoice, group int, answer string) {
+	var chosen []string
+	for _, part := range strings.Split(answer, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			chosen = append(chosen, c.Unlabel(part))
+		}
+	}
+	f := c.Field
+	key := f.ID + "\x00" + strconv.Itoa(group)
+	if !r.first(key, path, chosen) {
+		return
+	}
+	prev, _ := r.out[f.ID].([]string)
+	all := append(slices.Clone(prev), chosen...)
+	picked := make(map[string]bool, len(all))
+	for _, o := range all {
+		picked[o] = true
+	}
+	isOption := make(map[string]bool, len(f.Options))
+	var ordered []string
+	for _, o := range f.Options {
+		isOption[o] = true
+		if picked[o] {
+			ordered = append(ordered, o)
+			picked[o] = false // once, however often it was picked
+		}
+	}
+	for _, o := range all {
+		if !isOption[o] {
+			ordered = append(ordered, o)
+		}
+	}
+	r.out[f.ID] = ordered
+}
+
+// Result returns the answers, or every problem found (a problem.List).
+func (r *ChatAnswers) Result() (map[string]any, error) {
+	choices := make([]*ChatChoice, 0, len(r.tiers))
+	for c := range r.tiers {
+		choices = append(choices, c)
+	}
+	slices.SortFunc(choices, func(a, b *ChatChoice) int { return strings.Compare(a.Field.ID, b.Field.ID) })
+	for _, c := range choices {
+		t := r.tiers[c]
+		var missing, names []string
+		for _, k := range slices.Compact(slices.Sorted(slices.Values(t.chosen))) {
+			if !t.answered[k] {
+				missing = append(missing, GroupLabel(k))
+				if k <= len(c.Followups) {
+					names = append(names, c.Followups[k-1])
+				}
+			}
+		}
+		switch {
+		case len(missing) == 0:
+		case len(names) == len(missing):
+			r.probs.Add("answers."+c.Field.ID, "the first tier chose %s but its follow-up question (%s) was not answered", strings.Join(missing, ", "), strings.Join(names, ", "))
+		default:
+			r.probs.Add("answers."+c.Field.ID, "the first tier chose %s but the follow-up question for it was not answered", strings.Join(missing, ", "))
+		}
+	}
+	if len(r.probs) > 0 {
+		return nil, r.probs
+	}
+	return r.out, nil
+}
