@@ -1,6 +1,7 @@
 package form
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -13,8 +14,10 @@ import (
 const MaxInput = 1 << 20
 
 // Parse decodes and validates a form definition. On failure the error is a
-// problem.List naming every problem, in declaration order.
+// problem.List naming every problem, in declaration order. A UTF-8 byte
+// order mark at the start is skipped, as editors on Windows write one.
 func Parse(data []byte) (*Form, error) {
+	data = TrimBOM(data)
 	if probs := checkInput(data, "form"); probs != nil {
 		return nil, probs
 	}
@@ -36,6 +39,7 @@ func Parse(data []byte) (*Form, error) {
 // parseDocument checks the raw input (size, UTF-8, JSON syntax, an object at
 // the top, or an array where allowed) and returns its tree.
 func parseDocument(data []byte, what string, arrayOK bool) (jsonnode.Node, problem.List) {
+	data = TrimBOM(data)
 	if probs := checkInput(data, what); probs != nil {
 		return jsonnode.Node{}, probs
 	}
@@ -48,6 +52,14 @@ func parseDocument(data []byte, what string, arrayOK bool) (jsonnode.Node, probl
 	}
 	return root, nil
 }
+
+// BOM is the UTF-8 byte order mark some editors write at the start of a
+// file.
+const BOM = "\ufeff"
+
+// TrimBOM drops a byte order mark at the start of an outside document (a
+// form, answers, a reply): it is no part of the text.
+func TrimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(BOM)) }
 
 // checkInput checks what is read before parsing: the size and UTF-8.
 func checkInput(data []byte, what string) problem.List {

@@ -192,6 +192,7 @@ type Document struct {
 // in messages ("answers"). A document that cannot be decoded is an error
 // (a problem.List).
 func DecodeJSON(data []byte, name string, arrayOK bool) (*Document, error) {
+	data = TrimBOM(data) // Problems reads data again
 	root, probs := parseDocument(data, name, arrayOK)
 	if probs != nil {
 		return nil, probs

@@ -22,7 +22,8 @@ type ParseOptions struct {
 // (the id in any case, with or without '-', '_' or spaces, bold or in
 // backticks, after a list marker; or the question's number, `2: answer`),
 // answers as form.Field.Typed reads them, the lines under a textarea's id
-// as its text. Code fences and blank lines are skipped. It returns the
+// as its text. Code fences, blank lines and a byte order mark at the start
+// are skipped. It returns the
 // answers keyed by field id and every problem (a problem.List): lines that
 // answer nothing, questions answered twice, answers that cannot be read.
 // The answers it could read come back even with problems, so that they can
@@ -39,7 +40,7 @@ func Parse(f *form.Form, reply string, opts *ParseOptions) (map[string]any, erro
 	p := &parser{form: f, byID: f.ByID(), name: name, out: map[string]any{}, lines: map[string]int{}}
 	p.parts, p.partIDs = partIndex(f)
 	p.index(f)
-	p.read(reply, opts.Bare)
+	p.read(strings.TrimPrefix(reply, form.BOM), opts.Bare)
 	return p.out, p.probs.Err()
 }
 

@@ -266,3 +266,40 @@ func TestNumberLabelsReply(t *testing.T) {
 		t.Errorf("the options are not listed by their labels alone:\n%s", md)
 	}
 }
+
+// TestByteOrderMark: a UTF-8 byte order mark at the start of an outside
+// document (the form, JSON answers of any shape, a markdown reply) is no
+// part of it; one anywhere else is text, and refused where text is not
+// allowed.
+func TestByteOrderMark(t *testing.T) {
+	const bom = "\ufeff"
+	f, err := form.Parse([]byte(bom + `{"title": "T", "fields": [{"id": "gate", "text": "Go?", "type": "boolean"},
+		{"id": "note", "text": "Note?", "type": "text_input", "required": false}]}`))
+	if err != nil {
+		t.Fatalf("form with a BOM: %v", err)
+	}
+	tests := []struct {
+		name, doc string
+		format    Format
+		want      map[string]any
+	}{
+		{"answers by id", bom + `{"gate": "Yes"}`, FormatAuto, map[string]any{"gate": "Yes"}},
+		{"answers by id, format json", bom + `{"gate": "Yes"}`, FormatJSON, map[string]any{"gate": "Yes"}},
+		{"a list of tool outputs", bom + `[{"answers": {"Go?": "No"}}]`, FormatAuto, map[string]any{"gate": "No"}},
+		{"a markdown reply", bom + "gate: yes\nnote: \ufeffkept", FormatAuto, map[string]any{"gate": "Yes", "note": "\ufeffkept"}},
+		{"a markdown reply, format markdown", bom + "gate: no", FormatMarkdown, map[string]any{"gate": "No"}},
+	}
+	for _, tt := range tests {
+		r, err := Collect(f, []Document{{Name: "doc", Format: tt.format, Data: []byte(tt.doc)}}, nil)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, r.Responses); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	if _, err := ParseAnswers(f, []byte(`{"gate": "Yes"}`+bom)); err == nil {
+		t.Error("a BOM after the JSON was taken")
+	}
+}

@@ -24,6 +24,7 @@ func AskLines(f *form.Form, r io.Reader, w io.Writer) (map[string]any, error) {
 	}
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 64*1024), form.MaxInput)
+	in.Split(linesWithoutBOM())
 	fmt.Fprintln(w, f.Title)
 	if f.Description != "" {
 		fmt.Fprintln(w, f.Description)
@@ -178,4 +179,18 @@ func readAnswer(in *bufio.Scanner, fl *form.Field) (string, bool) {
 		line = strings.TrimRight(in.Text(), "\r")
 	}
 	return strings.Join(append(lines, line), "\n"), true
+}
+
+// linesWithoutBOM splits lines as bufio.ScanLines does, dropping a byte
+// order mark at the start of the first.
+func linesWithoutBOM() bufio.SplitFunc {
+	first := true
+	return func(data []byte, atEOF bool) (int, []byte, error) {
+		advance, token, err := bufio.ScanLines(data, atEOF)
+		if first && token != nil {
+			first = false
+			token = form.TrimBOM(token)
+		}
+		return advance, token, err
+	}
 }

@@ -168,3 +168,16 @@ func TestAskLinesNumberLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestAskLinesByteOrderMark: piped answers that start with a byte order
+// mark (a file saved by a Windows editor) read as if it were not there.
+func TestAskLinesByteOrderMark(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title":"S","fields":[{"id":"ok","text":"OK?","type":"boolean"},{"id":"t","text":"T?","type":"text_input"}]}`))
+	got, err := AskLines(f, strings.NewReader("\ufeffyes\n\ufefftext\n"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"ok": "Yes", "t": "\ufefftext"}, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+}
