@@ -130,7 +130,7 @@ func askPartsLines(f *form.Form, fl *form.Field, in *bufio.Scanner, w io.Writer,
 			text, ok := readAnswer(in, part)
 			if !ok {
 				fmt.Fprintln(w)
-				return eof(in)
+				return eof(in, named(part))
 			}
 			if pt.Edit {
 				if v, msg := part.Typed(text); msg != "" || v == nil && text != "" {

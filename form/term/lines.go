@@ -2,6 +2,7 @@ package term
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -60,7 +61,7 @@ func AskLines(f *form.Form, r io.Reader, w io.Writer) (map[string]any, error) {
 			text, ok := readAnswer(in, fl)
 			if !ok {
 				fmt.Fprintln(w)
-				return nil, eof(in)
+				return nil, eof(in, named(fl))
 			}
 			v, msg := read(f, fl, text)
 			if msg == "" {
@@ -88,11 +89,21 @@ func askable(f *form.Form) int {
 	return n
 }
 
-func eof(in *bufio.Scanner) error {
-	if err := in.Err(); err != nil {
-		return err
+// eof is why no answer to question could be read: the end of the input
+// (io.EOF), a line over the cap, or the reader's error.
+func eof(in *bufio.Scanner, question string) error {
+	switch err := in.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return fmt.Errorf("the answer to %s is a line of more than %d bytes (1 MiB), the cap for one line of input: shorten it, or give a long text in a file (form collect)", question, form.MaxInput)
+	case err != nil:
+		return fmt.Errorf("read the answer to %s: %w", question, err)
 	}
 	return io.EOF
+}
+
+// named names a field's question in an error: its id and text.
+func named(fl *form.Field) string {
+	return fmt.Sprintf("%s (%q)", fl.ID, fl.Text)
 }
 
 // confirmGuesses asks "Use these guesses?"; done says the form is answered.
@@ -105,7 +116,7 @@ func confirmGuesses(f *form.Form, in *bufio.Scanner, w io.Writer, answers map[st
 		fmt.Fprint(w, "Use these guesses? [Y/n] ")
 		if !in.Scan() {
 			fmt.Fprintln(w)
-			return false, eof(in)
+			return false, eof(in, `"Use these guesses?"`)
 		}
 		switch strings.ToLower(strings.TrimSpace(in.Text())) {
 		case "", "y", "yes":
@@ -174,6 +185,9 @@ func readAnswer(in *bufio.Scanner, fl *form.Field) (string, bool) {
 	for strings.HasSuffix(line, `\`) {
 		lines = append(lines, strings.TrimSuffix(line, `\`))
 		if !in.Scan() {
+			if in.Err() != nil {
+				return "", false // a line over the cap: no answer at all
+			}
 			return strings.Join(lines, "\n"), true
 		}
 		line = strings.TrimRight(in.Text(), "\r")

@@ -181,3 +181,27 @@ func TestAskLinesByteOrderMark(t *testing.T) {
 		t.Errorf("answers (-want +got):\n%s", diff)
 	}
 }
+
+// TestAskLinesLineTooLong: an answer line over the 1 MiB cap is an error
+// naming the question and the cap, not the scanner's "token too long";
+// a textarea's continued line too.
+func TestAskLinesLineTooLong(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title":"S","fields":[{"id":"ok","text":"OK?","type":"boolean"},
+		{"id":"notes","text":"Notes?","type":"textarea"},{"id":"last","text":"Last?","type":"text_input"}]}`))
+	long := strings.Repeat("x", form.MaxInput+1)
+	const cap = "is a line of more than 1048576 bytes (1 MiB), the cap for one line of input"
+	for in, want := range map[string]string{
+		long + "\n":                       `the answer to ok ("OK?") ` + cap,
+		"yes\nfirst\\\n" + long + "\nz\n": `the answer to notes ("Notes?") ` + cap,
+		"yes\nnotes\n" + long:             `the answer to last ("Last?") ` + cap,
+	} {
+		_, err := AskLines(f, strings.NewReader(in), io.Discard)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || errors.Is(err, io.EOF) {
+			t.Errorf("%.20q…: err = %v, want %q…", in, err, want)
+		}
+	}
+	guesses := formtest.MustParse(t, []byte(`{"title":"S","fields":[{"id":"ok","text":"OK?","type":"boolean","default":"Yes","inferred_from":"x"}]}`))
+	if _, err := AskLines(guesses, strings.NewReader(long), io.Discard); err == nil || !strings.HasPrefix(err.Error(), `the answer to "Use these guesses?" `+cap) {
+		t.Errorf("guesses: err = %v", err)
+	}
+}
