@@ -12,7 +12,11 @@ var needsOptions = []Type{SingleSelect, MultiSelect, Decision, Pushback, Deliber
 // checkType runs the rules that depend on the field's (valid) type.
 func (d *decoder) checkType(s *fieldState) {
 	if slices.Contains(needsOptions, s.Type) && len(s.Options) == 0 && !s.hadProblem("options") {
-		d.add(s.path.key("options"), "type %s needs a list of 1 or more options", s.Type)
+		least := 1
+		if s.Type == Ranking {
+			least = MinRankOptions
+		}
+		d.add(s.path.key("options"), "type %s needs a list of %d or more options", s.Type, least)
 	}
 	isOption, options := memberOf(s.Options), quote(s.Options)
 	d.checkMembership(s, isOption, "recommended", s.Recommended)

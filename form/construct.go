@@ -74,22 +74,26 @@ func (d *decoder) voices(path loc, v *jsonnode.Node) ([]string, bool) {
 		return nil, false
 	}
 	names := make([]string, 0, len(v.Items))
-	seen := make(map[string]bool, len(v.Items))
+	seen := make(map[string]int, len(v.Items))
 	ok := true
 	for i := range v.Items {
 		n := &v.Items[i]
-		switch {
+		switch j, dup := seen[n.Text]; {
 		case n.Kind != jsonnode.String:
-			d.add(path, "name %d must be a string (got %s)", i+1, describe(n))
+			d.add(path.at(i), "must be a string naming an endorsing voice (got %s)", describe(n))
 			ok = false
 		case strings.TrimSpace(n.Text) == "":
-			d.add(path, "name %d is empty (name the voice)", i+1)
+			d.add(path.at(i), "is empty (name the voice)")
 			ok = false
-		case seen[n.Text]:
-			d.add(path, "names %q twice", n.Text)
+		case dup:
+			if d.probs.full() {
+				d.probs.more++ // skip formatting the paths
+			} else {
+				d.add(path.at(i), "duplicate voice %q (same as %s)", n.Text, d.path(path.at(j)))
+			}
 			ok = false
 		default:
-			seen[n.Text] = true
+			seen[n.Text] = i
 			names = append(names, n.Text)
 		}
 	}
@@ -263,7 +267,7 @@ func (d *decoder) suggestedRulings(s *fieldState, allowed []string, allowedKey s
 // them, and a suggested order of top_n (or all) distinct options.
 func (d *decoder) checkRanking(s *fieldState) {
 	n := len(s.Options)
-	if s.has("options") && n < MinRankOptions && !s.hadProblem("options") {
+	if s.has("options") && n > 0 && n < MinRankOptions && !s.hadProblem("options") { // none: checkType said so
 		d.add(s.path.key("options"), "a ranking orders %d or more options (got %d)", MinRankOptions, n)
 	}
 	if s.TopN > n && n > 0 {

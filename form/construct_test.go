@@ -51,9 +51,9 @@ var constructProblemCases = []struct {
 	{"deliberation endorsements malformed", field(`{"id": "d", "text": "D?", "type": "deliberation", "options": ["a", "b"],
 			"endorsements": {"a": [], "b": ["x", "", 3, "x"], "c": ["y"], "a": ["z"]}}`), []string{
 		"fields[0].endorsements.a: must be a list of 1 or more names of endorsing voices (got array of 0)",
-		"fields[0].endorsements.b: name 2 is empty (name the voice)",
-		"fields[0].endorsements.b: name 3 must be a string (got number 3)",
-		`fields[0].endorsements.b: names "x" twice`,
+		"fields[0].endorsements.b[1]: is empty (name the voice)",
+		"fields[0].endorsements.b[2]: must be a string naming an endorsing voice (got number 3)",
+		`fields[0].endorsements.b[3]: duplicate voice "x" (same as fields[0].endorsements.b[0])`,
 		`fields[0].endorsements.c: "c" is not one of the options ("a", "b")`,
 	}},
 	{"deliberation endorsements empty", field(`{"id": "d", "text": "D?", "type": "deliberation", "options": ["a"], "endorsements": {}}`), []string{
@@ -132,7 +132,10 @@ var constructProblemCases = []struct {
 		"fields[0].top_n: is 2, but there are only 1 options to rank",
 	}},
 	{"ranking without options", field(`{"id": "r", "text": "R?", "type": "ranking"}`), []string{
-		"fields[0].options: type ranking needs a list of 1 or more options",
+		"fields[0].options: type ranking needs a list of 2 or more options",
+	}},
+	{"ranking with an empty list of options", field(`{"id": "r", "text": "R?", "type": "ranking", "options": []}`), []string{
+		"fields[0].options: type ranking needs a list of 2 or more options",
 	}},
 	{"ranking top_n malformed", `{"title": "T", "fields": [
 			{"id": "r", "text": "R?", "type": "ranking", "options": ["a", "b"], "top_n": 1.5},

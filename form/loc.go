@@ -10,6 +10,8 @@ type loc struct {
 	name  string // a key of the form or of the field
 	index int    // an index inside that key's list, or -1
 	sub   string // a key below that
+	// subAt is 1 + an index inside sub's list, or 0.
+	subAt int
 }
 
 // formLoc locates a key of the form itself.
@@ -30,6 +32,10 @@ func (l loc) key(k string) loc {
 
 // at descends into element i of the current key's list.
 func (l loc) at(i int) loc {
+	if l.sub != "" {
+		l.subAt = i + 1
+		return l
+	}
 	l.index = i
 	return l
 }
@@ -55,6 +61,11 @@ func (l loc) String() string {
 	if l.sub != "" {
 		b = append(b, '.')
 		b = append(b, l.sub...)
+	}
+	if l.subAt > 0 {
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(l.subAt-1), 10)
+		b = append(b, ']')
 	}
 	return string(b)
 }

@@ -72,6 +72,7 @@ var schemaCatches = map[string]bool{
 	"consequences on a boolean":                    true,
 	"ranking too few options":                      true,
 	"ranking without options":                      true,
+	"ranking with an empty list of options":        true,
 	"ranking top_n malformed":                      true,
 	"ranking suggested malformed":                  true,
 	"top_n on a select":                            true,
