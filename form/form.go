@@ -197,6 +197,24 @@ func (f *Field) DisplayOnly() bool {
 // Inferred reports whether the field's default is a guess from context.
 func (f *Field) Inferred() bool { return f.InferredFrom != "" }
 
+// AllGuessed reports whether every field that asks something has an
+// inferred default (and at least one does): the form is then one
+// confirmation of the guesses.
+func (f *Form) AllGuessed() bool {
+	asks := false
+	for i := range f.Fields {
+		fl := &f.Fields[i]
+		if fl.DisplayOnly() {
+			continue
+		}
+		if !fl.Inferred() {
+			return false
+		}
+		asks = true
+	}
+	return asks
+}
+
 // Field returns the field with the given id, or nil. It scans the fields:
 // to look up many ids, use ByID.
 func (f *Form) Field(id string) *Field {

@@ -1,6 +1,7 @@
 package form
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,27 @@ func TestByIDAndOnly(t *testing.T) {
 	}
 	if strings.Join(texts, ",") != "1,3,4" {
 		t.Errorf("Only kept %v, want the a and c fields in form order", texts)
+	}
+}
+
+func TestAllGuessed(t *testing.T) {
+	guess := `{"id":"g%d","text":"G%[1]d?","type":"boolean","default":"Yes","inferred_from":"chat"}`
+	plain := `{"id":"p","text":"P?","type":"boolean"}`
+	shown := `{"id":"s","text":"Status","type":"progress","progress_items":[{"label":"CI","status":"done"}]}`
+	tests := []struct {
+		name   string
+		fields []string
+		want   bool
+	}{
+		{"every field guessed", []string{fmt.Sprintf(guess, 1), fmt.Sprintf(guess, 2)}, true},
+		{"one field not guessed", []string{fmt.Sprintf(guess, 1), plain}, false},
+		{"display-only fields are skipped", []string{shown, fmt.Sprintf(guess, 1)}, true},
+		{"nothing is asked", []string{shown}, false},
+	}
+	for _, tt := range tests {
+		f := mustParse(t, []byte(`{"title":"t","fields":[`+strings.Join(tt.fields, ",")+`]}`))
+		if got := f.AllGuessed(); got != tt.want {
+			t.Errorf("%s: AllGuessed() = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -127,7 +127,8 @@ var scaleAnswers = []struct {
 	{shape{"unknown keys", []string{`{`, `}`}, []func(int) string{numbered(`"x%d":"Yes"`)}}, scaleForms[0]},
 	{shape{"duplicate keys", []string{`{`, `}`}, []func(int) string{numbered(`"f%d":"Yes","f%[1]d":"No"`)}}, scaleForms[0]},
 	{shape{"multi-select items not options", []string{`{"a":[`, `]}`}, []func(int) string{numbered(`"x%d"`)}},
-		shape{"", scaleForms[3].parts, scaleForms[3].items}},
+		// scaleForms[3] as a multi-select.
+		shape{"", []string{strings.Replace(scaleForms[3].parts[0], "single_select", "multi_select", 1), scaleForms[3].parts[1]}, scaleForms[3].items}},
 	{shape{"ranking answer not options", []string{`{"a":[`, `]}`}, []func(int) string{numbered(`"x%d"`)}},
 		shape{"", []string{`{"title":"t","fields":[{"id":"a","text":"q","type":"ranking","options":[`, `]}]}`}, scaleForms[3].items}},
 	{shape{"rulings not rows", []string{`{"a":{`, `}}`}, []func(int) string{numbered(`"x%d":"fix"`)}},
@@ -135,11 +136,6 @@ var scaleAnswers = []struct {
 			[]func(int) string{numbered(`{"label":"r%d"}`)}}},
 	{shape{"dotted ranking slots", []string{`{`, `}`}, []func(int) string{numbered(`"a.%d":"o0"`)}},
 		shape{"", []string{`{"title":"t","fields":[{"id":"a","text":"q","type":"ranking","options":[`, `]}]}`}, scaleForms[3].items}},
-}
-
-func init() {
-	// The multi-select form for the answers above.
-	scaleAnswers[2].form.parts = []string{strings.Replace(scaleForms[3].parts[0], "single_select", "multi_select", 1), scaleForms[3].parts[1]}
 }
 
 // collectDoc is what collect does with an answers document keyed by id.

@@ -108,7 +108,7 @@ func Render(f *form.Form) *Result {
 		if fl.Type.Expands() {
 			var reason string
 			if ps, reason = askPlans(fl); reason != "" {
-				r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl, reason, followupSurface(fl)))
+				r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl, reason, markdown.FollowupSurface(fl)))
 				continue
 			}
 		} else {
@@ -116,7 +116,7 @@ func Render(f *form.Form) *Result {
 			ps = []*plan{&plans[i]}
 		}
 		if p := ps[0]; p.unsupported != "" {
-			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl, p.unsupported, followupSurface(fl)))
+			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl, p.unsupported, markdown.FollowupSurface(fl)))
 			continue
 		}
 		for _, p := range ps {
@@ -136,15 +136,6 @@ func Render(f *form.Form) *Result {
 	}
 	r.MarkdownFollowup = markdown.NewFollowup(f, unsupportedIDs(r.Unsupported), FollowupLead)
 	return r
-}
-
-// followupSurface is where a field AskUserQuestion cannot ask goes: the
-// markdown follow-up, or the widget for what markdown does not ask either.
-func followupSurface(f *form.Field) form.Surface {
-	if markdown.Carries(f) {
-		return form.SurfaceMarkdown
-	}
-	return form.SurfaceWidget
 }
 
 func unsupportedIDs(us []form.Unsupported) []string {

@@ -80,11 +80,7 @@ func Render(f *form.Form) *Result {
 	var ids []string
 	for _, p := range plans(f) {
 		if p.unsupported != "" {
-			surface := form.SurfaceMarkdown
-			if !markdown.Carries(p.field) {
-				surface = form.SurfaceWidget
-			}
-			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(p.field, p.unsupported, surface))
+			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(p.field, p.unsupported, markdown.FollowupSurface(p.field)))
 			ids = append(ids, p.field.ID)
 			continue
 		}

@@ -82,6 +82,15 @@ func Render(f *form.Form, opts *Options) *Result {
 // Carries reports whether a markdown questionnaire asks f: every type.
 func Carries(*form.Field) bool { return true }
 
+// FollowupSurface is where a field a chat tool cannot ask goes: the
+// markdown follow-up when markdown carries it, else the widget.
+func FollowupSurface(f *form.Field) form.Surface {
+	if Carries(f) {
+		return form.SurfaceMarkdown
+	}
+	return form.SurfaceWidget
+}
+
 // Followup is the markdown for the fields another surface cannot ask: one
 // chat message whose reply collect reads back (merged with the other
 // surface's answers).

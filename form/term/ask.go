@@ -26,7 +26,7 @@ func Ask(f *form.Form, ui *termui.Session) (map[string]any, error) {
 	}
 	ui.Print(head...)
 	answers := map[string]any{}
-	if allGuessed(f) {
+	if f.AllGuessed() {
 		lines := dim(guesses(f))
 		v, err := ui.Confirm(termui.Confirm{Title: "Use these guesses?", Lines: lines, Value: 1, Required: true})
 		if err != nil {

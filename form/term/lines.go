@@ -31,7 +31,7 @@ func AskLines(f *form.Form, r io.Reader, w io.Writer) (map[string]any, error) {
 		fmt.Fprintln(w, f.Description)
 	}
 	answers := map[string]any{}
-	if allGuessed(f) {
+	if f.AllGuessed() {
 		done, err := confirmGuesses(f, in, w, answers)
 		if err != nil || done {
 			return answers, err

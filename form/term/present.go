@@ -139,23 +139,6 @@ func read(f *form.Form, fl *form.Field, text string) (any, string) {
 	return v, check(f, fl, v)
 }
 
-// allGuessed reports whether every field that asks something has an
-// inferred default, so the form is one confirmation.
-func allGuessed(f *form.Form) bool {
-	n := 0
-	for i := range f.Fields {
-		fl := &f.Fields[i]
-		if fl.DisplayOnly() {
-			continue
-		}
-		if !fl.Inferred() {
-			return false
-		}
-		n++
-	}
-	return n > 0
-}
-
 // guesses lists the guessed answers, one line each.
 func guesses(f *form.Form) []string {
 	var out []string

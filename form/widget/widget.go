@@ -71,7 +71,7 @@ func render(f *form.Form, opts *Options) string {
 	a := assets()
 	fid := FormID(f)
 	p := page{ID: "e" + fid[:4], FormID: fid, Title: f.Title, Description: f.Description,
-		Submit: "Submit", AllGuessed: allGuessed(f), Cancel: opts.Cancel}
+		Submit: "Submit", AllGuessed: f.AllGuessed(), Cancel: opts.Cancel}
 	n := needsOf(f)
 	p.JS, p.CSS = a.js(n), a.css(n)
 	if p.AllGuessed {
@@ -86,23 +86,6 @@ func render(f *form.Form, opts *Options) string {
 	}
 	a.exec(&b, "foot", p)
 	return b.String()
-}
-
-// allGuessed reports whether every field that asks something has a guessed
-// default: the form is then a one-tap confirmation.
-func allGuessed(f *form.Form) bool {
-	asks := false
-	for i := range f.Fields {
-		fl := &f.Fields[i]
-		if fl.DisplayOnly() {
-			continue
-		}
-		if !fl.Inferred() {
-			return false
-		}
-		asks = true
-	}
-	return asks
 }
 
 // fieldView is what a field's block shows.
