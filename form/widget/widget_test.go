@@ -1,7 +1,6 @@
 package widget
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,9 +10,8 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/formtest"
+	"github.com/elicit/elicit/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // testForms are the widget's own forms (one per type, plus guessed and
 // XSS) and the shared test forms, by name.
@@ -44,28 +42,8 @@ func TestGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := formtest.MustParse(t, data)
 			got := Render(f, nil).HTML
-			golden(t, filepath.Join("testdata", "golden", name+".html"), got)
+			golden.Check(t, name+".html", []byte(got))
 		})
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the rendered HTML (run go test ./form/widget/ -update and review the diff)", path)
 	}
 }
 
