@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -169,19 +170,24 @@ func lookup(r *method.Registry, refs []string) ([]method.Method, error) {
 // lists in messages stop at 20 items, then say how many more there are.
 const listedNums = 20
 
-// validNums lists the registry's nums for an unknown-method error, at most
+// validNums lists the registry's nums in order for an unknown-method error, at most
 // listedNums of them.
 func validNums(r *method.Registry) string {
 	if len(r.Methods) == 0 {
 		return "none, the registry is empty"
 	}
-	n := min(len(r.Methods), listedNums)
+	all := make([]int, len(r.Methods))
+	for i, m := range r.Methods {
+		all[i] = m.Num
+	}
+	slices.Sort(all)
+	n := min(len(all), listedNums)
 	nums := make([]string, n)
-	for i, m := range r.Methods[:n] {
-		nums[i] = strconv.Itoa(m.Num)
+	for i, num := range all[:n] {
+		nums[i] = strconv.Itoa(num)
 	}
 	s := strings.Join(nums, ", ")
-	if more := len(r.Methods) - n; more > 0 {
+	if more := len(all) - n; more > 0 {
 		s += fmt.Sprintf(", … %d more; see elicit methods list", more)
 	}
 	return s
