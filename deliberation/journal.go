@@ -52,7 +52,7 @@ func (st *Store) current(id string, lock *os.File) (s *State, dirty bool, err er
 	if err != nil {
 		var probs problem.List
 		if errors.As(err, &probs) {
-			return nil, false, prefixed(path, probs)
+			return nil, false, unreadableState(path, id, probs)
 		}
 		return nil, false, err
 	}

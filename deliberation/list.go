@@ -209,7 +209,7 @@ func (st *Store) entry(id string) Entry {
 		}
 		var probs problem.List
 		if errors.As(err, &probs) {
-			err = prefixed(e.StateFile, probs)
+			err = unreadableState(e.StateFile, id, probs)
 		}
 	}
 	e.Error = err.Error()

@@ -204,7 +204,17 @@ func (st *Store) Load(id string) (*State, error) {
 	return s, err
 }
 
-// prefixed names the file in every problem.// prefixed names the file in every problem.
+// unreadableState names the state file in every problem and says, after
+// the last one, how to rebuild it from the transcript.
+func unreadableState(path, id string, probs problem.List) problem.List {
+	out := prefixed(path, probs)
+	if n := len(out); n > 0 {
+		out[n-1].Message += fmt.Sprintf(" (rebuild the state file from its transcript with: elicit deliberate recover %s --restore)", id)
+	}
+	return out
+}
+
+// prefixed names the file in every problem.
 func prefixed(path string, probs problem.List) problem.List {
 	out := make(problem.List, len(probs))
 	for i, p := range probs {

@@ -16,6 +16,7 @@ import (
 	"github.com/elicit/elicit/consult"
 	"github.com/elicit/elicit/consult/relay"
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/problem"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
@@ -29,6 +30,9 @@ type sendFlags struct {
 	// background runs the consultation in a process of its own; worker is
 	// that process (a hidden flag).
 	background, worker bool
+	// started: start --send created the deliberation, so a failure's JSON
+	// carries its id and state file (the agent retries with send ID).
+	started bool
 }
 
 // register adds the flags to cmd and returns their names.
@@ -137,13 +141,23 @@ func (a *app) addStartSend(start *cobra.Command) {
 				}
 			}
 			if len(given) > 0 {
-				return usagef("%s: %s only apply with --send (or give them to 'elicit deliberate send ID' later)", cmd.CommandPath(), strings.Join(given, ", "))
+				verb, them := "applies", "it"
+				if len(given) > 1 {
+					verb, them = "apply", "them"
+				}
+				return usagef("%s: %s only %s with --send (or give %s to 'elicit deliberate send ID' later)", cmd.CommandPath(), strings.Join(given, ", "), verb, them)
 			}
 			return run(cmd, args)
 		}
 		if err := f.check(); err != nil {
 			return err
 		}
+		// The consultant is checked before the deliberation is created: a
+		// usage error leaves nothing behind.
+		if _, _, err := a.consultant(f.spec()); err != nil {
+			return err
+		}
+		f.started = true
 		asJSON, _ := cmd.Flags().GetBool("json")
 		id, err := a.startQuietly(run, cmd, args, asJSON)
 		if err != nil || id == "" {
@@ -181,8 +195,12 @@ func (a *app) startQuietly(run func(*cobra.Command, []string) error, cmd *cobra.
 	return started.ID, nil
 }
 
+func (f *sendFlags) spec() consultantSpec {
+	return consultantSpec{name: f.consultant, model: f.model, effort: f.effort, timeout: f.timeout, idleTimeout: f.idle}
+}
+
 func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool) error {
-	c, _, err := a.consultant(consultantSpec{name: f.consultant, model: f.model, effort: f.effort, timeout: f.timeout, idleTimeout: f.idle})
+	c, _, err := a.consultant(f.spec())
 	if err != nil {
 		return err
 	}
@@ -203,7 +221,11 @@ func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool)
 	r, err := relay.Send(ctx, st, id, c, opts)
 	a.endProgress(opts.Progress)
 	if err != nil {
-		return a.sendFailure(err, asJSON)
+		var started map[string]any
+		if f.started {
+			started = map[string]any{"id": id, "state_file": st.StatePath(id)}
+		}
+		return a.sendFailure(err, asJSON, started)
 	}
 	if asJSON {
 		return writeJSON(a.stdout, r)
@@ -232,19 +254,32 @@ func (a *app) printSent(r *relay.Result) {
 }
 
 // sendFailure prints a consultant failure (as JSON with --json) and exits
-// 1, or 3 when it was canceled (no answer).
-func (a *app) sendFailure(err error, asJSON bool) error {
+// 1, or 3 when it was canceled (no answer). started (the id and state file
+// of a deliberation start --send created) goes into the JSON.
+func (a *app) sendFailure(err error, asJSON bool, started map[string]any) error {
 	var ce *consult.Error
 	if !errors.As(err, &ce) {
-		return a.delibProblems(asJSON, err)
+		var probs problem.List
+		if !asJSON || started == nil || !errors.As(err, &probs) {
+			return a.delibProblems(asJSON, err)
+		}
+		started["success"], started["problems"] = false, probs.Strings()
+		if werr := writeJSON(a.stdout, started); werr != nil {
+			return werr
+		}
+		return errReported
 	}
 	ret := error(errReported)
 	if ce.Kind == consult.KindCanceled {
 		ret = &noAnswerError{}
 	}
 	if asJSON {
-		if werr := writeJSON(a.stdout, map[string]any{"success": false, "failure": map[string]any{
-			"consultant": ce.Consultant, "kind": ce.Kind, "message": ce.Message, "exit_code": ce.ExitCode, "stderr_tail": ce.StderrTail}}); werr != nil {
+		out := map[string]any{"success": false, "failure": map[string]any{
+			"consultant": ce.Consultant, "kind": ce.Kind, "message": ce.Message, "exit_code": ce.ExitCode, "stderr_tail": ce.StderrTail}}
+		for k, v := range started {
+			out[k] = v
+		}
+		if werr := writeJSON(a.stdout, out); werr != nil {
 			return werr
 		}
 		return ret

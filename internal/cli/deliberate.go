@@ -411,7 +411,7 @@ then changes nothing and prints no prompt.`,
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
 				if restore {
-					_, kept, written, err := st.Restore(id)
+					s, kept, written, err := st.Restore(id)
 					switch {
 					case err != nil:
 						return err
@@ -424,6 +424,12 @@ then changes nothing and prints no prompt.`,
 						fmt.Fprintf(a.stderr, "elicit: state of %s rebuilt from its transcript (there was no state file)\n", id)
 					default:
 						fmt.Fprintf(a.stderr, "elicit: state of %s rebuilt from its transcript (the previous file kept as %s)\n", id, kept)
+					}
+					if !s.Active() {
+						// The restore was the whole job: a finished
+						// deliberation has no Recovery prompt.
+						fmt.Fprintf(a.stderr, "elicit: %s is %s (%s); no Recovery prompt ('elicit deliberate synthesize %s' prints its synthesis)\n", id, s.Status, s.ExitReason, id)
+						return nil
 					}
 				}
 				if _, loadErr := st.Load(id); loadErr != nil {
