@@ -269,24 +269,39 @@ func (s *State) missingID(id string) {
 	s.Counters.IDRecoveries++
 }
 
-// deadlock routes a challenge open for deadlockRounds rounds.
+// deadlock routes a challenge open for deadlockRounds rounds. A change of
+// bucket replaces the challenge's verdict in the next Evaluation line.
 func (s *State) deadlock(ce ChallengeEval) {
 	c := s.Challenges[ce.ID]
+	var told string
 	switch ce.Deadlock {
 	case DeadlockMissingData:
 		s.closeChallenge(ce.ID)
-		s.unresolveBound(c, blockedCrux(ce.Blocked), UnresolvedBlocked)
+		crux := blockedCrux(ce.Blocked)
+		s.unresolveBound(c, crux, UnresolvedBlocked)
 		s.SurfacedQuestions = append(s.SurfacedQuestions, fmt.Sprintf("%s? (%s)", ce.Blocked.Measurement, ce.Blocked.VerdictDelta))
+		told = fmt.Sprintf("%s: unresolved (deadlock: missing data — %s)", ce.ID, clause(crux))
 	case DeadlockDefinitional:
 		c.DefinitionalRetry = true
 	case DeadlockCriteria:
 		s.closeChallenge(ce.ID)
 		s.unresolveBound(c, ce.Crux, UnresolvedTradeoff)
+		told = fmt.Sprintf("%s: unresolved (deadlock: criteria — %s)", ce.ID, clause(ce.Crux))
 	case DeadlockTermsUnclear:
 		s.closeChallenge(ce.ID)
 		s.dismissBound(c, TagStall, "terms unclear")
 		s.Counters.Stalls++
+		told = fmt.Sprintf("%s: dismissed as %s (deadlock: terms unclear)", ce.ID, TagStall)
 	}
+	if told == "" {
+		return
+	}
+	s.round = slices.DeleteFunc(s.round, func(v verdict) bool { return strings.HasPrefix(v.text, ce.ID+":") })
+	class := ClassSkeptical
+	if c.Kind == KindReject {
+		class = ClassReject
+	}
+	s.round = append(s.round, verdict{class, told})
 }
 
 // applyDrops handles the challenges this response did not address:

@@ -996,3 +996,43 @@ func TestStressTestJudgmentProblems(t *testing.T) {
 		`stress_test.classification: is "meh", want fatal, unresolved, mitigable, refuted or inconclusive`,
 	})
 }
+
+// TestDeadlockIsTold: a deadlock that moves a challenge to another bucket
+// is told to the consultee in the next Evaluation line, in place of
+// "defense not accepted" (C2, raised later, keeps the deliberation going).
+func TestDeadlockIsTold(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		evals  []string // the judgments from iteration 4 on
+		want   string
+		golden string
+	}{
+		{"criteria", []string{`{"id":"C1","outcome":"rejected","deadlock":"criteria","crux":"x vs y"},{"id":"C2","outcome":"rejected"}`},
+			"Evaluation: SKEPTICAL [C1: unresolved (deadlock: criteria — x vs y); C2: defense not accepted — fy].", "subsequent_call_deadlock.txt"},
+		{"missing data", []string{`{"id":"C1","outcome":"evaluating","deadlock":"missing-data","blocked":{"measurement":"write QPS","threshold":"100/s","verdict_delta":"<100/s AGREE, >1000/s REJECT"}},{"id":"C2","outcome":"rejected"}`},
+			"Evaluation: SKEPTICAL [C1: unresolved (deadlock: missing data — missing write QPS; threshold 100/s; <100/s AGREE, >1000/s REJECT); C2: defense not accepted — fy].", ""},
+		{"terms unclear", []string{`{"id":"C1","outcome":"rejected","deadlock":"definitional"},{"id":"C2","outcome":"rejected"}`,
+			`{"id":"C1","outcome":"rejected","deadlock":"terms-unclear"},{"id":"C2","outcome":"rejected","deadlock":"definitional"}`},
+			"Evaluation: SKEPTICAL [C1: dismissed as DIALECTICAL-STALL (deadlock: terms unclear); C2: defense not accepted — fy].", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := start(t, nil)
+			step(t, s, "1. x", points(skeptical("x", "fx")))
+			step(t, s, "Re C1: still x. 2. y", `{"challenges":[{"id":"C1","outcome":"rejected"}],"points":[`+skeptical("y", "fy")+`]}`)
+			step(t, s, "Re C1: x. Re C2: y", challengeEval(`{"id":"C1","outcome":"rejected"}`, `{"id":"C2","outcome":"rejected"}`))
+			var next *Next
+			for _, e := range tc.evals {
+				next = step(t, s, "Re C1: x, again. Re C2: y, again", challengeEval(e))
+			}
+			if next.Action != ActionCritique {
+				t.Fatalf("next %+v", next)
+			}
+			if !strings.Contains(next.Prompt, "\n"+tc.want+"\n") || strings.Contains(next.Prompt, "C1: defense not accepted") {
+				t.Errorf("want the line %q; prompt:\n%s", tc.want, next.Prompt)
+			}
+			if tc.golden != "" {
+				golden(t, tc.golden, next.Prompt)
+			}
+		})
+	}
+}
