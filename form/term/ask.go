@@ -148,7 +148,8 @@ func askChoice(fl *form.Field, ui *termui.Session, lines []termui.Line) (any, er
 	if !fl.Required && fl.Default == nil {
 		opts = append(opts, termui.Option{Label: skipLabel, Note: "leave it unanswered"})
 	}
-	i, err := ui.Select(termui.Select{Title: title(fl), Lines: lines, Options: opts})
+	// A confirm is never a default: nothing is under the cursor at first.
+	i, err := ui.Select(termui.Select{Title: title(fl), Lines: lines, Options: opts, Unchosen: fl.Type == form.Confirm})
 	if err != nil || i >= len(choices) {
 		return nil, err
 	}

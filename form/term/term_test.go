@@ -18,6 +18,7 @@ import (
 const (
 	enter = "\r"
 	down  = "\x1b[B"
+	up    = "\x1b[A"
 	esc   = "\x1b"
 	ctrlD = "\x04"
 )
@@ -41,7 +42,9 @@ func TestAsk(t *testing.T) {
 		{"digest", down + down + enter, map[string]any{}}, // (skip)
 		{"status-only", "y", map[string]any{"next": "Yes"}},
 		{"attune", "3" + enter + "\t\t" + enter + enter, map[string]any{"goal": "Configure settings", "scope": "tests/"}},
-		{"confirm", down + enter + "1" + enter, map[string]any{"drop": "Abort", "deploy": "Deploy"}},
+		// drop: Enter alone is refused (a confirm is never a default), up
+		// goes to the last option; deploy: its number.
+		{"confirm", enter + up + enter + "1" + enter, map[string]any{"drop": "Abort", "deploy": "Deploy"}},
 		{"deliberation", enter, map[string]any{"engine": "PostgreSQL"}},
 	}
 	forms := formtest.Forms(t)

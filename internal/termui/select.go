@@ -23,6 +23,9 @@ type Select struct {
 	Options []Option
 	// Cursor is the option the cursor starts on.
 	Cursor int
+	// Unchosen starts with no option under the cursor (a confirm is never
+	// a default): Enter is refused until an option is moved to or typed.
+	Unchosen bool
 }
 
 // Select shows a single select: ↑/↓ or k/j move, a digit jumps to that
@@ -31,14 +34,20 @@ func (s *Session) Select(q Select) (int, error) {
 	if len(q.Options) == 0 {
 		return -1, ErrCancelled
 	}
-	cur := clamp(q.Cursor, len(q.Options))
+	cur, problem := clamp(q.Cursor, len(q.Options)), ""
+	if q.Unchosen {
+		cur = -1
+	}
 	for {
-		s.draw(footer(selectLines(q.Title, q.Lines, q.Options, cur, nil), "", "↑/↓ move · enter choose · esc cancel"))
+		s.draw(footer(selectLines(q.Title, q.Lines, q.Options, cur, nil), problem, "↑/↓ move · enter choose · esc cancel"))
 		k, err := s.readKey()
 		if err != nil {
 			return -1, err
 		}
+		problem = ""
 		switch {
+		case k.Code == KeyEnter && cur < 0:
+			problem = "choose one: ↑/↓ or its number, then enter"
 		case k.Code == KeyEnter:
 			s.done(q.Title, q.Options[cur].Label)
 			return cur, nil
@@ -128,12 +137,19 @@ func allTrue(sel []bool) bool {
 	return true
 }
 
-// moveCursor applies a movement key.
+// moveCursor applies a movement key; from no option (cur -1) down goes
+// to the first and up to the last.
 func moveCursor(k Key, cur, n int) int {
+	up := k.Code == KeyUp || k.Code == KeyBackTab || k.Code == KeyRune && k.Rune == 'k'
+	down := k.Code == KeyDown || k.Code == KeyTab || k.Code == KeyRune && k.Rune == 'j'
 	switch {
-	case k.Code == KeyUp || k.Code == KeyBackTab || k.Code == KeyRune && k.Rune == 'k':
+	case cur < 0 && up:
+		return n - 1
+	case cur < 0 && down:
+		return 0
+	case up:
 		return (cur - 1 + n) % n
-	case k.Code == KeyDown || k.Code == KeyTab || k.Code == KeyRune && k.Rune == 'j':
+	case down:
 		return (cur + 1) % n
 	case k.Code == KeyHome || k.Code == KeyRune && k.Rune == 'g':
 		return 0

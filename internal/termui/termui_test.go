@@ -21,28 +21,37 @@ var fruit = []Option{{Label: "apple", Badges: []string{"Recommended"}, Note: "cr
 
 func TestSelect(t *testing.T) {
 	tests := []struct {
-		keys string
-		want int
-		err  error
+		keys     string
+		unchosen bool
+		want     int
+		err      error
 	}{
-		{"\r", 0, nil},
-		{"jj\r", 2, nil},
-		{"\x1b[B\x1b[B\x1b[A\r", 1, nil},
-		{"\x1bOB\r", 1, nil},
-		{"k\r", 2, nil},
-		{"3\r", 2, nil},
-		{"9\r", 0, nil},
-		{"\t\r", 1, nil},
-		{"G\r", 2, nil},
-		{"j\x1b", -1, ErrCancelled},
-		{"j\x03", -1, ErrCancelled},
-		{"j", -1, io.EOF},
+		{"\r", false, 0, nil},
+		// Unchosen (a confirm): Enter alone is refused, not a choice.
+		{"\r", true, -1, io.EOF},
+		{"\rx\r", true, -1, io.EOF},
+		{"\r\x1b[B\r", true, 0, nil},
+		{"k\r", true, 2, nil},
+		{"\t\r", true, 0, nil},
+		{"2\r", true, 1, nil},
+		{"\r\x1b", true, -1, ErrCancelled},
+		{"jj\r", false, 2, nil},
+		{"\x1b[B\x1b[B\x1b[A\r", false, 1, nil},
+		{"\x1bOB\r", false, 1, nil},
+		{"k\r", false, 2, nil},
+		{"3\r", false, 2, nil},
+		{"9\r", false, 0, nil},
+		{"\t\r", false, 1, nil},
+		{"G\r", false, 2, nil},
+		{"j\x1b", false, -1, ErrCancelled},
+		{"j\x03", false, -1, ErrCancelled},
+		{"j", false, -1, io.EOF},
 	}
 	for _, tt := range tests {
 		s, _ := session(tt.keys)
-		got, err := s.Select(Select{Title: "Fruit?", Options: fruit})
+		got, err := s.Select(Select{Title: "Fruit?", Options: fruit, Unchosen: tt.unchosen})
 		if got != tt.want || !errors.Is(err, tt.err) {
-			t.Errorf("keys %q: got %d, %v; want %d, %v", tt.keys, got, err, tt.want, tt.err)
+			t.Errorf("keys %q (unchosen %v): got %d, %v; want %d, %v", tt.keys, tt.unchosen, got, err, tt.want, tt.err)
 		}
 	}
 }
@@ -187,6 +196,10 @@ func TestScreens(t *testing.T) {
 		}},
 		{"text", "first\rsecond line\x1b[A", func(s *Session) error {
 			_, err := s.Text(Text{Title: "Notes?"})
+			return err
+		}},
+		{"select-unchosen", "\r", func(s *Session) error {
+			_, err := s.Select(Select{Title: "Ship it?", Options: []Option{{Label: "Approve"}, {Label: "Abort"}}, Unchosen: true})
 			return err
 		}},
 		{"confirm", "\r", func(s *Session) error {
