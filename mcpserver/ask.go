@@ -20,6 +20,41 @@ import (
 // askKey names elicitation_ask's one input request.
 const askKey = "form"
 
+// uncheckedKey is where keepUnchecked moves accepted content, in the
+// result's _meta, so that the SDK does not check it against the requested
+// schema itself.
+const uncheckedKey = "elicit/content"
+
+// keepUnchecked is a sending middleware for the elicitation/create the SDK
+// sends for elicitation_ask to clients on older protocols. The SDK refuses
+// accepted content that breaks the requested schema with a bare error
+// (answer "zzz" for an enum, 500 over a maximum of 100), losing the answers;
+// moved aside, the content reaches collect, which names every problem by
+// field path in the documented tool result.
+func keepUnchecked(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.ElicitResult); ok && err == nil && r.Action == "accept" && r.Content != nil {
+			if r.Meta == nil {
+				r.Meta = mcp.Meta{}
+			}
+			r.Meta[uncheckedKey] = r.Content
+			r.Content = nil
+		}
+		return res, err
+	}
+}
+
+// contentOf is the accepted content of an elicitation result, wherever
+// keepUnchecked left it.
+func contentOf(r *mcp.ElicitResult) map[string]any {
+	if r.Content != nil {
+		return r.Content
+	}
+	c, _ := r.Meta[uncheckedKey].(map[string]any)
+	return c
+}
+
 // seenFast is how soon a decline or cancel must come for it to be the
 // client's, not a person's: nobody reads a form and answers in under a
 // second.
@@ -163,7 +198,7 @@ func answer(f *form.Form, tid string, resp *mcp.ElicitResult, client mcp.Impleme
 	default:
 		return askResult{Action: resp.Action, Problems: []string{"action: unknown elicitation action " + resp.Action}}
 	}
-	r, err := form.Collect(f, native.Answers(f, resp.Content), &form.CollectOptions{TemplateID: tid})
+	r, err := form.Collect(f, native.Answers(f, contentOf(resp)), &form.CollectOptions{TemplateID: tid})
 	if err != nil {
 		a := &args{}
 		a.addPrefixed("", err)

@@ -86,6 +86,50 @@ func TestAsk(t *testing.T) {
 	}
 }
 
+// TestAskOutOfSchema: accepted content that breaks the requested schema
+// (an option not in the enum, a number over the maximum) is collect's to
+// judge like any other, so the caller gets the documented result with
+// every problem by field path, not a bare protocol error. The Go client
+// checks the schema itself before it answers, so this client answers
+// elicitation/create in a middleware, as a client that does not check
+// (the TypeScript SDK's) does; on the multi-round-trip protocol the
+// client answers in its own retry loop, where a middleware cannot.
+func TestAskOutOfSchema(t *testing.T) {
+	six := readForm(t, "six")
+	bad := map[string]any{"track": "zzz", "platforms": []any{"linux"}, "budget": 500.0, "ship_date": "2026-12-01"}
+	for _, v := range protocols[1:] {
+		t.Run(v, func(t *testing.T) {
+			c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, elicitingClient(&mcp.ElicitResult{Action: "decline"}, new([]*mcp.ElicitParams)))
+			c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					if method == "elicitation/create" {
+						return &mcp.ElicitResult{Action: "accept", Content: bad}, nil
+					}
+					return next(ctx, method, req)
+				}
+			})
+			ctx := context.Background()
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := New(&Options{Version: "test", Project: t.TempDir()}).Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			got, _ := call(t, cs, "elicitation_ask", map[string]any{"form": six})
+			want := map[string]any{"success": false, "action": "accept", "problems": []any{
+				`answers.track: "zzz" is not one of the options ("stable", "beta", "nightly")`, `answers.budget: 500 is above the maximum 40`}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestAskBadArguments(t *testing.T) {
 	cs := connect(t, protocols[0], nil)
 	got, isErr := call(t, cs, "elicitation_ask", map[string]any{"form": map[string]any{"title": "T"}, "message": 3})

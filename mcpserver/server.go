@@ -110,6 +110,7 @@ func newSDKEncoded(opts *Options) *mcp.Server {
 	h.addResources(s, groups)
 	if groups[Forms] {
 		h.addApp(s)
+		s.AddSendingMiddleware(keepUnchecked)
 	}
 	return s
 }

@@ -114,6 +114,16 @@ function suite(label, connect) {
       await c.close();
     });
 
+    test("elicitation_ask judges content outside the requested schema with collect", async () => {
+      const c = await connect(newClient("ask-out-of-schema", () => ({ action: "accept", content: { track: "zzz", platforms: ["linux"], budget: 500, ship_date: "2026-12-01" } })));
+      const [r, isErr] = await call(c, "elicitation_ask", { form: six });
+      assert.equal(isErr, false);
+      assert.equal(r.success, false);
+      assert.equal(r.action, "accept");
+      assert.deepEqual(r.problems, ['answers.track: "zzz" is not one of the options ("stable", "beta", "nightly")', "answers.budget: 500 is above the maximum 40"]);
+      await c.close();
+    });
+
     test("elicitation_ask without the capability falls back to AskUserQuestion", async () => {
       const c = await connect(newClient("no-elicitation"));
       const [r] = await call(c, "elicitation_ask", { form: scope });
