@@ -96,14 +96,31 @@ type FollowupGroup struct {
 
 // Render renders a form for AskUserQuestion. Fields the host cannot express
 // are listed in Unsupported, never dropped.
-func Render(f *form.Form) *Result {
+func Render(f *form.Form) *Result { return render(f, askedFields(f)) }
+
+// RenderOnly renders the fields of f with the given ids (a re-ask) as
+// Render renders them in the whole form: a question whose text an earlier
+// field of f has keeps its "[id]", so its answer maps back to it.
+func RenderOnly(f *form.Form, ids ...string) *Result {
+	sub := f.Only(ids...)
+	fields := make([]*form.Field, 0, len(sub.Fields))
+	for _, fl := range askedFields(f) {
+		if sub.Field(fl.ID) != nil {
+			fields = append(fields, fl)
+		}
+	}
+	return render(sub, fields)
+}
+
+// render renders f, whose fields are asked as fields says.
+func render(f *form.Form, fields []*form.Field) *Result {
 	n := (len(f.Fields) + MaxQuestions - 1) / MaxQuestions
 	r := &Result{Success: true, Title: f.Title, Description: f.Description,
 		Batches: make([][]Payload, 0, n), AskUserQuestion: make([]Input, 0, n), Unsupported: []form.Unsupported{}}
 	batch := make([]Payload, 0, min(len(f.Fields), MaxQuestions))
 	questions := make([]Question, 0, cap(batch))
 	plans := make([]plan, len(f.Fields))
-	for i, fl := range askedFields(f) {
+	for i, fl := range fields {
 		var ps []*plan
 		if fl.Type.Expands() {
 			var reason string

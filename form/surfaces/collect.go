@@ -226,7 +226,7 @@ func NewReask(f *form.Form, probs problem.List) *Reask {
 	}
 	md := markdown.Render(f, &markdown.Options{Only: ids, Problems: byField, Lead: ReaskLead})
 	r := &Reask{FieldIDs: md.FieldIDs, Markdown: md.Markdown}
-	a := ask.Render(f.Only(ids...))
+	a := ask.RenderOnly(f, ids...)
 	r.AskUserQuestion, r.Followups = a.AskUserQuestion, a.Followups
 	return r
 }

@@ -303,3 +303,28 @@ func TestByteOrderMark(t *testing.T) {
 		t.Error("a BOM after the JSON was taken")
 	}
 }
+
+// TestReaskSameQuestionText: the re-ask of a field whose question text an
+// earlier field has asks it as every render does ("Proceed? [b]"), so the
+// host's answer, keyed by that text, maps back to it and not to a.
+func TestReaskSameQuestionText(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title":"x","fields":[{"id":"a","text":"Proceed?","type":"boolean"},{"id":"b","text":"Proceed?","type":"boolean"}]}`))
+	_, err := Collect(f, []Document{{Name: "first", Data: []byte(`{"a":"Yes","b":"perhaps"}`)}}, nil)
+	var fail *Failure
+	if !errors.As(err, &fail) || fail.Reask == nil {
+		t.Fatalf("err = %v, want a failure with a re-ask", err)
+	}
+	rendered := ask.Render(f).AskUserQuestion[0].Questions[1]
+	asked := fail.Reask.AskUserQuestion[0].Questions
+	if len(asked) != 1 || asked[0].Question != rendered.Question || rendered.Question != "Proceed? [b]" {
+		t.Fatalf("re-asked %+v, rendered %q", asked, rendered.Question)
+	}
+	again := hostAnswers(t, &ask.Result{AskUserQuestion: fail.Reask.AskUserQuestion}, map[string]string{asked[0].Header: "No"})
+	resp, err := Collect(f, []Document{{Name: "first", Data: []byte(`{"a":"Yes"}`)}, {Name: "again", Data: again}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"a": "Yes", "b": "No"}, resp.Responses); diff != "" {
+		t.Errorf("responses (-want +got):\n%s", diff)
+	}
+}
