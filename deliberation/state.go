@@ -476,6 +476,16 @@ func (s *State) normalize() {
 	}
 }
 
+// CheckStart reports every problem of a start's question and options, as
+// Start would, without starting anything.
+func CheckStart(question string, opts *StartOptions) error {
+	var o StartOptions
+	if opts != nil {
+		o = *opts
+	}
+	return checkInvocation(question, o)
+}
+
 // checkInvocation is the invocation check: an explicit request (calling
 // New is one) and a substantive question. The question must be non-empty;
 // whether it needs several iterations is the caller's judgment (the

@@ -44,6 +44,8 @@ func parseArgs(data json.RawMessage, allowed []string) *args {
 		switch {
 		case a.raw[m.Key] != nil:
 			a.probs.Add(m.Key, "given twice")
+		case len(allowed) == 0:
+			a.probs.Add(m.Key, "unknown argument (this tool takes no arguments)")
 		case !slices.Contains(allowed, m.Key):
 			a.probs.Add(m.Key, "unknown argument (arguments: %s)", strings.Join(allowed, ", "))
 		}

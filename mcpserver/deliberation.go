@@ -3,12 +3,15 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -59,6 +62,28 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
 
+// addUnreported adds err's problems but those about an argument that
+// already has one.
+func (a *args) addUnreported(err error) {
+	var probs problem.List
+	if !errors.As(err, &probs) {
+		a.addPrefixed("", err)
+		return
+	}
+	argument := func(path string) string {
+		return path[:strings.IndexAny(path+"[.", "[.")]
+	}
+	reported := map[string]bool{}
+	for _, p := range a.probs {
+		reported[argument(p.Path)] = true
+	}
+	for _, p := range probs {
+		if !reported[argument(p.Path)] {
+			a.probs = append(a.probs, p)
+		}
+	}
+}
+
 // check adds err's problems and reports whether there were none.
 func (a *args) check(err error) bool {
 	a.addPrefixed("", err)
@@ -79,8 +104,14 @@ func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args
 	if b := a.boolean("quick"); b != nil {
 		opts.Quick = *b
 	}
-	st := h.store(a)
+	// Every problem at once: the start's own checks join the arguments'
+	// type problems (an argument already reported is not judged again).
 	if len(a.probs) > 0 {
+		a.addUnreported(deliberation.CheckStart(q, opts))
+		return nil
+	}
+	st := h.store(a)
+	if st == nil {
 		return nil
 	}
 	id, s, err := st.Start(q, opts)

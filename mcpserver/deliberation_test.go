@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,12 +81,38 @@ func TestDeliberationToolErrors(t *testing.T) {
 		{"deliberation_status", map[string]any{"id": "20990101-000000"}, "id: no deliberation 20990101-000000"},
 		{"deliberation_evaluate", map[string]any{"id": "20990101-000000", "evaluation": "x"}, "evaluation: must be a JSON object"},
 		{"deliberation_respond", map[string]any{"id": 3}, "id: must be a string"},
+		{"deliberation_list", map[string]any{"x": 1}, "x: unknown argument (this tool takes no arguments)"},
 	}
 	for _, tt := range tests {
 		got, isErr := call(t, cs, tt.tool, tt.args)
 		if !isErr || !strings.Contains("\n"+strings.Join(toStrings(got["problems"]), "\n"), "\n"+tt.want) {
 			t.Errorf("%s %v: %v, want a problem starting %q", tt.tool, tt.args, got, tt.want)
 		}
+	}
+}
+
+// TestDeliberationStartAllProblems: the arguments' type problems and the
+// start's own come back in one reply, each argument judged once.
+func TestDeliberationStartAllProblems(t *testing.T) {
+	dir := t.TempDir()
+	cs := connectWith(t, &Options{Version: "test", DeliberationDir: dir})
+	got, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "MCP q?", "quick": "yes", "ledger_budget": -1,
+		"paths": []any{"rel/path"}, "interpretations": []any{"only one"}, "facts": []any{3}})
+	want := []string{
+		"quick: must be true or false",
+		"facts: must be a list of strings",
+		"interpretations: 1 given, want exactly 2 (A, the default, and B) or none",
+		`paths[0]: "rel/path" is not absolute (the consultee may run elsewhere)`,
+		"ledger_budget: must be a whole number, 0 or more (got -1)",
+	}
+	probs := toStrings(got["problems"])
+	slices.Sort(probs)
+	slices.Sort(want)
+	if !isErr || !slices.Equal(probs, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(probs, "\n"), strings.Join(want, "\n"))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused start wrote %v", entries)
 	}
 }
 
