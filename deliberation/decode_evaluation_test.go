@@ -43,6 +43,10 @@ func TestDecodeEvaluationProblems(t *testing.T) {
 			`respnse: unknown key; did you mean "response"?`,
 			"colour: unknown key; want one of: iteration, response, degraded, session_id, trivial, points, challenges, facts, require_stress_test, request_arbitration, coverage, stress_test, arbitration, surfaced_questions",
 			`challenges[0].evidnce: unknown key; did you mean "evidence"?`}},
+		{"unknown key next to the key it resembles", `{"iteration":1,"response":"valid","pointz":[],"points":[{"text":3,"triage":"in-scope"},{"text":"b","triage":[]}]}`, []string{
+			"pointz: unknown key; want one of: iteration, response, degraded, session_id, trivial, points, challenges, facts, require_stress_test, request_arbitration, coverage, stress_test, arbitration, surfaced_questions",
+			"points[0].text: is a number (3), want a string",
+			"points[1].triage: is an array, want a string"}},
 		{"out of range", `{"iteration":99999999999999999999,"response":"valid"}`, []string{
 			"iteration: is a number (99999999999999999999), want a whole number"}},
 	}
@@ -68,4 +72,17 @@ func TestDecodeEvaluationAccepts(t *testing.T) {
 		ev.Points[0].Blocked == nil || ev.Points[0].Blocked.VerdictDelta != "d" || ev.Coverage != nil || ev.Arbitration == nil {
 		t.Errorf("decoded %+v", ev)
 	}
+}
+
+// TestEvaluateJSONUnknownKeyHidesNothing: an unknown key that resembles a
+// key the document also has is not taken for it, so that key's problems
+// are all reported.
+func TestEvaluateJSONUnknownKeyHidesNothing(t *testing.T) {
+	s := start(t, nil)
+	respond(t, s, "1. a")
+	_, err := s.EvaluateJSON([]byte(`{"iteration":1,"response":"valid","pointz":[],"points":[{"text":"a","triage":"in-scope","classification":"MAYBE"}]}`), t0)
+	assertProblems(t, err, []string{
+		"pointz: unknown key; want one of: iteration, response, degraded, session_id, trivial, points, challenges, facts, require_stress_test, request_arbitration, coverage, stress_test, arbitration, surfaced_questions",
+		`points[0].classification: is "MAYBE", want AGREE, SKEPTICAL, REJECT, ILL-FORMED or BLOCKED`,
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/elicit/elicit/internal/spelling"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -247,8 +248,13 @@ func (d *treeDecoder) object(path string, n *jsonnode.Node, v reflect.Value) {
 		seen[m.Key] = true
 		f, ok := fields.index[m.Key]
 		if !ok {
-			d.probs.Add(at, "unknown key; %s", suggest(m.Key, fields.names))
-			if best := spelling.Closest(strings.ToLower(m.Key), fields.names, 3); best != "" {
+			// A key the object has is not what an unknown one meant:
+			// the guess would hide that key's own problems.
+			absent := slices.DeleteFunc(slices.Clone(fields.names), func(name string) bool {
+				return slices.ContainsFunc(n.Members, func(m jsonnode.Member) bool { return m.Key == name })
+			})
+			d.probs.Add(at, "unknown key; %s", suggest(m.Key, absent, fields.names))
+			if best := spelling.Closest(strings.ToLower(m.Key), absent, 3); best != "" {
 				d.near = append(d.near, join(path, best))
 			}
 			continue
@@ -280,10 +286,10 @@ func (d *treeDecoder) mapValue(path string, n *jsonnode.Node, v reflect.Value) {
 	v.Set(m)
 }
 
-// suggest says what an unknown key should be: the nearest known key when
-// one is close, otherwise the list of keys.
-func suggest(key string, names []string) string {
-	if best := spelling.Closest(strings.ToLower(key), names, 3); best != "" {
+// suggest says what an unknown key should be: the nearest of the known
+// keys not given (absent) when one is close, otherwise the list of keys.
+func suggest(key string, absent, names []string) string {
+	if best := spelling.Closest(strings.ToLower(key), absent, 3); best != "" {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	return "want one of: " + strings.Join(names, ", ")
