@@ -315,7 +315,7 @@ func (a *app) deliberateList() *cobra.Command {
 			}
 			w := bufio.NewWriter(a.stdout)
 			if asJSON {
-				err = writeJSONList(w, entries)
+				err = writeJSONList(w, "deliberations", entries)
 			} else {
 				for _, e := range entries {
 					a.delibPrintEntry(w, e)
@@ -327,7 +327,7 @@ func (a *app) deliberateList() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print {deliberations: [...]} as JSON")
 	return cmd
 }
 
@@ -343,21 +343,25 @@ func (a *app) delibPrintEntry(w io.Writer, e deliberation.Entry) {
 	fmt.Fprintf(w, "%s\t%s\titeration %d\t%s old\t%s\n", e.ID, status, e.Iteration, e.Age, e.QuestionExcerpt)
 }
 
-// writeJSONList prints entries as writeJSON would, one entry at a time (a
-// listing of thousands is never held in memory twice).
-func writeJSONList[T any](w io.Writer, entries []T) error {
-	if len(entries) == 0 {
-		_, err := io.WriteString(w, "[]\n")
+// writeJSONList prints {"KEY": entries} as writeJSON would, one entry at a
+// time (a listing of thousands is never held in memory twice).
+func writeJSONList[T any](w io.Writer, key string, entries []T) error {
+	k, err := json.Marshal(key)
+	if err != nil {
 		return err
 	}
-	io.WriteString(w, "[\n")
+	if len(entries) == 0 {
+		_, err := fmt.Fprintf(w, "{\n  %s: []\n}\n", k)
+		return err
+	}
+	fmt.Fprintf(w, "{\n  %s: [\n", k)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("  ", "  ")
+	enc.SetIndent("    ", "  ")
 	for i, e := range entries {
 		buf.Reset()
-		buf.WriteString("  ")
+		buf.WriteString("    ")
 		if err := enc.Encode(e); err != nil {
 			return err
 		}
@@ -369,7 +373,7 @@ func writeJSONList[T any](w io.Writer, entries []T) error {
 			return err
 		}
 	}
-	_, err := io.WriteString(w, "]\n")
+	_, err = io.WriteString(w, "  ]\n}\n")
 	return err
 }
 

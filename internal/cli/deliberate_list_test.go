@@ -8,7 +8,8 @@ import (
 )
 
 // TestWriteJSONListMatchesWriteJSON: the listing, printed one entry at a
-// time, is byte for byte what writeJSON prints for the whole list.
+// time, is byte for byte what writeJSON prints for {deliberations: list},
+// the shape deliberation_list returns.
 func TestWriteJSONListMatchesWriteJSON(t *testing.T) {
 	for _, entries := range [][]deliberation.Entry{
 		nil,
@@ -20,8 +21,8 @@ func TestWriteJSONListMatchesWriteJSON(t *testing.T) {
 		if list == nil {
 			list = []deliberation.Entry{}
 		}
-		writeJSON(&want, list)
-		if err := writeJSONList(&got, entries); err != nil {
+		writeJSON(&want, map[string]any{"deliberations": list})
+		if err := writeJSONList(&got, "deliberations", entries); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {
