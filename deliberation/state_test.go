@@ -165,7 +165,8 @@ func TestDecodeStateProblems(t *testing.T) {
 			m["ssm"] = []any{}
 			m["buckets"].(map[string]any)["agreed"].([]any)[0].(map[string]any)["evidnce_type"] = "textual"
 		}), []string{
-			"buckets.agreed[0].evidnce_type: unknown key; did you mean \"evidence_type\"?",
+			// evidence_type is given too: no guess that would hide its problems.
+			"buckets.agreed[0].evidnce_type: unknown key; want one of: point, evidence_type, reason, id, mitigation",
 			"challenges.C1.raised_iter: is a number (1.5), want a whole number",
 			`iteration: is a string ("3"), want a whole number`,
 			"ledger[1]: is a number (2), want a string",
