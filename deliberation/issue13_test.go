@@ -244,6 +244,12 @@ func TestIssue13EvaluateReturnsAssignedIDs(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("assigned:\n%s\nwant\n%s", got, want)
 	}
+	// The next answer's step (what respond and send print) assigned
+	// nothing: the evaluation's IDs are not repeated there.
+	respond(t, s, "Re C1: 3 retries")
+	if s.Next.Assigned != nil {
+		t.Errorf("after respond, next.assigned = %+v", s.Next.Assigned)
+	}
 }
 
 // Defect 10: the Solution Space Mapping and drift.

@@ -172,6 +172,7 @@ func (s *State) respond(text string, now time.Time) error {
 	}
 	s.Responses = append(s.Responses, Response{Iteration: s.Iteration, Action: s.pending(), Text: text, Refs: refs})
 	s.Next.Awaiting = AwaitEvaluation
+	s.Next.Assigned = nil // the evaluation that assigned them is told; the next one assigns anew
 	s.FreshSession = false
 	s.touch(now)
 	return nil
