@@ -133,7 +133,7 @@ func (a *app) printOutcome(o *relay.Outcome, asJSON bool) error {
 		ret = &noAnswerError{}
 	}
 	if asJSON {
-		if err := writeJSON(a.stdout, o); err != nil {
+		if err := writeJSON(a.stdout, outcomeJSON(o, ret == errReported)); err != nil {
 			return err
 		}
 		return ret
@@ -153,6 +153,25 @@ func (a *app) printOutcome(o *relay.Outcome, asJSON bool) error {
 		fmt.Fprintf(a.stderr, "elicit: no consultation in the current step of %s (send starts one)\n", o.ID)
 	}
 	return ret
+}
+
+// outcomeJSON is the outcome as --json prints it: an exit 1 (failed, or
+// nothing consulted) also says "success": false, as every exit-1 JSON
+// does, and nothing consulted is told as a problem.
+func outcomeJSON(o *relay.Outcome, failed bool) any {
+	if !failed {
+		return o
+	}
+	raw, err := json.Marshal(o)
+	var m map[string]any
+	if err != nil || json.Unmarshal(raw, &m) != nil {
+		return o
+	}
+	m["success"] = false
+	if o.Status == relay.StatusIdle {
+		m["problems"] = []string{fmt.Sprintf("no consultation in the current step of %s (send starts one)", o.ID)}
+	}
+	return m
 }
 
 func (a *app) deliberateCancel() *cobra.Command {
