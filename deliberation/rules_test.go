@@ -401,8 +401,30 @@ func TestLedger(t *testing.T) {
 		"facts[1].supersedes: only the user can supersede a user fact (F4)",
 		"facts[2].ref: is required for a verified fact (the file:line, test or spec it was verified against)",
 		`facts[3].tag: is "rumour", want user, verified, codex-unverified or revision`,
-		`facts[3].supersedes: "F99" is not in the ledger`,
+		`facts[3].supersedes: "F99" is not in the ledger (nor an earlier fact of this evaluation)`,
 	})
+	// A fact may supersede an earlier one of the same evaluation (as a
+	// point may rely on it), not itself or a later one; the rules hold.
+	_, err = evalJSON(s, `{"facts":[
+		{"tag":"verified","ref":"a.py:1","text":"x"},
+		{"tag":"codex-unverified","text":"y","supersedes":"F5"},
+		{"tag":"codex-unverified","text":"z","supersedes":"F7"},
+		{"tag":"codex-unverified","text":"w","supersedes":"F9"}]}`)
+	assertProblems(t, err, []string{
+		"facts[1].supersedes: a codex-unverified fact cannot supersede a verified fact (F5)",
+		`facts[2].supersedes: "F7" is not in the ledger (nor an earlier fact of this evaluation)`,
+		`facts[3].supersedes: "F9" is not in the ledger (nor an earlier fact of this evaluation)`,
+	})
+	if _, err := evalJSON(s, `{"facts":[
+		{"tag":"verified","ref":"a.py:1","text":"rate=150/s"},
+		{"tag":"codex-unverified","text":"bursts"},
+		{"tag":"verified","ref":"a.py:2","text":"rate=120/s","supersedes":"F5"}],
+		"points":[`+agree("b")+`]}`); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.ActiveLedger(); !slices.Contains(got, "F7 (supersedes F5) [verified: a.py:2]: rate=120/s") || slices.Contains(got, "F5 [verified: a.py:1]: rate=150/s") {
+		t.Errorf("active ledger = %q", got)
+	}
 }
 
 func TestUnverifiedFactsNotEvaluatedAtTheEnd(t *testing.T) {

@@ -112,7 +112,7 @@ func (s *State) validateFacts(facts []FactEval, p *problem.List) {
 			p.Add(path+".text", "is empty")
 		}
 		if f.Supersedes != "" {
-			s.validateSupersede(path+".supersedes", f, p)
+			s.validateSupersede(path+".supersedes", f, facts[:i], p)
 		}
 	}
 	s.validateUserBudget(facts, p)
@@ -141,11 +141,19 @@ func (s *State) validateUserBudget(facts []FactEval, p *problem.List) {
 	}
 }
 
-func (s *State) validateSupersede(path string, f FactEval, p *problem.List) {
+// validateSupersede checks what f supersedes: an entry of the ledger, or
+// one of the earlier facts of the same evaluation.
+func (s *State) validateSupersede(path string, f FactEval, earlier []FactEval, p *problem.List) {
 	old, ok := s.fact(f.Supersedes)
+	var k int
+	if _, err := fmt.Sscanf(f.Supersedes, "F%d", &k); err == nil && fmt.Sprintf("F%d", k) == f.Supersedes {
+		if j := k - s.ledger().max - 1; j >= 0 && j < len(earlier) {
+			old, ok = Fact{ID: f.Supersedes, Tag: earlier[j].Tag}, true
+		}
+	}
 	switch {
 	case !ok:
-		p.Add(path, "%q is not in the ledger", f.Supersedes)
+		p.Add(path, "%q is not in the ledger (nor an earlier fact of this evaluation)", f.Supersedes)
 	case f.Tag == tagUnverified && (old.Kind() == tagUser || old.Kind() == tagVerified):
 		p.Add(path, "a codex-unverified fact cannot supersede a %s fact (%s)", old.Kind(), f.Supersedes)
 	case old.Kind() == tagUser && f.Tag != tagUser:
