@@ -337,7 +337,10 @@ func TestCodexCanceled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	_, err := fake(t, CodexOptions{}, "FAKE_CODEX=partial", "FAKE_CODEX_SLEEP=1h").Start(ctx, Request{Prompt: "p"})
-	checkFailure(t, nil, err, KindCanceled, "canceled")
+	checkFailure(t, nil, err, KindCanceled, "the process group was killed")
+	if strings.Contains(err.Error(), "canceled: canceled") {
+		t.Errorf("the kind said twice: %v", err)
+	}
 }
 
 func TestCodexResumeNeedsSession(t *testing.T) {

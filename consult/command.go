@@ -182,7 +182,7 @@ func (c *Command) outcome(rep *Reply, werr error, why string, stderr []byte) (*R
 	case why == "timeout":
 		e.Kind, e.Message = KindTimeout, fmt.Sprintf("no answer within %s; the process group was killed", c.o.Timeout)
 	case why == "canceled":
-		e.Kind, e.Message = KindCanceled, "canceled; the process group was killed"
+		e.Kind, e.Message = KindCanceled, "the process group was killed"
 	case code != 0:
 		e.Kind, e.Message = classify(e.StderrTail), fmt.Sprintf("exited with status %d", code)
 	default:

@@ -143,7 +143,7 @@ func (r *run) outcome(waitErr error, killed string) (*Reply, error) {
 	case killed == "idle":
 		e.Kind, e.Message = KindTimeout, fmt.Sprintf("no event for %s (idle timeout); the process group was killed", r.c.o.IdleTimeout)
 	case killed == "canceled":
-		e.Kind, e.Message = KindCanceled, "canceled; the process group was killed"
+		e.Kind, e.Message = KindCanceled, "the process group was killed"
 	case r.st.failed != "":
 		e.Kind, e.Message = r.failedKind(e.StderrTail), "turn failed: "+redact(r.st.failed, secretValues(r.c.o.Env))
 	case e.ExitCode != 0:

@@ -598,6 +598,8 @@ func TestTwoStallsExit(t *testing.T) {
 	if next.Action != ActionExit || s.ExitReason != ExitStalled {
 		t.Errorf("two stalls: action %s exit %q", next.Action, s.ExitReason)
 	}
+	_, err := Synthesize(s)
+	assertProblems(t, err, []string{"status: the deliberation is finished (stalled): Deliberation stalled: narrow the scope, give examples or constraints, or split the question; there is nothing to synthesize"})
 }
 
 func TestArbitration(t *testing.T) {

@@ -90,7 +90,7 @@ func synthesisPermitted(s *State) error {
 		if s.Next != nil && s.Next.Reason != "" {
 			msg = s.Next.Reason
 		}
-		return problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is %s (%s): %s; there is nothing to synthesize", s.Status, s.ExitReason, msg)}}
+		return problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is %s (%s): %s; there is nothing to synthesize", s.Status, s.ExitReason, strings.TrimSuffix(msg, "."))}}
 	}
 	return nil
 }

@@ -161,7 +161,7 @@ func (b *blocking) run(ctx context.Context, id string, req consult.Request) (*co
 		case <-b.release:
 			return &consult.Reply{SessionID: "s" + string(rune('0'+n)), Text: "1. an answer"}, nil
 		case <-ctx.Done():
-			return nil, &consult.Error{Kind: consult.KindCanceled, Consultant: "codex", Message: "canceled; the process group was killed", ExitCode: -1}
+			return nil, &consult.Error{Kind: consult.KindCanceled, Consultant: "codex", Message: "the process group was killed", ExitCode: -1}
 		case <-tick.C:
 			if req.Progress != nil {
 				req.Progress(consult.Progress{Events: events, Last: "item.completed"})
