@@ -39,15 +39,29 @@ func StripBadges(s string) string {
 // ChatLabel is how the chat surfaces label option o of f: with badge when o
 // is the recommendation of a single choice (a multi-select recommends
 // nothing), and with UserPositionSuffix when o is the user's own position.
+// A badge that would make the label another option's text ("Keep" and
+// "Keep (Recommended)") is left off, so that every label stays distinct and
+// maps back to its own option.
 func (f *Field) ChatLabel(o, badge string) string {
 	label := o
 	if o != "" && o == f.Recommendation() && f.Type != MultiSelect {
-		label += badge
+		label = f.badged(o, label, badge)
 	}
 	if o != "" && o == f.UserPosition {
-		label += UserPositionSuffix
+		label = f.badged(o, label, UserPositionSuffix)
 	}
 	return label
+}
+
+// badged is label with badge, unless that is the text of an option of f
+// other than o.
+func (f *Field) badged(o, label, badge string) string {
+	for _, other := range f.Choices() {
+		if other != o && strings.EqualFold(other, label+badge) {
+			return label
+		}
+	}
+	return label + badge
 }
 
 // GroupLabel names group k (from 1) of a two-tier picker: "Group 2".

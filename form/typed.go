@@ -98,6 +98,14 @@ func matchLabel(opts []string, s string) (string, string) {
 	case 1:
 		return found[0], ""
 	}
+	// "Keep" beside "Keep (Recommended)": the option written as typed wins.
+	t := strings.TrimSpace(s)
+	if i := slices.Index(found, t); i >= 0 {
+		return found[i], ""
+	}
+	if same := slices.DeleteFunc(slices.Clone(found), func(o string) bool { return !strings.EqualFold(o, t) }); len(same) == 1 {
+		return same[0], ""
+	}
 	return "", fmt.Sprintf("%q could mean %s; write the number", s, quoteList(found, " or "))
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/codex"
+	"github.com/elicit/elicit/form/native"
 	"github.com/elicit/elicit/internal/formtest"
 	"github.com/elicit/elicit/problem"
 	"github.com/google/go-cmp/cmp"
@@ -211,4 +212,53 @@ func codexQuestion(t *testing.T, r *codex.Result, id string, k int) string {
 		}
 	}
 	return id
+}
+
+// TestBadgeNeverCollides: an option written like another option plus a
+// badge ("Keep" recommended beside "Keep (Recommended)") keeps every label
+// distinct on the chat tools and the native dialog, and each label maps
+// back to its own option.
+func TestBadgeNeverCollides(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title":"x","fields":[{"id":"f","text":"Which?","type":"single_select",
+		"options":["Keep","Keep (Recommended)","Drop"],"default":"Keep"}]}`))
+	want := []string{"Keep", "Keep (Recommended)", "Drop"}
+	var askLabels, codexLabels, titles []string
+	for _, o := range ask.Render(f).AskUserQuestion[0].Questions[0].Options {
+		askLabels = append(askLabels, o.Label)
+	}
+	for _, o := range codex.Render(f).RequestUserInput[0].Questions[0].Options {
+		codexLabels = append(codexLabels, o.Label)
+	}
+	var schema struct {
+		Properties map[string]struct{ OneOf []struct{ Title string } }
+	}
+	data, _ := json.Marshal(native.Render(f).Schema)
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatal(err)
+	}
+	for _, one := range schema.Properties["f"].OneOf {
+		titles = append(titles, one.Title)
+	}
+	for name, got := range map[string][]string{"AskUserQuestion": askLabels, "request_user_input": codexLabels, "native": titles} {
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s labels (-want +got):\n%s", name, diff)
+		}
+	}
+	for _, label := range want {
+		for name, doc := range map[string]any{
+			"AskUserQuestion":    map[string]any{"Which?": label},
+			"request_user_input": map[string]any{"f": map[string]any{"answers": []any{label}}},
+		} {
+			data, _ := json.Marshal(map[string]any{"answers": doc})
+			got, err := ParseAnswers(f, data)
+			if err != nil || got["f"] != label {
+				t.Errorf("%s answered %q: got %v, %v", name, label, got, err)
+			}
+		}
+		// The markdown reply takes the option written as typed.
+		r, err := Collect(f, []Document{{Name: "reply", Data: []byte("f: " + label)}}, nil)
+		if err != nil || r.Responses["f"] != label {
+			t.Errorf("markdown answered %q: got %v, %v", label, r, err)
+		}
+	}
 }
