@@ -28,6 +28,13 @@ func dateShaped(s string) bool {
 // it ("[0]") or is empty for the answer as a whole.
 type answerProblem struct{ at, msg string }
 
+// Accepts reports whether v is an answer f takes, by collect's rules (no
+// answer counts as one; whether f needs one is collect's to say).
+func (f *Field) Accepts(v any) bool {
+	_, bad := checkAnswer(f, v)
+	return len(bad) == 0
+}
+
 // checkAnswer validates one answer against its field. It returns the
 // normalized value (string, []string or float64), nil for "no answer", or
 // problems saying what is wrong and what would be right.

@@ -255,6 +255,10 @@ func (r *ChatAnswers) Add(path string, q ChatQuestion, answer string) {
 		return
 	}
 	v := c.Unlabel(answer)
+	if prev, seen := r.given[f.ID]; seen && !q.Edit && prev.path != path && !f.Accepts(prev.value) {
+		// A later call's answer (the re-ask's) replaces a wrong one.
+		delete(r.given, f.ID)
+	}
 	if !r.first(f.ID, path, v) {
 		return
 	}

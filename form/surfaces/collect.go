@@ -3,6 +3,7 @@ package surfaces
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -65,35 +66,49 @@ const ReaskLead = "Some answers need another look: reply with these lines again.
 // Collect reads the answers of one or more surfaces for f (say the
 // AskUserQuestion output and the markdown reply to its follow-up), merges
 // them and validates the whole form. A field answered differently in two
-// documents is a problem. A markdown reply without any `id:` line answers
-// the one question no other document answered, if there is exactly one.
-// On problems the error is a *Failure carrying the re-ask.
+// documents is a problem, unless the earlier answer was wrong (it broke
+// the field's rules or could not be read) and a later document answers it
+// again: that is the re-ask's reply, and it replaces the wrong answer. A
+// markdown reply without any `id:` line answers the one question no other
+// document answered, if there is exactly one. On problems the error is a
+// *Failure carrying the re-ask.
 func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Response, error) {
-	var probs problem.List
-	merged := map[string]any{}
-	from := map[string]string{} // field id -> document that answered it
-	var replies []Document
-	for _, d := range docs {
+	read := make([]docAnswers, len(docs))
+	parsed := map[string]any{} // the JSON documents' answers, for bare
+	var replies []int
+	for i, d := range docs {
 		if formatOf(d) == FormatMarkdown {
-			replies = append(replies, d)
+			replies = append(replies, i)
 			continue
 		}
 		answers, bad := readJSON(f, d.Data)
-		probs = append(probs, named(d, bad.Err(), len(docs))...)
-		merge(merged, from, answers, d.Name, &probs)
+		read[i] = docAnswers{answers, named(d, bad.Err(), len(docs))}
+		maps.Copy(parsed, answers)
 	}
-	for _, d := range replies {
-		answers, err := markdown.Parse(f, string(d.Data), &markdown.ParseOptions{Name: d.Name, Bare: bare(f, merged)})
-		probs = append(probs, named(d, err, 1)...)
-		merge(merged, from, answers, d.Name, &probs)
+	for _, i := range replies {
+		d := docs[i]
+		answers, err := markdown.Parse(f, string(d.Data), &markdown.ParseOptions{Name: d.Name, Bare: bare(f, parsed)})
+		read[i] = docAnswers{answers, named(d, err, 1)}
+		maps.Copy(parsed, answers)
 	}
-	r, err := form.Collect(f, merged, opts)
+	m := newMerger(f)
+	for i, d := range docs {
+		m.add(read[i], d.Name)
+	}
+	probs := m.problems()
+	r, err := form.Collect(f, m.merged, opts)
 	if err == nil && len(probs) == 0 {
 		return r, nil
 	}
 	more, _ := err.(problem.List)
 	probs = append(probs, skipReported(more, probs)...)
 	return nil, &Failure{Problems: probs, Reask: NewReask(f, probs)}
+}
+
+// docAnswers is what one document answered and its problems.
+type docAnswers struct {
+	answers map[string]any
+	probs   problem.List
 }
 
 // formatOf is the document's format, Auto resolved by its first character,
@@ -135,27 +150,74 @@ func named(d Document, err error, n int) problem.List {
 	return out
 }
 
-// merge adds one document's answers; a field given two different answers
-// is a problem naming both documents.
-func merge(merged map[string]any, from map[string]string, answers map[string]any, name string, probs *problem.List) {
-	keys := make([]string, 0, len(answers))
-	for k := range answers {
+// merger merges the documents' answers in order.
+type merger struct {
+	f      *form.Form
+	merged map[string]any
+	from   map[string]string // field id -> document that answered it
+	probs  problem.List
+	// wrong holds, by field id, the indexes in probs of the problems of
+	// the answers given so far: a later answer replaces a wrong one.
+	wrong   map[string][]int
+	dropped map[int]bool
+}
+
+func newMerger(f *form.Form) *merger {
+	return &merger{f: f, merged: map[string]any{}, from: map[string]string{}, wrong: map[string][]int{}, dropped: map[int]bool{}}
+}
+
+// add adds one document's answers; a field given two different answers is
+// a problem naming both documents, unless the first was wrong.
+func (m *merger) add(d docAnswers, name string) {
+	keys := make([]string, 0, len(d.answers))
+	for k := range d.answers {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		v := answers[k]
+		v := d.answers[k]
 		if form.NoAnswer(v) {
 			continue
 		}
-		prev, seen := merged[k]
+		prev, seen := m.merged[k]
 		switch {
+		case len(m.wrong[k]) > 0 || seen && !m.accepts(k, prev):
+			// The re-ask's reply replaces a wrong answer.
+			for _, i := range m.wrong[k] {
+				m.dropped[i] = true
+			}
+			delete(m.wrong, k)
+			m.merged[k], m.from[k] = v, name
 		case !seen:
-			merged[k], from[k] = v, name
+			m.merged[k], m.from[k] = v, name
 		case !sameAnswer(prev, v):
-			probs.Add("answers."+k, "answered in both %s (%s) and %s (%s); give one answer", from[k], show(prev), name, show(v))
+			m.probs.Add("answers."+k, "answered in both %s (%s) and %s (%s); give one answer", m.from[k], show(prev), name, show(v))
 		}
 	}
+	for _, p := range d.probs {
+		if id := fieldOf(m.f, p.Path); id != "" {
+			m.wrong[id] = append(m.wrong[id], len(m.probs))
+		}
+		m.probs = append(m.probs, p)
+	}
+}
+
+// accepts reports whether answer v to field id keeps the field's rules
+// (an id the form does not have accepts anything: collect reports it).
+func (m *merger) accepts(id string, v any) bool {
+	fl := m.f.Field(id)
+	return fl == nil || fl.Accepts(v)
+}
+
+// problems are the problems left, in the documents' order.
+func (m *merger) problems() problem.List {
+	var out problem.List
+	for i, p := range m.probs {
+		if !m.dropped[i] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // sameAnswer compares two answers, a []any and a []string of the same
