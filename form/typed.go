@@ -35,6 +35,11 @@ func (f *Field) Typed(text string) (any, string) {
 	case f.Type == Boolean:
 		return typedBool(s)
 	case f.Type.SingleChoice():
+		// An option named like a none word (a triage ruling "skip") is
+		// that option.
+		if o, _ := matchLabel(f.Choices(), s); o != "" {
+			return o, ""
+		}
 		if v, ok := noneWord(s); ok {
 			return v, ""
 		}
@@ -209,6 +214,9 @@ func leadingNumber(s string) (int, string, bool) {
 // typedMulti reads several options: numbers and labels separated by commas
 // (or semicolons, or spaces between numbers), "all", or "none".
 func (f *Field) typedMulti(s string) (any, string) {
+	if o, _ := matchLabel(f.Choices(), s); o != "" {
+		return []string{o}, "" // one label, commas and all; "all" or "none" if an option is so named
+	}
 	switch normalize(s) {
 	case "all", "everything":
 		return slices.Clone(f.Options), ""
@@ -216,9 +224,6 @@ func (f *Field) typedMulti(s string) (any, string) {
 		return nil, ""
 	}
 	opts := f.Choices()
-	if o, _ := matchLabel(opts, s); o != "" {
-		return []string{o}, "" // one label, commas and all
-	}
 	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' })
 	chosen := map[string]bool{}
 	var bad []string

@@ -11,11 +11,25 @@ import (
 // TestConstructReplies reads typed replies to the constructs that take one
 // answer per row or rank slot, and checks what collect makes of them.
 func TestConstructReplies(t *testing.T) {
+	forms := formtest.Forms(t)
+	// Row keys holding ", " and ": " (a row without an id is keyed by its
+	// label), answered exactly as the template prints them.
+	forms["colon-rows"] = []byte(`{"title":"t","fields":[{"id":"f","text":"Rule each","type":"triage","dispositions":["fix","skip"],
+		"triage_items":[{"id":"ünïcode_row_identifier","label":"Row one"},{"label":"Row, without id: yes"}]},
+		{"id":"g","text":"And these","type":"triage","dispositions":["fix","defer"],"triage_items":[{"label":"Row, without id: yes"}]}]}`)
 	tests := []struct {
 		name, form, reply string
 		want              map[string]any
 		probs             []string
 	}{
+		// "skip" is a ruling here, not no answer.
+		{"row keys with colons", "colon-rows", "f.ünïcode_row_identifier: skip\nf.Row, without id: yes: skip\ng.Row, without id: yes: 2",
+			map[string]any{"f": map[string]string{"ünïcode_row_identifier": "skip", "Row, without id: yes": "skip"},
+				"g": map[string]string{"Row, without id: yes": "defer"}}, nil},
+		// Where "skip" is no ruling, its line says so: never dropped silently.
+		{"none word on a required row", "colon-rows", "f.ünïcode_row_identifier: 1\nf.Row, without id: yes: 2\ng.Row, without id: yes: skip", nil, []string{
+			`answers.g.Row, without id: yes: reply line 3: "skip" is no answer, but row "Row, without id: yes" needs one (fix, defer)`,
+		}},
 		{"triage by name and number", "triage", "findings.sqli: fix now\nfindings.unused import in the util package: 3\n- `findings.race`: defer\nnotes: 2",
 			map[string]any{"findings": map[string]string{"sqli": "fix now", "Unused import in the util package": "dismiss", "race": "defer"}, "notes": "Re-run the scan"}, nil},
 		{"triage row missing", "triage", "findings.sqli: fix now\nfindings.race: 2", nil, []string{
@@ -38,7 +52,7 @@ func TestConstructReplies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := formtest.MustParse(t, formtest.Forms(t)[tt.form])
+			f := formtest.MustParse(t, forms[tt.form])
 			answers, err := Parse(f, tt.reply, nil)
 			var r *form.Response
 			if err == nil {

@@ -312,6 +312,10 @@ func (p *parser) finish() {
 		p.probs.Add("answers."+fl.ID, "%s line %d: %s", p.name, p.start, msg)
 	case v != nil:
 		p.out[fl.ID] = v
+	case p.parts[fl.ID] != nil && fl.Required && strings.TrimSpace(text) != "":
+		// "skip" on a row of a required board: say so on its line.
+		p.probs.Add("answers."+fl.ID, "%s line %d: %q is no answer, but %s needs one (%s)",
+			p.name, p.start, strings.TrimSpace(text), p.parts[fl.ID].What, strings.Join(fl.Choices(), ", "))
 	}
 }
 
