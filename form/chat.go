@@ -18,7 +18,7 @@ import (
 // tiers together and reports a question answered differently twice.
 
 // Badges are the suffixes the chat surfaces add to option labels.
-var Badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix}
+var Badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}
 
 // StripBadges drops the badges s ends with, in any case and any order
 // ("X (Recommended) (your approach)" is "X").
@@ -98,8 +98,15 @@ func NewChatChoice(f *Field, badge string) *ChatChoice {
 	return &ChatChoice{Field: f, Options: opts, Badge: badge}
 }
 
-// Label is how the tool shows option o.
-func (c *ChatChoice) Label(o string) string { return c.Field.ChatLabel(o, c.Badge) }
+// Label is how the tool shows option o. An option named "Other" is
+// "Other (option)", told apart from the free-text "Other" the host adds.
+func (c *ChatChoice) Label(o string) string {
+	label := c.Field.ChatLabel(o, c.Badge)
+	if strings.EqualFold(strings.TrimSpace(o), "other") {
+		label = o + OptionSuffix + label[len(o):]
+	}
+	return label
+}
 
 // Unlabel maps an answer the tool gave back to an option: a label as
 // shown (or trimmed, or without its badges), or the option itself. NotNow

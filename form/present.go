@@ -17,6 +17,9 @@ import (
 const (
 	RecommendedSuffix  = " (Recommended)"
 	UserPositionSuffix = " (your approach)"
+	// OptionSuffix marks an option named "Other" (any case): the chat
+	// hosts add a free-text "Other" of their own beside the options.
+	OptionSuffix = " (option)"
 )
 
 // Unsupported is a field a surface cannot ask: why, which surface can, and

@@ -262,3 +262,36 @@ func TestBadgeNeverCollides(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionNamedOther: an option named "Other" is sent as "Other (option)"
+// (the hosts add a free-text Other of their own), and that label, the
+// option's own name, and free text all map back without loss.
+func TestOptionNamedOther(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title":"x","fields":[{"id":"f","text":"Which?","type":"single_select",
+		"options":["Mine","other","Theirs"],"default":"other"}]}`))
+	want := []string{"other (option) (Recommended)", "Mine", "Theirs"}
+	var askLabels, codexLabels []string
+	for _, o := range ask.Render(f).AskUserQuestion[0].Questions[0].Options {
+		askLabels = append(askLabels, o.Label)
+	}
+	for _, o := range codex.Render(f).RequestUserInput[0].Questions[0].Options {
+		codexLabels = append(codexLabels, o.Label)
+	}
+	for name, got := range map[string][]string{"AskUserQuestion": askLabels, "request_user_input": codexLabels} {
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s labels (-want +got):\n%s", name, diff)
+		}
+	}
+	for answer, wantValue := range map[string]string{"other (option) (Recommended)": "other", "other (option)": "other", "other": "other", "Mine": "Mine", "a third way": "a third way"} {
+		for name, doc := range map[string]any{
+			"AskUserQuestion":    map[string]any{"Which?": answer},
+			"request_user_input": map[string]any{"f": map[string]any{"answers": []any{answer}}},
+		} {
+			data, _ := json.Marshal(map[string]any{"answers": doc})
+			got, err := ParseAnswers(f, data)
+			if err != nil || got["f"] != wantValue {
+				t.Errorf("%s answered %q: got %v, %v; want %q", name, answer, got, err, wantValue)
+			}
+		}
+	}
+}
