@@ -8,7 +8,9 @@ import (
 // ParseResponse reads a response for f: the output of collect
 // ({"success":true,"responses":{...},"response_id":...}) or answers in any
 // shape ParseAnswers takes. The values are validated again, so a summary
-// never shows an answer the form would refuse.
+// never shows an answer the form would refuse. The response id is the one
+// the response carries, or none: bare answers were never recorded, and an
+// id made up here would name nothing `responses show` knows.
 func ParseResponse(f *form.Form, data []byte, opts *form.CollectOptions) (*form.Response, error) {
 	doc, err := form.DecodeJSON(data, "response", true)
 	if err != nil {
@@ -21,7 +23,11 @@ func ParseResponse(f *form.Form, data []byte, opts *form.CollectOptions) (*form.
 		if err != nil {
 			return nil, err
 		}
-		return form.Collect(f, answers, opts)
+		r, err := form.Collect(f, answers, opts)
+		if r != nil {
+			r.ResponseID = ""
+		}
+		return r, err
 	}
 	probs := doc.Problems("")
 	r, err := form.Collect(f, inner, opts)
@@ -32,9 +38,7 @@ func ParseResponse(f *form.Form, data []byte, opts *form.CollectOptions) (*form.
 	if err != nil {
 		return nil, err
 	}
-	if id, ok := top["response_id"].(string); ok {
-		r.ResponseID = id
-	}
+	r.ResponseID, _ = top["response_id"].(string)
 	if id, ok := top["template_id"].(string); ok && id != "" {
 		r.TemplateID = id
 	}
