@@ -348,7 +348,7 @@ func (c *caster) checkSlots() {
 		v, ok := c.values[name]
 		switch {
 		case !ok:
-			c.probs.add("slots."+name, "missing value (pass --slot %s=VALUE)", name)
+			c.probs.add("slots."+name, "missing value (pass --slot %s=VALUE on the command line, or \"slots\": {%q: \"VALUE\"} over MCP)", name, name)
 		case !utf8.ValidString(v):
 			c.probs.add("slots."+name, "value %q is not valid UTF-8 (first bad byte at offset %d; give the slot UTF-8 text)", v, jsonnode.FirstInvalidUTF8([]byte(v)))
 		case strings.TrimSpace(v) == "":

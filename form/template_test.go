@@ -48,8 +48,8 @@ func TestCastProblemsTogether(t *testing.T) {
 	want := []string{
 		`slots[2]: "Bad" is not a valid slot name (use lowercase letters, digits, '_' and '-')`,
 		`title: uses undeclared placeholder {who} (declare it in "slots", or write {{who} for a literal brace)`,
-		"slots.project: missing value (pass --slot project=VALUE)",
-		"slots.unused: missing value (pass --slot unused=VALUE)",
+		`slots.project: missing value (pass --slot project=VALUE on the command line, or "slots": {"project": "VALUE"} over MCP)`,
+		`slots.unused: missing value (pass --slot unused=VALUE on the command line, or "slots": {"unused": "VALUE"} over MCP)`,
 		"slots.unused: declared but never used in the template",
 		"slots.extra: unexpected value: the template declares only project, unused",
 		"fields[0].maximun: unknown key (did you mean 'maximum'?)",

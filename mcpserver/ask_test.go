@@ -236,4 +236,10 @@ func TestRenderSurfaces(t *testing.T) {
 	if !isErr || !cmp.Equal([]any{`surface: "widgetz" is not a surface render_form produces (ask, markdown, codex)`}, got["problems"]) {
 		t.Errorf("got %v", got)
 	}
+	// A missing slot tells an MCP caller how to give it over MCP.
+	got, isErr = call(t, cs, "elicitation_render_form", map[string]any{"template": "session-contract"})
+	probs, _ := got["problems"].([]any)
+	if !isErr || len(probs) != 1 || !strings.Contains(probs[0].(string), `"slots": {"project": "VALUE"}`) {
+		t.Errorf("missing slot: got %v", got)
+	}
 }
