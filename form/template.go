@@ -167,13 +167,21 @@ func (ts *Templates) info(name, source string) TemplateInfo {
 // "folder"); a folder template overrides an embedded one of the same name.
 func (ts *Templates) Source(name string) ([]byte, string, error) {
 	if !validTemplateName(name) {
-		return nil, "", fmt.Errorf("invalid template name %q (use lowercase letters, digits and '-')", name)
+		return nil, "", notFound{fmt.Errorf("invalid template name %q (use lowercase letters, digits and '-')", name)}
 	}
 	if err := ts.Check(); err != nil {
 		return nil, "", err
 	}
 	return ts.source(name)
 }
+
+// ErrNoTemplate matches (errors.Is) the error of a template name that names
+// no template: unknown, or not a valid name.
+var ErrNoTemplate = errors.New("no such template")
+
+type notFound struct{ error }
+
+func (notFound) Is(target error) bool { return target == ErrNoTemplate }
 
 // TemplateInput is the cap on a template file: a form's (1 MiB).
 var TemplateInput = infile.Limit{Max: MaxInput, What: "a template", Fix: "split it into smaller templates"}
@@ -200,7 +208,7 @@ func (ts *Templates) source(name string) ([]byte, string, error) {
 			avail = append(avail, n)
 		}
 		slices.Sort(avail)
-		return nil, "", fmt.Errorf("unknown template %q (available: %s)", name, strings.Join(avail, ", "))
+		return nil, "", notFound{fmt.Errorf("unknown template %q (available: %s)", name, strings.Join(avail, ", "))}
 	}
 	return data, "embedded", nil
 }

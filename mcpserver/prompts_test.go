@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/golden"
 	"github.com/elicit/elicit/plugins"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -96,6 +98,13 @@ func TestResources(t *testing.T) {
 	}
 	if text, err := read("elicit://templates/session-contract"); err != nil || !strings.Contains(text, "{project}") {
 		t.Errorf("session-contract: %v %s", err, text)
+	}
+	for _, uri := range []string{"elicit://templates/nope", "elicit://nope"} {
+		_, err := read(uri)
+		var rpc *jsonrpc.Error
+		if !errors.As(err, &rpc) || rpc.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("%s: %v, want code %d like any unknown resource", uri, err, jsonrpc.CodeInvalidParams)
+		}
 	}
 	if _, err := read("elicit://templates/nope"); err == nil || !strings.Contains(err.Error(), `unknown template "nope" (available: session-contract)`) {
 		t.Errorf("unknown template: %v", err)

@@ -3,11 +3,14 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/elicit/elicit/deliberation"
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/method"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -68,8 +71,13 @@ func (h *handlers) addResources(s *mcp.Server, groups map[Group]bool) {
 			func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				name := strings.TrimPrefix(req.Params.URI, templatePrefix)
 				data, _, err := h.opts.Templates.Source(name)
+				if errors.Is(err, form.ErrNoTemplate) {
+					// Not found, as the SDK answers other unknown resources,
+					// with the message naming the templates there are.
+					return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: err.Error(), Data: json.RawMessage(fmt.Sprintf(`{"uri":%q}`, req.Params.URI))}
+				}
 				if err != nil {
-					return nil, err // names the templates there are
+					return nil, err
 				}
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/json", Text: string(data)}}}, nil
 			})
