@@ -383,9 +383,34 @@ func typedDate(s string) (any, string) {
 		}
 	}
 	// Real layouts failed: say whether it is the day or the form.
-	var y, m, d int
-	if n, _ := fmt.Sscanf(strings.NewReplacer("/", "-", ".", "-").Replace(t), "%d-%d-%d", &y, &m, &d); n == 3 {
-		return nil, fmt.Sprintf("%q is not a real calendar date", s)
+	parts := strings.Split(strings.NewReplacer("/", "-", ".", "-").Replace(t), "-")
+	if len(parts) == 3 && allDigits(parts) {
+		if len(parts[0]) == 4 {
+			return nil, fmt.Sprintf("%q is not a real calendar date", s)
+		}
+		if len(parts[2]) == 4 {
+			// 03/09/2026: the day and month order is anyone's guess.
+			var could []string
+			for _, md := range [][2]string{{parts[0], parts[1]}, {parts[1], parts[0]}} {
+				if d, err := time.Parse(time.DateOnly, fmt.Sprintf("%s-%02s-%02s", parts[2], md[0], md[1])); err == nil {
+					if c := d.Format(time.DateOnly); !slices.Contains(could, c) {
+						could = append(could, c)
+					}
+				}
+			}
+			if len(could) > 0 {
+				return nil, fmt.Sprintf("%q is not in the YYYY-MM-DD format: write %s", s, strings.Join(could, " or "))
+			}
+		}
 	}
 	return nil, fmt.Sprintf("%q is not a date (write YYYY-MM-DD, e.g. 2026-01-05)", s)
+}
+
+func allDigits(parts []string) bool {
+	for _, p := range parts {
+		if p == "" || strings.ContainsFunc(p, func(r rune) bool { return r < '0' || r > '9' }) {
+			return false
+		}
+	}
+	return true
 }
