@@ -261,7 +261,9 @@ func DescribeValue(v any) string {
 		return fmt.Sprintf("string %q", x)
 	case bool:
 		return fmt.Sprintf("boolean %t", x)
-	case float64, float32, int, int64, json.Number, bigNumber:
+	case float64:
+		return "number " + fmtNum(x)
+	case float32, int, int64, json.Number, bigNumber:
 		return fmt.Sprintf("number %v", x)
 	case []any, []string:
 		return "a list"

@@ -1,6 +1,7 @@
 package form
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,4 +167,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+// fmtNum writes a number as people write it: 20260101, not 2.0260101e+07;
+// exponents only for the very large or very small, as JavaScript writes
+// numbers (the widget's own messages agree).
+func fmtNum(f float64) string {
+	if a := math.Abs(f); a == 0 || a >= 1e-6 && a < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

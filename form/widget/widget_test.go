@@ -124,7 +124,7 @@ func TestMarks(t *testing.T) {
 			"<em class=bd>suggested next</em>", "<b>Summary</b> 2 of 5", "Pick one to go deeper", "<em class=tg>project context</em>",
 			"<em class=tg>reference</em>"}, []string{`data-id="status"`}},
 		{"single_select", []string{"<ol>", "Nightly builds are unsigned.", `<ol><li><label class="k"><input type=radio name=`, `value="us-east" checked>us-east`, "No answer"}, nil},
-		{"number", []string{`min="1" max="40"`, "(1 to 40)", "(optional, at least 0.001)", `max="2e&#43;06"`, `value="1500"`}, nil},
+		{"number", []string{`min="1" max="40"`, "(1 to 40)", "(optional, at least 0.001)", `max="2000000"`, `value="1500"`}, nil},
 		{"textarea", []string{`data-l="40"`, "(up to 40 characters)"}, nil},
 		{"deliberation", []string{"<em class=bd>Synthesis pick</em>", "<small>Endorsed by architect, perf.</small>", "<small>Shared across nodes Endorsed by ops.</small>", "<b>Synthesis</b>"}, nil},
 		{"confirm", []string{"<p class=pb>If approved</p>", "Every staging table is dropped<em class=tg>high</em><small>42 tables</small>", `value="Approve">Approve`, `value="Abort">Abort`}, []string{" checked>"}},

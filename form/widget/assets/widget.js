@@ -15,11 +15,6 @@ var S=F.querySelector('.st'),C='input,select,textarea',R={},X={};
 // @ext
 // L lists the answerable fields.
 function L(){return F.querySelectorAll('.f[data-id]')}
-// N formats a number as Go's strconv.FormatFloat(n,'g',-1,64) does.
-function N(n){
-var s=n.toExponential(),i=s.indexOf('e'),x=+s.slice(i+1),e=Math.abs(x);
-return x<-4||x>=6?s.slice(0,i)+'e'+(x<0?'-':'+')+(e<10?'0':'')+e:''+n
-}
 // V is field d's answer: undefined for none, NaN for what the browser
 // could not read (a half-typed number or date).
 function V(d){
@@ -43,8 +38,8 @@ if(X[t])return X[t](d,v);
 if(t=='n'){
 if(v!==v)return'must be a number';
 if(!isFinite(v))return(v>0?'+':'-')+'Inf is not a finite number';
-if(c.min&&v<c.min)return N(v)+' is below the minimum '+c.min;
-if(c.max&&v>c.max)return N(v)+' is above the maximum '+c.max
+if(c.min&&v<c.min)return v+' is below the minimum '+c.min;
+if(c.max&&v>c.max)return v+' is above the maximum '+c.max
 }
 if(t=='d'){
 if(v!==v||!/^\d{4}-\d\d-\d\d$/.test(v))return(v===v?JSON.stringify(v)+' ':'')+'is not a date in the form YYYY-MM-DD (zero-padded, e.g. 2026-01-05)';
