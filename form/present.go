@@ -151,6 +151,23 @@ func (f *Field) Notes() func(o string) string {
 	}
 }
 
+// Sentences joins notes, ending each but the last with a full stop when it
+// has no closing punctuation ("Industry default. I'd push back: …").
+func Sentences(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	for i := 0; i < len(out)-1; i++ {
+		if !strings.ContainsAny(out[i][len(out[i])-1:], ".!?") {
+			out[i] += "."
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // joinNonEmpty joins the parts that are not empty with spaces.
 func joinNonEmpty(parts []string) string {
 	out := ""

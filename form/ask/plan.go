@@ -112,7 +112,7 @@ func optionsProblem(f *form.Field, opts []string) string {
 func (p *plan) askOptions() []Option {
 	out := make([]Option, len(p.choice.Options))
 	for i, o := range p.choice.Options {
-		out[i] = Option{Label: p.choice.Label(o), Description: joinNonEmpty(" ", p.field.OptionNote(o), p.field.EndorsementNote(o), p.field.GuessNote(o))}
+		out[i] = Option{Label: p.choice.Label(o), Description: form.Sentences(p.field.OptionNote(o), p.field.EndorsementNote(o), p.field.GuessNote(o))}
 		if o == form.NotNow && p.field.NeedsNotNow() {
 			out[i].Description = form.NotNowNote
 		}

@@ -214,16 +214,16 @@ func (p *plan) askOptions() []Option {
 	rec := f.Recommendation()
 	out := make([]Option, len(p.choice.Options))
 	for i, o := range p.choice.Options {
-		desc := strings.TrimSpace(strings.Join([]string{f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o)}, " "))
+		desc := form.Sentences(f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o))
 		switch {
 		case f.Type == form.Confirm && i == 0:
-			desc = strings.TrimSpace(desc + " " + f.ConsequenceReport())
+			desc = form.Sentences(desc, f.ConsequenceReport())
 		case o == form.NotNow && f.NeedsNotNow():
 			desc = form.NotNowNote
 		case o == rec && f.Type == form.Pushback && f.Rationale != "":
-			desc = strings.TrimSpace(desc + " I'd push back: " + f.Rationale)
+			desc = form.Sentences(desc, "I'd push back: "+f.Rationale)
 		case o == rec && (f.Type == form.Decision || f.Type == form.Deliberation) && f.Rationale != "":
-			desc = strings.TrimSpace(desc + " Why: " + f.Rationale)
+			desc = form.Sentences(desc, "Why: "+f.Rationale)
 		}
 		if desc == "" {
 			desc = defaultDescription(f, o, rec)

@@ -264,27 +264,10 @@ func badges(f *form.Field, o string) string {
 	if len(marks) > 0 {
 		s = " **(" + strings.Join(marks, ", ") + ")**"
 	}
-	if note := sentences(f.OptionNote(o), f.EndorsementNote(o)); note != "" {
+	if note := form.Sentences(f.OptionNote(o), f.EndorsementNote(o)); note != "" {
 		s += " — " + esc(note)
 	}
 	return s
-}
-
-// sentences joins notes, ending each but the last with a full stop when it
-// has no closing punctuation.
-func sentences(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	for i := 0; i < len(out)-1; i++ {
-		if !strings.ContainsAny(out[i][len(out[i])-1:], ".!?") {
-			out[i] += "."
-		}
-	}
-	return strings.Join(out, " ")
 }
 
 // recommendedWord is how each construct badges its recommendation (the
