@@ -74,7 +74,7 @@ func (h *handlers) addResources(s *mcp.Server, groups map[Group]bool) {
 				if errors.Is(err, form.ErrNoTemplate) {
 					// Not found, as the SDK answers other unknown resources,
 					// with the message naming the templates there are.
-					return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: err.Error(), Data: json.RawMessage(fmt.Sprintf(`{"uri":%q}`, req.Params.URI))}
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error(), Data: json.RawMessage(fmt.Sprintf(`{"uri":%q}`, req.Params.URI))}
 				}
 				if err != nil {
 					return nil, err

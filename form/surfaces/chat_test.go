@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/form/native"
@@ -222,13 +223,8 @@ func TestBadgeNeverCollides(t *testing.T) {
 	f := formtest.MustParse(t, []byte(`{"title":"x","fields":[{"id":"f","text":"Which?","type":"single_select",
 		"options":["Keep","Keep (Recommended)","Drop"],"default":"Keep"}]}`))
 	want := []string{"Keep", "Keep (Recommended)", "Drop"}
-	var askLabels, codexLabels, titles []string
-	for _, o := range ask.Render(f).AskUserQuestion[0].Questions[0].Options {
-		askLabels = append(askLabels, o.Label)
-	}
-	for _, o := range codex.Render(f).RequestUserInput[0].Questions[0].Options {
-		codexLabels = append(codexLabels, o.Label)
-	}
+	askLabels, codexLabels := chatLabels(f)
+	var titles []string
 	var schema struct {
 		Properties map[string]struct{ OneOf []struct{ Title string } }
 	}
@@ -245,16 +241,7 @@ func TestBadgeNeverCollides(t *testing.T) {
 		}
 	}
 	for _, label := range want {
-		for name, doc := range map[string]any{
-			"AskUserQuestion":    map[string]any{"Which?": label},
-			"request_user_input": map[string]any{"f": map[string]any{"answers": []any{label}}},
-		} {
-			data, _ := json.Marshal(map[string]any{"answers": doc})
-			got, err := ParseAnswers(f, data)
-			if err != nil || got["f"] != label {
-				t.Errorf("%s answered %q: got %v, %v", name, label, got, err)
-			}
-		}
+		chatAnswer(t, f, label, label)
 		// The markdown reply takes the option written as typed.
 		r, err := Collect(f, []Document{{Name: "reply", Data: []byte("f: " + label)}}, nil)
 		if err != nil || r.Responses["f"] != label {
@@ -270,28 +257,41 @@ func TestOptionNamedOther(t *testing.T) {
 	f := formtest.MustParse(t, []byte(`{"title":"x","fields":[{"id":"f","text":"Which?","type":"single_select",
 		"options":["Mine","other","Theirs"],"default":"other"}]}`))
 	want := []string{"other (option) (Recommended)", "Mine", "Theirs"}
-	var askLabels, codexLabels []string
-	for _, o := range ask.Render(f).AskUserQuestion[0].Questions[0].Options {
-		askLabels = append(askLabels, o.Label)
-	}
-	for _, o := range codex.Render(f).RequestUserInput[0].Questions[0].Options {
-		codexLabels = append(codexLabels, o.Label)
-	}
+	askLabels, codexLabels := chatLabels(f)
 	for name, got := range map[string][]string{"AskUserQuestion": askLabels, "request_user_input": codexLabels} {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s labels (-want +got):\n%s", name, diff)
 		}
 	}
 	for answer, wantValue := range map[string]string{"other (option) (Recommended)": "other", "other (option)": "other", "other": "other", "Mine": "Mine", "a third way": "a third way"} {
-		for name, doc := range map[string]any{
-			"AskUserQuestion":    map[string]any{"Which?": answer},
-			"request_user_input": map[string]any{"f": map[string]any{"answers": []any{answer}}},
-		} {
-			data, _ := json.Marshal(map[string]any{"answers": doc})
-			got, err := ParseAnswers(f, data)
-			if err != nil || got["f"] != wantValue {
-				t.Errorf("%s answered %q: got %v, %v; want %q", name, answer, got, err, wantValue)
-			}
+		chatAnswer(t, f, answer, wantValue)
+	}
+}
+
+// chatLabels are the option labels of f's one question "Which?" (id f) on
+// AskUserQuestion and request_user_input.
+func chatLabels(f *form.Form) (askLabels, codexLabels []string) {
+	for _, o := range ask.Render(f).AskUserQuestion[0].Questions[0].Options {
+		askLabels = append(askLabels, o.Label)
+	}
+	for _, o := range codex.Render(f).RequestUserInput[0].Questions[0].Options {
+		codexLabels = append(codexLabels, o.Label)
+	}
+	return askLabels, codexLabels
+}
+
+// chatAnswer answers that question with answer on both tools and checks
+// the value read back.
+func chatAnswer(t *testing.T, f *form.Form, answer, want string) {
+	t.Helper()
+	for name, doc := range map[string]any{
+		"AskUserQuestion":    map[string]any{"Which?": answer},
+		"request_user_input": map[string]any{"f": map[string]any{"answers": []any{answer}}},
+	} {
+		data, _ := json.Marshal(map[string]any{"answers": doc})
+		got, err := ParseAnswers(f, data)
+		if err != nil || got["f"] != want {
+			t.Errorf("%s answered %q: got %v, %v; want %q", name, answer, got, err, want)
 		}
 	}
 }
