@@ -253,3 +253,29 @@ func TestFormAskStderrRedirected(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, screen)
 	}
 }
+
+// TestFormAskConfirmOnTerminal: a confirm starts with nothing chosen, so a
+// reflexive enter does not approve; enter alone says to choose.
+func TestFormAskConfirmOnTerminal(t *testing.T) {
+	dir, path := elicitOnPath(t)
+	deploy := `{"title":"Deploy","fields":[{"id":"go","text":"Ship the fix to production?","type":"confirm",
+		"consequences":[{"label":"Production restarts","severity":"high"}]}]}`
+	if err := os.WriteFile(filepath.Join(dir, "deploy.json"), []byte(deploy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term := tmuxtest.Start(t, dir, 100, 30, "elicit form ask deploy.json > out.json", path)
+	screen := term.WaitFor("? Ship the fix to production?")
+	if strings.Contains(screen, "› 1. Approve") {
+		t.Errorf("Approve is under the cursor before any key:\n%s", screen)
+	}
+	term.Keys("Enter")
+	term.WaitFor("choose one")
+	term.Keys("Down", "Down", "Enter") // Approve, then Abort
+	if code, screen := term.Exit(); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, screen)
+	}
+	out, _ := os.ReadFile(filepath.Join(dir, "out.json"))
+	if !strings.Contains(string(out), `"go": "Abort"`) {
+		t.Errorf("output %s", out)
+	}
+}
