@@ -152,22 +152,24 @@ func named(d Document, err error, n int) problem.List {
 
 // merger merges the documents' answers in order.
 type merger struct {
-	f      *form.Form
+	byID   map[string]*form.Field
 	merged map[string]any
-	from   map[string]string // field id -> document that answered it
+	from   map[string]string // answer key -> document that answered it
 	probs  problem.List
-	// wrong holds, by field id, the indexes in probs of the problems of
-	// the answers given so far: a later answer replaces a wrong one.
-	wrong   map[string][]int
+	// wrong are the indexes in probs of the problems about answers
+	// (answers.<key>...) still standing: a later answer replaces them.
+	wrong   []int
 	dropped map[int]bool
 }
 
 func newMerger(f *form.Form) *merger {
-	return &merger{f: f, merged: map[string]any{}, from: map[string]string{}, wrong: map[string][]int{}, dropped: map[int]bool{}}
+	return &merger{byID: f.ByID(), merged: map[string]any{}, from: map[string]string{}, dropped: map[int]bool{}}
 }
 
-// add adds one document's answers; a field given two different answers is
-// a problem naming both documents, unless the first was wrong.
+// add adds one document's answers; a key given two different answers is a
+// problem naming both documents, unless the first was wrong: it broke the
+// field's rules, or an earlier document has a problem at or under it (an
+// answer it could not read).
 func (m *merger) add(d docAnswers, name string) {
 	keys := make([]string, 0, len(d.answers))
 	for k := range d.answers {
@@ -181,31 +183,49 @@ func (m *merger) add(d docAnswers, name string) {
 		}
 		prev, seen := m.merged[k]
 		switch {
-		case len(m.wrong[k]) > 0 || seen && !m.accepts(k, prev):
+		case m.replaceWrong(k) || seen && !m.accepts(k, prev):
 			// The re-ask's reply replaces a wrong answer.
-			for _, i := range m.wrong[k] {
-				m.dropped[i] = true
-			}
-			delete(m.wrong, k)
 			m.merged[k], m.from[k] = v, name
 		case !seen:
 			m.merged[k], m.from[k] = v, name
 		case !sameAnswer(prev, v):
-			m.probs.Add("answers."+k, "answered in both %s (%s) and %s (%s); give one answer", m.from[k], show(prev), name, show(v))
+			m.addProblem(problem.Problem{Path: "answers." + k,
+				Message: fmt.Sprintf("answered in both %s (%s) and %s (%s); give one answer", m.from[k], show(prev), name, show(v))})
 		}
 	}
 	for _, p := range d.probs {
-		if id := fieldOf(m.f, p.Path); id != "" {
-			m.wrong[id] = append(m.wrong[id], len(m.probs))
-		}
-		m.probs = append(m.probs, p)
+		m.addProblem(p)
 	}
 }
 
+func (m *merger) addProblem(p problem.Problem) {
+	if strings.HasPrefix(p.Path, "answers.") {
+		m.wrong = append(m.wrong, len(m.probs))
+	}
+	m.probs = append(m.probs, p)
+}
+
+// replaceWrong drops the standing problems at or under answers.<key> and
+// reports whether there were any.
+func (m *merger) replaceWrong(key string) bool {
+	at := "answers." + key
+	kept := m.wrong[:0]
+	for _, i := range m.wrong {
+		if p := m.probs[i].Path; p == at || strings.HasPrefix(p, at+".") || strings.HasPrefix(p, at+"[") {
+			m.dropped[i] = true
+			continue
+		}
+		kept = append(kept, i)
+	}
+	found := len(kept) < len(m.wrong)
+	m.wrong = kept
+	return found
+}
+
 // accepts reports whether answer v to field id keeps the field's rules
-// (an id the form does not have accepts anything: collect reports it).
+// (a key that is no field's id accepts anything: collect reports it).
 func (m *merger) accepts(id string, v any) bool {
-	fl := m.f.Field(id)
+	fl := m.byID[id]
 	return fl == nil || fl.Accepts(v)
 }
 
