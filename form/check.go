@@ -174,5 +174,9 @@ func fmtNum(f float64) string {
 	if a := math.Abs(f); a == 0 || a >= 1e-6 && a < 1e21 {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	s := strconv.FormatFloat(f, 'g', -1, 64) // 1e-07: JavaScript writes 1e-7
+	if i := strings.IndexByte(s, 'e'); i >= 0 && len(s) > i+3 && s[i+2] == '0' {
+		s = s[:i+2] + s[i+3:]
+	}
+	return s
 }

@@ -87,7 +87,12 @@ func TestCollectProblems(t *testing.T) {
 		{"below minimum", map[string]any{"platforms": []any{"linux"}, "budget": 0.5, "ship_date": "2026-12-01"}, []string{
 			"answers.budget: 0.5 is below the minimum 1",
 		}},
-		// Numbers are written as people write them, not 2.0260101e+07.
+		// Numbers are written as people write them, not 2.0260101e+07, and
+		// as JavaScript writes them where an exponent is needed (the widget's
+		// messages agree).
+		{"tiny number", map[string]any{"platforms": []any{"linux"}, "budget": 1e-7, "ship_date": "2026-12-01"}, []string{
+			"answers.budget: 1e-7 is below the minimum 1",
+		}},
 		{"numbers as written", map[string]any{"platforms": []any{"linux"}, "budget": 2000000.0, "ship_date": 20260101.0}, []string{
 			"answers.budget: 2000000 is above the maximum 40",
 			"answers.ship_date: must be a date string YYYY-MM-DD (got number 20260101)",
