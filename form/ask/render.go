@@ -103,9 +103,10 @@ func Render(f *form.Form) *Result { return render(f, askedFields(f)) }
 // field of f has keeps its "[id]", so its answer maps back to it.
 func RenderOnly(f *form.Form, ids ...string) *Result {
 	sub := f.Only(ids...)
+	only := sub.ByID()
 	fields := make([]*form.Field, 0, len(sub.Fields))
 	for _, fl := range askedFields(f) {
-		if sub.Field(fl.ID) != nil {
+		if only[fl.ID] != nil {
 			fields = append(fields, fl)
 		}
 	}
