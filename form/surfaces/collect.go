@@ -3,6 +3,7 @@ package surfaces
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"maps"
 	"reflect"
 	"slices"
@@ -156,14 +157,16 @@ type merger struct {
 	merged map[string]any
 	from   map[string]string // answer key -> document that answered it
 	probs  problem.List
-	// wrong are the indexes in probs of the problems about answers
-	// (answers.<key>...) still standing: a later answer replaces them.
-	wrong   []int
+	// wrong holds, under every key a problem's path is at or under
+	// (answers.<key>, answers.<key>.row, answers.<key>[i]), the indexes in
+	// probs of the problems still standing: a later answer replaces them.
+	wrong   map[string][]int
 	dropped map[int]bool
 }
 
 func newMerger(f *form.Form) *merger {
-	return &merger{byID: f.ByID(), merged: map[string]any{}, from: map[string]string{}, dropped: map[int]bool{}}
+	return &merger{byID: f.ByID(), merged: map[string]any{}, from: map[string]string{},
+		wrong: map[string][]int{}, dropped: map[int]bool{}}
 }
 
 // add adds one document's answers; a key given two different answers is a
@@ -199,8 +202,10 @@ func (m *merger) add(d docAnswers, name string) {
 }
 
 func (m *merger) addProblem(p problem.Problem) {
-	if strings.HasPrefix(p.Path, "answers.") {
-		m.wrong = append(m.wrong, len(m.probs))
+	if rest, ok := strings.CutPrefix(p.Path, "answers."); ok {
+		for key := range keysOver(rest) {
+			m.wrong[key] = append(m.wrong[key], len(m.probs))
+		}
 	}
 	m.probs = append(m.probs, p)
 }
@@ -208,17 +213,13 @@ func (m *merger) addProblem(p problem.Problem) {
 // replaceWrong drops the standing problems at or under answers.<key> and
 // reports whether there were any.
 func (m *merger) replaceWrong(key string) bool {
-	at := "answers." + key
-	kept := m.wrong[:0]
-	for _, i := range m.wrong {
-		if p := m.probs[i].Path; p == at || strings.HasPrefix(p, at+".") || strings.HasPrefix(p, at+"[") {
-			m.dropped[i] = true
-			continue
+	found := false
+	for _, i := range m.wrong[key] {
+		if !m.dropped[i] {
+			m.dropped[i], found = true, true
 		}
-		kept = append(kept, i)
 	}
-	found := len(kept) < len(m.wrong)
-	m.wrong = kept
+	delete(m.wrong, key)
 	return found
 }
 
@@ -292,9 +293,10 @@ func bare(f *form.Form, merged map[string]any) string {
 // when they name none.
 func NewReask(f *form.Form, probs problem.List) *Reask {
 	byField := map[string][]string{}
+	byID := f.ByID()
 	var ids []string
 	for _, p := range probs {
-		id := fieldOf(f, p.Path)
+		id := fieldOf(byID, p.Path)
 		if id == "" {
 			continue
 		}
@@ -313,19 +315,35 @@ func NewReask(f *form.Form, probs problem.List) *Reask {
 	return r
 }
 
-// fieldOf is the field a problem path names (answers.<id>, answers.<id>[i]),
-// or "".
-func fieldOf(f *form.Form, path string) string {
+// fieldOf is the field of byID a problem path names (answers.<id>,
+// answers.<id>.row, answers.<id>[i]; the longest id when several fit), or
+// "".
+func fieldOf(byID map[string]*form.Field, path string) string {
 	rest, ok := strings.CutPrefix(path, "answers.")
 	if !ok {
 		return ""
 	}
-	best := ""
-	for _, fl := range f.Fields {
-		under := rest == fl.ID || strings.HasPrefix(rest, fl.ID+".") || strings.HasPrefix(rest, fl.ID+"[")
-		if under && len(fl.ID) > len(best) {
-			best = fl.ID
+	for key := range keysOver(rest) {
+		if byID[key] != nil {
+			return key
 		}
 	}
-	return best
+	return ""
+}
+
+// keysOver yields, longest first, the keys a path below answers. is at or
+// under: rest itself, then each start of it that ends before a '.' or '['
+// ("a.b[2]" yields "a.b[2]", "a.b", "a"). Each is a part of rest: nothing
+// is copied, so a problem costs its path's length, not the form's size.
+func keysOver(rest string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if !yield(rest) {
+			return
+		}
+		for i := len(rest) - 1; i > 0; i-- {
+			if (rest[i] == '.' || rest[i] == '[') && !yield(rest[:i]) {
+				return
+			}
+		}
+	}
 }

@@ -328,3 +328,32 @@ func TestReaskSameQuestionText(t *testing.T) {
 		t.Errorf("responses (-want +got):\n%s", diff)
 	}
 }
+
+// TestFieldOf: a problem's path names the longest field id it is at or
+// under, at a '.' or '[' boundary.
+func TestFieldOf(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title":"t","fields":[
+		{"id":"a","text":"A?","type":"boolean"},
+		{"id":"a.b","text":"AB?","type":"boolean"},
+		{"id":"ab","text":"Ab?","type":"boolean"}]}`))
+	tests := map[string]string{
+		"answers.a":          "a",
+		"answers.a[2]":       "a",
+		"answers.a.row":      "a",
+		"answers.a.b":        "a.b",
+		"answers.a.b[0]":     "a.b",
+		"answers.a.b.c.d":    "a.b",
+		"answers.ab":         "ab",
+		"answers.abc":        "",
+		"answers.b":          "",
+		"answers.":           "",
+		"fields[0].options":  "",
+		"answers.a.b[1].x.y": "a.b",
+	}
+	byID := f.ByID()
+	for path, want := range tests {
+		if got := fieldOf(byID, path); got != want {
+			t.Errorf("fieldOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

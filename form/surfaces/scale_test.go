@@ -1,6 +1,7 @@
 package surfaces
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -99,6 +100,75 @@ func BenchmarkParseAnswers1MiB(b *testing.B) {
 			defer benchcpu.Start(b)()
 			for b.Loop() {
 				ParseAnswers(f, data)
+			}
+		})
+	}
+}
+
+// manyFields is a form of nearly 1 MiB of yes/no questions, with a
+// markdown reply answering every one wrongly and a re-ask reply answering
+// every one again.
+func manyFields(t testing.TB) (f *form.Form, wrong, again []byte) {
+	f, err := form.Parse([]byte(`{"title":"t","fields":[` +
+		numbered(`{"id":"f%d","text":"q","type":"boolean"}`, ",", form.MaxInput-100) + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w, a strings.Builder
+	for i := range f.Fields {
+		fmt.Fprintf(&w, "f%d: perhaps\n", i)
+		fmt.Fprintf(&a, "f%d: yes\n", i)
+	}
+	return f, []byte(w.String()), []byte(a.String())
+}
+
+// TestCollectManyWrongAnswers: every answer of a 1 MiB form (24,081
+// fields) wrong is a failure whose re-ask asks every field again; with the
+// re-ask's reply after it, the form is collected.
+func TestCollectManyWrongAnswers(t *testing.T) {
+	f, wrong, again := manyFields(t)
+	_, err := Collect(f, []Document{{Name: "r.md", Data: wrong}}, nil)
+	var fail *Failure
+	if !errors.As(err, &fail) || fail.Reask == nil || len(fail.Reask.FieldIDs) != len(f.Fields) {
+		t.Fatalf("every answer wrong: want a failure re-asking all %d fields; got %v", len(f.Fields), err)
+	}
+	named := 0
+	for _, p := range fail.Problems {
+		if strings.HasPrefix(p.Path, "answers.f") {
+			named++
+		}
+	}
+	if named != len(f.Fields) {
+		t.Errorf("every answer wrong: %d problems name a field, want %d", named, len(f.Fields))
+	}
+	r, err := Collect(f, []Document{{Name: "r.md", Data: wrong}, {Name: "again.md", Data: again}}, nil)
+	if err != nil {
+		t.Fatalf("with the re-ask's reply: %v", err)
+	}
+	if len(r.Responses) != len(f.Fields) || r.Responses["f0"] != "Yes" {
+		t.Errorf("with the re-ask's reply: %d responses, f0 = %v; want %d, Yes", len(r.Responses), r.Responses["f0"], len(f.Fields))
+	}
+}
+
+// BenchmarkCollectManyWrongAnswers collects the 1 MiB form's wrong reply,
+// alone and followed by the re-ask's reply. A problem costs its path's
+// length, not the form's size: finding a problem's field and the wrong
+// answers a later one replaces once scanned every field and every problem
+// (32 s for the test above), as did the re-ask's AskUserQuestion inputs.
+func BenchmarkCollectManyWrongAnswers(b *testing.B) {
+	f, wrong, again := manyFields(b)
+	for _, bm := range []struct {
+		name string
+		docs []Document
+	}{
+		{"wrong", []Document{{Name: "r.md", Data: wrong}}},
+		{"wrong_then_reask", []Document{{Name: "r.md", Data: wrong}, {Name: "again.md", Data: again}}},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer benchcpu.Start(b)()
+			for b.Loop() {
+				Collect(f, bm.docs, nil)
 			}
 		})
 	}
