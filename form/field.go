@@ -109,15 +109,15 @@ func (d *decoder) memberKey(s *fieldState, m *jsonnode.Member, key string, bit u
 			s.unknown = map[string]bool{}
 		}
 		s.unknown[m.Key] = true
-		d.unknownKey(path, m.Key, fieldKeys)
+		d.unknownKey(path, m.Key, fieldKeys())
 		return
 	}
-	if m.Value.Kind == jsonnode.Null && bit&nullableKeys != 0 {
+	if m.Value.Kind == jsonnode.Null && bit&nullableKeys() != 0 {
 		s.nulls |= bit // null stands for "not given"
 		return
 	}
-	if s.typeOK && typeMasks[s.typeIdx]&bit == 0 {
-		if why := forbidden[s.Type][key]; why != "" {
+	if s.typeOK && typeMasks()[s.typeIdx]&bit == 0 {
+		if why := forbidden()[s.Type][key]; why != "" {
 			d.add(path, "not allowed on %s: %s", s.Type, why)
 			return
 		}

@@ -2,6 +2,7 @@ package form
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/elicit/elicit/internal/spelling"
 )
@@ -20,54 +21,60 @@ const (
 // commonKeys belong to every field type.
 var commonKeys = []string{"id", "text", "type", "required", "default", "inferred_from", "help_text"}
 
-// typeKeys are the keys each type adds to commonKeys.
-var typeKeys = map[Type][]string{
-	SingleSelect: {"options", "list_style"},
-	MultiSelect:  {"options", "list_style"},
-	Boolean:      nil,
-	TextInput:    {"options", "max_length"},
-	Number:       {"minimum", "maximum"},
-	Date:         nil,
-	Textarea:     {"max_length"},
-	Decision:     {"options", "recommended", "rationale", "option_notes"},
-	Pushback:     {"options", "recommended", "rationale", "option_notes", "user_position"},
-	Progress:     {"options", "recommended", "rationale", "option_notes", "progress_items", "progress_style"},
-	Deliberation: {"options", "recommended", "rationale", "option_notes", "endorsements"},
-	Triage:       {"triage_items", "dispositions", "suggested", "rationale"},
-	Confirm:      {"options", "consequences", "rationale"},
-	Ranking:      {"options", "top_n", "suggested", "rationale", "option_notes"},
-	// AssumptionReview's rulings are fixed: accept, edit, reject.
-	AssumptionReview: {"assumptions", "suggested", "rationale"},
-}
+// typeKeys are the keys each type adds to commonKeys. The tables here are
+// built on first use, not at package initialisation, which every call of the
+// binary would pay for (docs/decisions.md, "Start-up").
+var typeKeys = sync.OnceValue(func() map[Type][]string {
+	return map[Type][]string{
+		SingleSelect: {"options", "list_style"},
+		MultiSelect:  {"options", "list_style"},
+		Boolean:      nil,
+		TextInput:    {"options", "max_length"},
+		Number:       {"minimum", "maximum"},
+		Date:         nil,
+		Textarea:     {"max_length"},
+		Decision:     {"options", "recommended", "rationale", "option_notes"},
+		Pushback:     {"options", "recommended", "rationale", "option_notes", "user_position"},
+		Progress:     {"options", "recommended", "rationale", "option_notes", "progress_items", "progress_style"},
+		Deliberation: {"options", "recommended", "rationale", "option_notes", "endorsements"},
+		Triage:       {"triage_items", "dispositions", "suggested", "rationale"},
+		Confirm:      {"options", "consequences", "rationale"},
+		Ranking:      {"options", "top_n", "suggested", "rationale", "option_notes"},
+		// AssumptionReview's rulings are fixed: accept, edit, reject.
+		AssumptionReview: {"assumptions", "suggested", "rationale"},
+	}
+})
 
 // forbidden are keys a type refuses for a reason of its own, said in the
 // problem: the gates take no pre-filled answer.
-var forbidden = map[Type]map[string]string{
-	Confirm: {
-		"default":     "nothing is pre-selected on a confirm: approving must be an explicit act",
-		"recommended": "a confirm recommends neither option: approving must be an explicit act",
-	},
-	Ranking: {
-		"default": "a ranking takes no default order: give a proposed order as suggested, which is shown as a proposal",
-	},
-	AssumptionReview: {
-		"default":      "an assumption review takes no default rulings: pre-mark accepts with suggested",
-		"dispositions": "an assumption review's rulings are fixed (accept, edit, reject)",
-	},
-}
+var forbidden = sync.OnceValue(func() map[Type]map[string]string {
+	return map[Type]map[string]string{
+		Confirm: {
+			"default":     "nothing is pre-selected on a confirm: approving must be an explicit act",
+			"recommended": "a confirm recommends neither option: approving must be an explicit act",
+		},
+		Ranking: {
+			"default": "a ranking takes no default order: give a proposed order as suggested, which is shown as a proposal",
+		},
+		AssumptionReview: {
+			"default":      "an assumption review takes no default rulings: pre-mark accepts with suggested",
+			"dispositions": "an assumption review's rulings are fixed (accept, edit, reject)",
+		},
+	}
+})
 
 // fieldKeys are all keys any field may have.
-var fieldKeys = func() []string {
+var fieldKeys = sync.OnceValue(func() []string {
 	keys := slices.Clone(commonKeys)
 	for _, t := range Types {
-		for _, k := range typeKeys[t] {
+		for _, k := range typeKeys()[t] {
 			if !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}
 	}
 	return keys
-}()
+})
 
 // progressItemKeys are the keys of one progress item.
 var progressItemKeys = []string{"label", "status", "detail"}
@@ -135,21 +142,21 @@ func keyBit(key string) uint32 {
 // forms from optional values writes them ("recommended": null): every key
 // but id, text, type (which a field needs) and required (attune-forms read
 // a null there as false, silently).
-var nullableKeys = func() uint32 {
+var nullableKeys = sync.OnceValue(func() uint32 {
 	var m uint32
-	for _, k := range fieldKeys {
+	for _, k := range fieldKeys() {
 		if k != "id" && k != "text" && k != "type" && k != "required" {
 			m |= keyBit(k)
 		}
 	}
 	return m
-}()
+})
 
 // allowedKeys are the keys type t allows, in table order.
 func allowedKeys(t Type) []string {
 	var out []string
-	for _, k := range append(slices.Clone(commonKeys), typeKeys[t]...) {
-		if forbidden[t][k] == "" {
+	for _, k := range append(slices.Clone(commonKeys), typeKeys()[t]...) {
+		if forbidden()[t][k] == "" {
 			out = append(out, k)
 		}
 	}
@@ -157,11 +164,11 @@ func allowedKeys(t Type) []string {
 }
 
 // typeMask is the set of keys type t allows (allowedKeys as bits, without
-// building the list: it runs at package initialisation).
+// building the list).
 func typeMask(t Type) uint32 {
 	var m uint32
-	refused := forbidden[t]
-	for _, keys := range [][]string{commonKeys, typeKeys[t]} {
+	refused := forbidden()[t]
+	for _, keys := range [][]string{commonKeys, typeKeys()[t]} {
 		for _, k := range keys {
 			if refused[k] == "" {
 				m |= keyBit(k)
@@ -172,30 +179,32 @@ func typeMask(t Type) uint32 {
 }
 
 // typeMasks holds typeMask for each of Types, by index.
-var typeMasks = func() []uint32 {
+var typeMasks = sync.OnceValue(func() []uint32 {
 	out := make([]uint32, len(Types))
 	for i, t := range Types {
 		out[i] = typeMask(t)
 	}
 	return out
-}()
+})
 
 // aliases are names people reach for that mean one of our keys.
-var aliases = map[string]string{
-	"question": "text", "prompt": "text",
-	"choices": "options", "name": "id", "key": "id", "min": "minimum", "max": "maximum",
-	"maxLength": "max_length", "maxlength": "max_length", "help": "help_text",
-	"helpText": "help_text", "optional": "required", "listStyle": "list_style",
-	"inferredFrom": "inferred_from", "userPosition": "user_position", "notes": "option_notes",
-	"optionNotes": "option_notes", "items": "progress_items", "style": "progress_style",
-	"progressItems": "progress_items", "progressStyle": "progress_style",
-	"triageItems": "triage_items", "topN": "top_n", "top": "top_n", "suggestion": "suggested",
-	"suggestions": "suggested", "consequence": "consequences", "assumption": "assumptions",
-}
+var aliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"question": "text", "prompt": "text",
+		"choices": "options", "name": "id", "key": "id", "min": "minimum", "max": "maximum",
+		"maxLength": "max_length", "maxlength": "max_length", "help": "help_text",
+		"helpText": "help_text", "optional": "required", "listStyle": "list_style",
+		"inferredFrom": "inferred_from", "userPosition": "user_position", "notes": "option_notes",
+		"optionNotes": "option_notes", "items": "progress_items", "style": "progress_style",
+		"progressItems": "progress_items", "progressStyle": "progress_style",
+		"triageItems": "triage_items", "topN": "top_n", "top": "top_n", "suggestion": "suggested",
+		"suggestions": "suggested", "consequence": "consequences", "assumption": "assumptions",
+	}
+})
 
 // suggest returns the candidate closest to word, or "" when none is close.
 func suggest(word string, candidates []string) string {
-	if a, ok := aliases[word]; ok && slices.Contains(candidates, a) {
+	if a, ok := aliases()[word]; ok && slices.Contains(candidates, a) {
 		return a
 	}
 	return spelling.Closest(word, candidates, len(word)/3+2)
@@ -205,7 +214,7 @@ func suggest(word string, candidates []string) string {
 func typesWith(key string) []string {
 	var out []string
 	for _, t := range Types {
-		if slices.Contains(typeKeys[t], key) {
+		if slices.Contains(typeKeys()[t], key) {
 			out = append(out, string(t))
 		}
 	}

@@ -3,6 +3,7 @@ package form
 import (
 	"encoding/json"
 	"slices"
+	"sync"
 )
 
 // Schema returns a JSON Schema (draft 2020-12) of the form format, for
@@ -33,8 +34,8 @@ func schemaDoc() obj {
 		"properties": obj{
 			"title":       nonEmptyString("The form's title."),
 			"description": obj{"type": []string{"string", "null"}, "description": "An optional one-line description."},
-			"fields":      fieldList,
-			fieldsAlias:   fieldList,
+			"fields":      fieldList(),
+			fieldsAlias:   fieldList(),
 		},
 		"$defs": obj{"field": fieldSchema(), "progress_item": progressItemSchema(),
 			"triage_item": rowSchema(triageItemKeys), "assumption": rowSchema(assumptionKeys), "consequence": rowSchema(consequenceKeys)},
@@ -42,7 +43,9 @@ func schemaDoc() obj {
 }
 
 // fieldList is the schema of "fields" and of its alias "questions".
-var fieldList = obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/field"}}
+func fieldList() obj {
+	return obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/field"}}
+}
 
 func nonEmptyString(desc string) obj {
 	return obj{"type": "string", "pattern": `\S`, "description": desc}
@@ -89,14 +92,16 @@ func fieldProperties() obj {
 
 // requiredKeys are the keys a type cannot do without, beyond id, text and
 // type.
-var requiredKeys = map[Type][]string{
-	Progress:         {"progress_items"},
-	Deliberation:     {"options", "endorsements"},
-	Triage:           {"triage_items", "dispositions"},
-	Confirm:          {"consequences"},
-	Ranking:          {"options"},
-	AssumptionReview: {"assumptions"},
-}
+var requiredKeys = sync.OnceValue(func() map[Type][]string {
+	return map[Type][]string{
+		Progress:         {"progress_items"},
+		Deliberation:     {"options", "endorsements"},
+		Triage:           {"triage_items", "dispositions"},
+		Confirm:          {"consequences"},
+		Ranking:          {"options"},
+		AssumptionReview: {"assumptions"},
+	}
+})
 
 func fieldSchema() obj {
 	var rules []any
@@ -104,17 +109,17 @@ func fieldSchema() obj {
 		allowed := allowedKeys(t)
 		// Keys of other types are refused, unless null (not given).
 		props := obj{}
-		for _, k := range fieldKeys {
+		for _, k := range fieldKeys() {
 			switch {
 			case slices.Contains(allowed, k):
-			case keyBit(k)&nullableKeys != 0:
+			case keyBit(k)&nullableKeys() != 0:
 				props[k] = obj{"type": "null"}
 			default:
 				props[k] = false
 			}
 		}
 		then := obj{"properties": props}
-		if req := requiredKeys[t]; len(req) > 0 {
+		if req := requiredKeys()[t]; len(req) > 0 {
 			then["required"] = req
 		}
 		switch {
@@ -126,8 +131,8 @@ func fieldSchema() obj {
 		case t == Triage || t == AssumptionReview:
 			props["suggested"] = obj{"type": []string{"object", "null"}}
 		case slices.Contains(needsOptions, t):
-			if !slices.Contains(requiredKeys[t], "options") {
-				then["required"] = append([]string{"options"}, requiredKeys[t]...)
+			if !slices.Contains(requiredKeys()[t], "options") {
+				then["required"] = append([]string{"options"}, requiredKeys()[t]...)
 			}
 			props["options"] = obj{"minItems": 1}
 		}
@@ -138,7 +143,7 @@ func fieldSchema() obj {
 	}
 	props := fieldProperties()
 	for k, p := range props {
-		if keyBit(k)&nullableKeys != 0 {
+		if keyBit(k)&nullableKeys() != 0 {
 			props[k] = orNull(p.(obj))
 		}
 	}

@@ -2,19 +2,22 @@ package form
 
 import (
 	"strings"
+	"sync"
 )
 
 // markdownEscaper escapes what would change the meaning of text inside a
 // markdown line: emphasis, code, links, HTML, tables, strikethrough, and
 // line breaks (joined with " / " so a bullet stays one line).
-var markdownEscaper = strings.NewReplacer(
-	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-	"<", `\<`, ">", `\>`, "|", `\|`, "~", `\~`, "#", `\#`,
-	"\r\n", " / ", "\n", " / ", "\r", " / ",
-)
+var markdownEscaper = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(
+		`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+		"<", `\<`, ">", `\>`, "|", `\|`, "~", `\~`, "#", `\#`,
+		"\r\n", " / ", "\n", " / ", "\r", " / ",
+	)
+})
 
 // EscapeMarkdown makes s safe to show as literal text inside a markdown line.
-func EscapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
+func EscapeMarkdown(s string) string { return markdownEscaper().Replace(s) }
 
 // Summary collapses an answered form into a few lines of markdown: the title
 // (with the response id) and one bullet per answered field, in form order.

@@ -2,12 +2,30 @@ package main
 
 import (
 	"debug/elf"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
+
+// elicitBin is the binary ELICIT_BIN names (make e2e sets it to the one
+// `make build` made), or one built as the Makefile builds it.
+func elicitBin(t *testing.T) string {
+	t.Helper()
+	if bin := os.Getenv("ELICIT_BIN"); bin != "" {
+		return bin
+	}
+	bin := filepath.Join(t.TempDir(), "elicit")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
 
 // TestStaticBinary checks that elicit is a static executable: no dynamic
 // loader, no shared library. make e2e points ELICIT_BIN at the binary
@@ -16,15 +34,7 @@ func TestStaticBinary(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("checks an ELF binary")
 	}
-	bin := os.Getenv("ELICIT_BIN")
-	if bin == "" {
-		bin = filepath.Join(t.TempDir(), "elicit")
-		build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-	}
+	bin := elicitBin(t)
 	f, err := elf.Open(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -37,5 +47,38 @@ func TestStaticBinary(t *testing.T) {
 	}
 	if libs, err := f.ImportedLibraries(); err != nil || len(libs) > 0 {
 		t.Errorf("%s needs shared libraries %v (%v): build with CGO_ENABLED=0", bin, libs, err)
+	}
+}
+
+// TestOwnPackagesInitLittle checks that elicit's own packages do next to no
+// work at package initialisation, which every call of the binary pays for
+// whatever it runs (issue 14; docs/decisions.md, "Start-up"): tables are
+// built on first use. Go's own trace of package inits gives each package's
+// allocations; a package over the caps names itself.
+func TestOwnPackagesInitLittle(t *testing.T) {
+	const maxBytes, maxAllocs = 2048, 20
+	cmd := exec.Command(elicitBin(t), "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("elicit --version: %v\n%s", err, out)
+	}
+	seen := 0
+	for line := range strings.Lines(string(out)) {
+		// init github.com/elicit/elicit/form @1.7 ms, 0.004 ms clock, 608 bytes, 16 allocs
+		var pkg string
+		var at, clock float64
+		var bytes, allocs int
+		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &pkg, &at, &clock, &bytes, &allocs); err != nil ||
+			!strings.HasPrefix(pkg, "github.com/elicit/elicit/") {
+			continue
+		}
+		seen++
+		if bytes > maxBytes || allocs > maxAllocs {
+			t.Errorf("%s allocates %d bytes in %d allocations at package initialisation (at most %d bytes, %d allocations): build its tables on first use (sync.OnceValue)", pkg, bytes, allocs, maxBytes, maxAllocs)
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("no init trace of elicit's packages in:\n%s", out)
 	}
 }
