@@ -147,6 +147,9 @@ func (d *decoder) checkDefault(s *fieldState) {
 	case v == nil:
 		d.add(path, "is empty (give a value or remove the default)")
 	default:
+		if text, ok := v.(string); ok {
+			d.checkText(path, text) // shown as the value a person keeps
+		}
 		s.Default = v
 	}
 }

@@ -93,6 +93,7 @@ func (d *decoder) voices(path loc, v *jsonnode.Node) ([]string, bool) {
 			}
 			ok = false
 		default:
+			d.checkText(path.at(i), n.Text)
 			seen[n.Text] = i
 			names = append(names, n.Text)
 		}

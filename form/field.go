@@ -191,7 +191,11 @@ func (d *decoder) decodeKey(s *fieldState, key string, path loc, v *jsonnode.Nod
 }
 
 func (d *decoder) id(s *fieldState, path loc, v *jsonnode.Node) {
-	id, ok := d.nonEmpty(path, v)
+	id, ok := d.word(path, v)
+	if ok && strings.TrimSpace(id) == "" {
+		d.add(path, "must not be empty")
+		return
+	}
 	if ok && !validID(id) {
 		d.add(path, "%q is not a valid id (use 1-64 letters, digits, '_', '-' or '.', not starting with '-' or '.')", id)
 		return
@@ -200,7 +204,7 @@ func (d *decoder) id(s *fieldState, path loc, v *jsonnode.Node) {
 }
 
 func (d *decoder) typ(path loc, v *jsonnode.Node) {
-	t, ok := d.str(path, v)
+	t, ok := d.word(path, v)
 	if !ok || slices.Contains(Types, Type(t)) {
 		return
 	}
@@ -216,7 +220,7 @@ func (d *decoder) typ(path loc, v *jsonnode.Node) {
 }
 
 func (d *decoder) oneOf(path loc, v *jsonnode.Node, allowed ...string) string {
-	s, ok := d.str(path, v)
+	s, ok := d.word(path, v)
 	if !ok {
 		return ""
 	}

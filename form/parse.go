@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/visible"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -224,13 +225,52 @@ func (d *decoder) fields(n *jsonnode.Node) []Field {
 	return out
 }
 
-// str decodes a string.
+// str decodes a string a person is shown: it may not hold control
+// characters (see checkText). The string is kept when it does, so that a
+// problem here does not bring others after it (an option's note, say).
 func (d *decoder) str(path loc, n *jsonnode.Node) (string, bool) {
+	s, ok := d.word(path, n)
+	if ok {
+		d.checkText(path, s)
+	}
+	return s, ok
+}
+
+// word decodes a string that has rules of its own (an id, a type name).
+func (d *decoder) word(path loc, n *jsonnode.Node) (string, bool) {
 	if n.Kind != jsonnode.String {
 		d.add(path, "must be a string (got %s)", describe(n))
 		return "", false
 	}
 	return n.Text, true
+}
+
+// checkText refuses the control characters of s (other than tab and
+// newline): written to a terminal they move the cursor, hide the text after
+// them, erase the screen or retitle the window, so a person would not see
+// what the form says (a confirm could hide what approving does).
+func (d *decoder) checkText(path loc, s string) {
+	first, at, n := rune(0), 0, 0
+	for i, r := range []rune(s) {
+		if visible.IsControl(r) {
+			if n == 0 {
+				first, at = r, i+1
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	more := ""
+	if n > 1 {
+		more = fmt.Sprintf(" (and %d more)", n-1)
+	}
+	fix := "remove it: text shown to a person may hold tabs and newlines (\\n), no other control characters"
+	if first == '\r' {
+		fix = "write a line break as \\n alone: a carriage return moves the cursor back over the text"
+	}
+	d.add(path, "contains the control character %s at character %d%s; %s", visible.Name(first), at, more, fix)
 }
 
 // nonEmpty decodes a string that must have more than white space.

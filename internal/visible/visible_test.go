@@ -1,0 +1,83 @@
+package visible
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestStringAndLine(t *testing.T) {
+	tests := []struct {
+		in, str, line string
+	}{
+		{"plain text, ünïcode 文字", "plain text, ünïcode 文字", "plain text, ünïcode 文字"},
+		{"Nothing much\x1b[8m, and drops the prod DB\x1b[0m", `Nothing much\x1b[8m, and drops the prod DB\x1b[0m`, `Nothing much\x1b[8m, and drops the prod DB\x1b[0m`},
+		{"T\x1b]0;pwned\aX\x1b[2J", `T\x1b]0;pwned\x07X\x1b[2J`, `T\x1b]0;pwned\x07X\x1b[2J`},
+		{"two\nlines\tand a tab", "two\nlines\tand a tab", "two lines and a tab"},
+		{"crlf\r\nbreak", "crlf\nbreak", "crlf break"},
+		{"over\rwrite", `over\x0dwrite`, "over write"},
+		{"nul\x00 del\x7f", `nul\x00 del\x7f`, `nul\x00 del\x7f`},
+		{"c1 \u009b31m and \u0085", `c1 \u009b31m and \u0085`, `c1 \u009b31m and \u0085`},
+		{"", "", ""},
+		{"bad \x9b byte", "bad \ufffd byte", "bad \ufffd byte"},
+	}
+	for _, tt := range tests {
+		if got := String(tt.in); got != tt.str {
+			t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.str)
+		}
+		if got := Line(tt.in); got != tt.line {
+			t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.line)
+		}
+	}
+}
+
+func TestName(t *testing.T) {
+	for r, want := range map[rune]string{0x1b: "U+001B (ESC)", 0: "U+0000 (NUL)", '\r': "U+000D (CR)", 0x7f: "U+007F (DEL)", 0x9b: "U+009B (CSI)", 'é': "U+00E9"} {
+		if got := Name(r); got != want {
+			t.Errorf("Name(%U) = %q, want %q", r, got, want)
+		}
+	}
+}
+
+func TestIsControl(t *testing.T) {
+	var got []rune
+	for r := rune(0); r < 0x200; r++ {
+		if IsControl(r) {
+			got = append(got, r)
+		}
+	}
+	// 32 C0 less tab and newline, DEL, 32 C1.
+	if len(got) != 30+1+32 || IsControl('\t') || IsControl('\n') || !IsControl('\r') {
+		t.Errorf("%d control characters: %U", len(got), got)
+	}
+}
+
+// TestWriter: a character split between writes is escaped whole.
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	csi := []byte("\u009b")
+	for _, p := range [][]byte{[]byte("a\x1b[2Jb "), csi[:1], csi[1:], []byte("1m é\n")} {
+		if n, err := w.Write(p); n != len(p) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", p, n, err)
+		}
+	}
+	if want := `a\x1b[2Jb \u009b1m é` + "\n"; b.String() != want {
+		t.Errorf("wrote %q, want %q", b.String(), want)
+	}
+}
+
+func FuzzString(f *testing.F) {
+	f.Add("a\x1b[8mb\r\n\u009b")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, out := range []string{String(s), Line(s)} {
+			for _, r := range out {
+				if IsControl(r) {
+					t.Fatalf("%q: %q keeps %U", s, out, r)
+				}
+			}
+		}
+		if strings.ContainsAny(Line(s), "\n\t") {
+			t.Fatalf("Line(%q) breaks", s)
+		}
+	})
+}
