@@ -3,6 +3,8 @@ package form
 import (
 	"strings"
 	"sync"
+
+	"github.com/elicit/elicit/internal/visible"
 )
 
 // markdownEscaper escapes what would change the meaning of text inside a
@@ -16,8 +18,9 @@ var markdownEscaper = sync.OnceValue(func() *strings.Replacer {
 	)
 })
 
-// EscapeMarkdown makes s safe to show as literal text inside a markdown line.
-func EscapeMarkdown(s string) string { return markdownEscaper().Replace(s) }
+// EscapeMarkdown makes s safe to show as literal text inside a markdown line;
+// control characters are written as visible escapes (\x1b), never raw.
+func EscapeMarkdown(s string) string { return visible.String(markdownEscaper().Replace(s)) }
 
 // Summary collapses an answered form into a few lines of markdown: the title
 // (with the response id) and one bullet per answered field, in form order.

@@ -57,3 +57,28 @@ func TestSummaryConstructs(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeMarkdownControlCharacters: control characters never reach
+// markdown raw (a summary is often printed on a terminal); a person's answer
+// stays intact in the response itself.
+func TestEscapeMarkdownControlCharacters(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"T\x1b]0;pwned\aX\x1b[2J", `T\x1b\]0;pwned\x07X\x1b\[2J`},
+		{"hidden\x1b[8m text", `hidden\x1b\[8m text`},
+		{"c1\u009b2J del\x7f", `c1\u009b2J del\x7f`},
+		{"line\r\nbreak\rhere\ttab", "line / break / here\ttab"},
+	}
+	for _, tt := range tests {
+		if got := EscapeMarkdown(tt.in); got != tt.want {
+			t.Errorf("EscapeMarkdown(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	f := mustParse(t, []byte(`{"title": "T", "fields": [{"id": "a", "text": "A?", "type": "text_input"}]}`))
+	r, err := Collect(f, map[string]any{"a": "x\x1b[2Jy"}, fixedCollectOptions())
+	if err != nil || r.Responses["a"] != "x\x1b[2Jy" {
+		t.Fatalf("the answer is not kept: %v, %v", r, err)
+	}
+	if got := Summary(f, r); strings.Contains(got, "\x1b") || !strings.Contains(got, `x\x1b\[2Jy`) {
+		t.Errorf("Summary = %q", got)
+	}
+}

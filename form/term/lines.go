@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/visible"
 )
 
 // AskLines asks f line by line, for a screen reader, a dumb terminal or a
@@ -23,6 +24,7 @@ func AskLines(f *form.Form, r io.Reader, w io.Writer) (map[string]any, error) {
 	if err := unsupported(f); err != nil {
 		return nil, err
 	}
+	w = visible.NewWriter(w) // a control character never reaches the terminal raw
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 64*1024), form.MaxInput)
 	in.Split(linesWithoutBOM())

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/internal/responselog"
+	"github.com/elicit/elicit/internal/visible"
 	"github.com/spf13/cobra"
 )
 
@@ -121,7 +122,7 @@ func (a *app) responsesShow() *cobra.Command {
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(tw, "response\t%s\ntime\t%s\ntemplate\t%s\nshape\t%s\ntitle\t%s\nhost\t%s\nvia\t%s\n",
-				e.ResponseID, e.Time.Format(time.RFC3339), e.TemplateID, e.Shape, e.Title, hostText(e), e.Via)
+				cells(e.ResponseID, e.Time.Format(time.RFC3339), e.TemplateID, e.Shape, e.Title, hostText(e), e.Via)...)
 			if e.Inferred > 0 {
 				fmt.Fprintf(tw, "guesses\t%d of %d fields guessed, %d kept\n", e.Inferred, e.Fields, e.Kept)
 			}
@@ -165,6 +166,17 @@ func (a *app) responsesExport() *cobra.Command {
 	return cmd
 }
 
+// cells are the cells of a table row, each one line with its control
+// characters escaped (a title or a host name from outside must neither
+// break the row nor reach the terminal raw).
+func cells(texts ...string) []any {
+	out := make([]any, len(texts))
+	for i, s := range texts {
+		out[i] = visible.Line(s)
+	}
+	return out
+}
+
 func hostText(e responselog.Entry) string {
 	if e.HostVersion != "" {
 		return e.Host + " " + e.HostVersion
@@ -188,7 +200,7 @@ func (a *app) printEntries(list []responselog.Entry, out outputFormat) error {
 		if tmpl == "dict" {
 			tmpl += " " + e.Shape
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ResponseID, e.Time.Local().Format("2006-01-02 15:04"), tmpl, hostText(e), e.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cells(e.ResponseID, e.Time.Local().Format("2006-01-02 15:04"), tmpl, hostText(e), e.Title)...)
 	}
 	return tw.Flush()
 }
@@ -311,14 +323,14 @@ func printStats(w io.Writer, st *responselog.Stats) {
 		if t.Shape != "" {
 			id += " " + t.Shape
 		}
-		fmt.Fprintf(tw, "  %s\t%d\t%s\n", id, t.Submissions, t.Title)
+		fmt.Fprintf(tw, "  %s\t%d\t%s\n", visible.Line(id), t.Submissions, visible.Line(t.Title))
 	}
 	tw.Flush()
 	if st.KeyboardHint != "" {
 		fmt.Fprintln(w, "hint: "+st.KeyboardHint)
 	}
 	for _, p := range st.Promote {
-		fmt.Fprintf(w, "promote: the hand-built form %q recurred %d times; make it a template: %s\n", p.Title, p.Uses, p.Command)
+		fmt.Fprintf(w, "promote: the hand-built form %q recurred %d times; make it a template: %s\n", p.Title, p.Uses, visible.Line(p.Command))
 	}
 }
 
@@ -333,7 +345,7 @@ func mix(m map[string]int) string {
 	}
 	parts := make([]string, 0, len(m))
 	for _, k := range responselog.Sorted(m) {
-		parts = append(parts, fmt.Sprintf("%s %d (%s)", k, m[k], percent(float64(m[k])/float64(total))))
+		parts = append(parts, fmt.Sprintf("%s %d (%s)", visible.Line(k), m[k], percent(float64(m[k])/float64(total))))
 	}
 	return strings.Join(parts, ", ")
 }

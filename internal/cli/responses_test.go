@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,5 +45,56 @@ func TestCSVNeutralisesFormulas(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("cells (-want +got):\n%s", diff)
+	}
+}
+
+// TestTablesShowControlCharacters: a title or a host name holding control
+// characters or line breaks (a log written before forms refused them, a
+// client's name) reaches the responses list and stats tables escaped, one
+// row per entry; the JSON keeps the text as it is.
+func TestTablesShowControlCharacters(t *testing.T) {
+	const title = "T\x1b]0;pwned\aX\x1b[2J\nsecond line"
+	const shown = `T\x1b]0;pwned\x07X\x1b[2J second line`
+	e := responselog.Entry{ResponseID: "r1", Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), TemplateID: "dict",
+		Shape: "abc", Title: title, Host: "host\x1b[8m", Via: "cli", Responses: json.RawMessage(`{}`)}
+	st := &responselog.Stats{ByHost: map[string]int{"host\x1b[8m": 1},
+		ByTemplate: []responselog.TemplateCount{{TemplateID: "dict", Shape: "abc", Title: title, Submissions: 1}},
+		Promote:    []responselog.Promotion{{Title: title, Uses: 3, Command: "elicit templates save x\x1b[2J"}}}
+	tests := []struct {
+		name  string
+		print func(*bytes.Buffer) error
+		rows  int
+		want  []string
+	}{
+		{"responses list", func(b *bytes.Buffer) error {
+			return (&app{stdout: b}).printEntries([]responselog.Entry{e}, outputFormat{})
+		}, 2, []string{shown, `host\x1b[8m`}},
+		{"stats", func(b *bytes.Buffer) error { printStats(b, st); return nil },
+			8, []string{"dict abc  1  " + shown, `submissions by host: host\x1b[8m 1 (100%)`, `make it a template: elicit templates save x\x1b[2J`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tt.print(&b); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			if strings.ContainsAny(out, "\x1b\a") || strings.Count(out, "\n") != tt.rows {
+				t.Errorf("raw control characters or a broken row:\n%q", out)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+	var b bytes.Buffer
+	if err := (&app{stdout: &b}).printEntries([]responselog.Entry{e}, outputFormat{json: true}); err != nil {
+		t.Fatal(err)
+	}
+	var back []responselog.Entry
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back[0].Title != title {
+		t.Errorf("JSON: %v, title %q", err, back[0].Title)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/elicit/elicit/internal/visible"
 	"golang.org/x/term"
 )
 
@@ -187,10 +188,9 @@ type cell struct {
 func wrap(l Line, width int) [][]cell {
 	var cells []cell
 	for _, sp := range l.Spans {
-		for _, r := range sp.Text {
-			if r == '\n' || r == '\r' || r == '\t' {
-				r = ' '
-			}
+		// Line breaks and tabs are spaces; other control characters are
+		// shown escaped, never written raw.
+		for _, r := range visible.Line(sp.Text) {
 			cells = append(cells, cell{r, sp.Style})
 		}
 	}

@@ -202,6 +202,14 @@ func TestScreens(t *testing.T) {
 			_, err := s.Select(Select{Title: "Ship it?", Options: []Option{{Label: "Approve"}, {Label: "Abort"}}, Unchosen: true})
 			return err
 		}},
+		// Control characters in text are shown escaped, never raw; a line
+		// break is a space.
+		{"control", "j", func(s *Session) error {
+			s.Print(Styled("Deploy\x1b]0;pwned\a\nnow", Bold))
+			_, err := s.Select(Select{Title: "Ship it?\u009b8m", Lines: []Line{Styled("If approved: Nothing much\x1b[8m, and drops the prod DB\x1b[0m", Dim)},
+				Options: []Option{{Label: "Approve\r\x1b[2K"}, {Label: "Abort", Note: "tab\there"}}})
+			return err
+		}},
 		{"confirm", "\r", func(s *Session) error {
 			_, err := s.Confirm(Confirm{Title: "Use these guesses?", Lines: []Line{Styled("track: stable", Normal)}, Value: -1, Required: true})
 			return err
