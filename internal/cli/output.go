@@ -7,14 +7,25 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/internal/infile"
-
+	"github.com/elicit/elicit/internal/jsonenc"
 	"github.com/elicit/elicit/problem"
 )
 
 // writeJSON prints v as indented JSON without HTML escaping.
 func writeJSON(w io.Writer, v any) error {
+	if r, ok := v.(*ask.Result); ok {
+		// Written without encoding/json's reflection and validating scan:
+		// at the start of a process they cost more than the call's work.
+		b, err := r.AppendJSON(make([]byte, 0, 4096))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(jsonenc.Indent(make([]byte, 0, 2*len(b)), b, "  "), '\n'))
+		return err
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

@@ -3,7 +3,8 @@ package responselog
 import (
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/elicit/elicit/internal/jsonenc"
 )
 
 // appendJSON appends the record as one JSON object, as encoding/json would
@@ -43,7 +44,7 @@ func field(b []byte, key, value string, comma bool) []byte {
 		b = append(b, ',')
 	}
 	b = append(append(append(b, '"'), key...), `":`...)
-	return appendString(b, value)
+	return jsonenc.String(b, value)
 }
 
 func omitEmpty(b []byte, key, value string) []byte {
@@ -58,42 +59,4 @@ func omitZero(b []byte, key string, n int) []byte {
 		return b
 	}
 	return strconv.AppendInt(append(append(append(b, `,"`...), key...), `":`...), int64(n), 10)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string: quotes, backslashes and control
-// characters escaped, invalid UTF-8 replaced by U+FFFD (as encoding/json
-// does).
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c < 0x20:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, `\ufffd`...)
-		} else {
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(b, '"')
 }

@@ -387,22 +387,3 @@ func TestRecordEncoding(t *testing.T) {
 		}
 	}
 }
-
-// FuzzAppendString checks the JSON string encoder on any text: the result
-// decodes to the text (with invalid UTF-8 replaced, as encoding/json does).
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "plain", "q\"\\", "\x00\x1f\x7f", "é😀", "\xff\xfe", "\u2028"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var got, want string
-		if err := json.Unmarshal(appendString(nil, s), &got); err != nil {
-			t.Fatalf("%q: %v", s, err)
-		}
-		std, _ := json.Marshal(s)
-		json.Unmarshal(std, &want)
-		if got != want {
-			t.Errorf("%q decodes to %q, encoding/json's to %q", s, got, want)
-		}
-	})
-}

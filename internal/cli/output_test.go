@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/internal/formtest"
+	"github.com/elicit/elicit/internal/golden"
+)
+
+// TestWriteJSONAppender checks that a value writeJSON writes itself (a
+// jsonenc.Appender, indented without encoding/json) comes out byte for byte
+// as encoding/json's encoder writes it.
+func TestWriteJSONAppender(t *testing.T) {
+	for name, data := range formtest.Forms(t) {
+		r := ask.Render(formtest.MustParse(t, data))
+		var got bytes.Buffer
+		if err := writeJSON(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if want := golden.JSON(t, r); !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s: writeJSON wrote\n%s\nencoding/json writes\n%s", name, got.Bytes(), want)
+		}
+	}
+}
