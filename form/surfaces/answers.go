@@ -66,13 +66,17 @@ func answersOf(f *form.Form, doc *form.Document) (map[string]any, error) {
 	if len(probs) == 0 {
 		return answers, err
 	}
-	// Report what the answers have wrong besides, but not twice for a
-	// value already reported.
-	if err == nil && (shape == byID || shape == widgetPostback) {
+	return nil, answersProblems(f, shape, probs, answers, err)
+}
+
+// answersProblems are a document's own problems (probs) with what its
+// answers have wrong besides, but not twice for a value already reported.
+func answersProblems(f *form.Form, s shape, probs problem.List, answers map[string]any, err error) problem.List {
+	if err == nil && (s == byID || s == widgetPostback) {
 		_, err = form.Collect(f, answers, nil)
 	}
 	more, _ := err.(problem.List)
-	return nil, append(probs, skipReported(more, probs)...)
+	return append(probs, skipReported(more, probs)...)
 }
 
 // shape is the kind of an answers document.

@@ -233,13 +233,25 @@ func TestParseResponseBadInput(t *testing.T) {
 		want     []string
 	}{
 		{"duplicate response", `{"success": true, "responses": {"a": "x", "a": "y"}}`, []string{
-			`responses.a: duplicate key (given 2 times: string "x", string "y"; give each key once)`,
+			`response.responses.a: duplicate key (given 2 times: string "x", string "y"; give each key once)`,
 		}},
 		{"number out of range", `{"success": true, "responses": {"a": "x", "n": 1e400}}`, []string{
-			"answers.n: must be a number within ±1.8e308 (got 1e400)",
+			"response.responses.n: must be a number within ±1.8e308 (got 1e400)",
+		}},
+		{"a wrong response", `{"success": true, "responses": {"a": "z"}}`, []string{
+			`response.responses.a: "z" is not one of the options ("x", "y")`,
 		}},
 		{"duplicate answer", `{"a": "x", "a": "y"}`, []string{
-			`answers.a: duplicate key (given 2 times: string "x", string "y"; give each key once)`,
+			`response.a: duplicate key (given 2 times: string "x", string "y"; give each key once)`,
+		}},
+		{"bare answers missing a field", `{"b": ["p"]}`, []string{
+			`response.a: required, but not answered (one of "x", "y")`,
+		}},
+		{"a tool output", `{"questions": [], "answers": {"A?": 1}}`, []string{
+			`response.answers["A?"]: must be a string, as AskUserQuestion answers are (got number 1)`,
+		}},
+		{"a failed collect", `{"success": false, "problems": ["answers.a: required, but not answered"], "reask": {"field_ids": ["a"]}}`, []string{
+			"response: is a failed collect (success: false): fix its problems, collect again and pass the successful result",
 		}},
 	}
 	for _, tt := range tests {

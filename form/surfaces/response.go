@@ -1,6 +1,8 @@
 package surfaces
 
 import (
+	"strings"
+
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/problem"
 )
@@ -10,37 +12,77 @@ import (
 // shape ParseAnswers takes. The values are validated again, so a summary
 // never shows an answer the form would refuse. The response id is the one
 // the response carries, or none: bare answers were never recorded, and an
-// id made up here would name nothing `responses show` knows.
+// id made up here would name nothing `responses show` knows. Problems are
+// named by their path under "response" (response.goal for bare answers,
+// response.responses.goal for collect's output); a failed collect's output
+// is refused as a whole.
 func ParseResponse(f *form.Form, data []byte, opts *form.CollectOptions) (*form.Response, error) {
 	doc, err := form.DecodeJSON(data, "response", true)
 	if err != nil {
 		return nil, err
 	}
 	top, _ := doc.Value.(map[string]any)
+	if ok, isBool := top["success"].(bool); isBool && !ok {
+		var probs problem.List
+		probs.Add("response", "is a failed collect (success: false): fix its problems, collect again and pass the successful result")
+		return nil, probs
+	}
 	inner, isCollected := top["responses"].(map[string]any)
 	if _, ok := top["success"]; !ok || !isCollected {
-		answers, err := answersOf(f, doc)
-		if err != nil {
-			return nil, err
+		shape, probs, answers, err := decoded(f, doc)
+		from := "" // a tool output's paths are below the document
+		if shape == byID {
+			from = "answers" // the document is the answers: answers.goal is response.goal
+		}
+		if len(probs) > 0 || err != nil {
+			return nil, underResponse(answersProblems(f, shape, probs, answers, err), from)
 		}
 		r, err := form.Collect(f, answers, opts)
-		if r != nil {
-			r.ResponseID = ""
+		if err != nil {
+			probs, _ := err.(problem.List)
+			return nil, underResponse(probs, from)
 		}
-		return r, err
+		r.ResponseID = ""
+		return r, nil
 	}
 	probs := doc.Problems("")
 	r, err := form.Collect(f, inner, opts)
-	if len(probs) > 0 {
+	if len(probs) > 0 || err != nil {
 		more, _ := err.(problem.List)
-		return nil, append(probs, more...)
-	}
-	if err != nil {
-		return nil, err
+		probs = append(underResponse(probs, ""), underResponse(more, "answers.responses")...)
+		return nil, probs
 	}
 	r.ResponseID, _ = top["response_id"].(string)
 	if id, ok := top["template_id"].(string); ok && id != "" {
 		r.TemplateID = id
 	}
 	return r, nil
+}
+
+// underResponse names the problems' paths under "response": a path that
+// starts with from (a segment such as "answers") has it replaced, any other
+// is put below "response". from may name a replacement itself, as
+// "answers.responses" puts collect's answers.goal at
+// response.responses.goal.
+func underResponse(probs problem.List, from string) problem.List {
+	old, repl, _ := strings.Cut(from, ".")
+	out := make(problem.List, len(probs))
+	for i, p := range probs {
+		switch {
+		case old != "" && (p.Path == old || strings.HasPrefix(p.Path, old+".") || strings.HasPrefix(p.Path, old+"[")):
+			rest := p.Path[len(old):]
+			if repl != "" {
+				rest = "." + repl + rest
+			}
+			p.Path = "response" + rest
+		case p.Path == "":
+			p.Path = "response"
+		case strings.HasPrefix(p.Path, "["):
+			p.Path = "response" + p.Path
+		default:
+			p.Path = "response." + p.Path
+		}
+		out[i] = p
+	}
+	return out
 }
