@@ -1,6 +1,7 @@
 package form
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -328,10 +329,8 @@ func showChat(v any) string {
 // text after the options for collect to report.
 func (r *ChatAnswers) addMulti(path string, c *ChatChoice, group int, answer string) {
 	var chosen []string
-	for _, part := range strings.Split(answer, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			chosen = append(chosen, c.Unlabel(part))
-		}
+	for _, part := range splitLabels(answer) {
+		chosen = append(chosen, c.Unlabel(part))
 	}
 	f := c.Field
 	key := f.ID + "\x00" + strconv.Itoa(group)
@@ -359,6 +358,37 @@ func (r *ChatAnswers) addMulti(path string, c *ChatChoice, group int, answer str
 		}
 	}
 	r.out[f.ID] = ordered
+}
+
+// splitLabels splits a multi-select answer into its labels: separated by
+// commas, a label that holds a comma or a quote JSON-quoted, as Claude Code
+// joins them ("a, \"b, c\", d" is a, "b, c" and d). A quote that does not
+// start a JSON string is part of the label.
+func splitLabels(answer string) []string {
+	var out []string
+	for rest := answer; rest != ""; {
+		rest = strings.TrimLeft(rest, " ")
+		if strings.HasPrefix(rest, `"`) {
+			var label string
+			dec := json.NewDecoder(strings.NewReader(rest))
+			if err := dec.Decode(&label); err == nil {
+				after := strings.TrimLeft(rest[dec.InputOffset():], " ")
+				if after == "" || after[0] == ',' {
+					if label != "" {
+						out = append(out, label)
+					}
+					rest = strings.TrimPrefix(after, ",")
+					continue
+				}
+			}
+		}
+		part, next, _ := strings.Cut(rest, ",")
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+		rest = next
+	}
+	return out
 }
 
 // Result returns the answers, or every problem found (a problem.List).

@@ -243,3 +243,32 @@ func TestRenderSurfaces(t *testing.T) {
 		t.Errorf("missing slot: got %v", got)
 	}
 }
+
+// TestCollectReplyAsGiven: reply takes text as the agent got it, read as
+// `elicit form collect` reads a file: the widget's chat message (its
+// fenced block, or the bare JSON line), and the sentence Claude Code shows
+// the model after AskUserQuestion.
+func TestCollectReplyAsGiven(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	scope := readForm(t, "scope")
+	got, _ := call(t, cs, "elicitation_render_widget", map[string]any{"form": scope})
+	html, _ := got["html"].(string)
+	_, rest, _ := strings.Cut(html, `data-form="`)
+	id, _, _ := strings.Cut(rest, `"`)
+	if id == "" {
+		t.Fatalf("no data-form in %.200s", html)
+	}
+	postback := `{"__elicitation_response__":true,"form_id":"` + id + `","title":"Scope this work","answers":{"goal":"Refactor","focus":["correctness","tests"]}}`
+	want := map[string]any{"goal": "Refactor", "focus": []any{"correctness", "tests"}}
+	for name, reply := range map[string]string{
+		"message":                "I answered the form.\n\n```json\n" + postback + "\n```",
+		"fenced block":           "```json\n" + postback + "\n```",
+		"bare JSON":              postback,
+		"AskUserQuestion's text": `Your questions have been answered: "What are you trying to accomplish?"="Refactor", "Which areas matter here?"="correctness, tests". You can now continue with these answers in mind.`,
+	} {
+		got, isErr := call(t, cs, "elicitation_collect_response", map[string]any{"form": scope, "reply": reply})
+		if isErr || !cmp.Equal(want, got["responses"]) {
+			t.Errorf("%s: got %v", name, got)
+		}
+	}
+}

@@ -98,15 +98,15 @@ func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) 
 	if answers != nil {
 		docs = append(docs, surfaces.Document{Name: "answers", Format: surfaces.FormatJSON, Data: answers})
 	}
+	var from form.Surface
 	if a.has("reply") {
-		docs = append(docs, surfaces.Document{Name: "reply", Format: surfaces.FormatMarkdown, Data: []byte(reply)})
+		// Read as the CLI reads a file: a person's markdown reply, the
+		// widget's chat message, or AskUserQuestion's result text.
+		d := surfaces.Document{Name: "reply", Format: surfaces.FormatAuto, Data: []byte(reply)}
+		docs, from = append(docs, d), surfaces.SurfaceOf(f, d)
 	}
 	r, err := surfaces.Collect(f, docs, &form.CollectOptions{TemplateID: tid})
-	from := ""
-	if a.has("reply") {
-		from = string(form.SurfaceMarkdown)
-	}
-	h.recordCollect(req, f, tid, from, r, err)
+	h.recordCollect(req, f, tid, string(from), r, err)
 	var fail *surfaces.Failure
 	if errors.As(err, &fail) {
 		return result(collectFailure{Problems: fail.Problems.Strings(), Reask: fail.Reask}, true), nil

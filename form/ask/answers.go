@@ -50,7 +50,8 @@ func Answers(f *form.Form, answers ...map[string]any) (map[string]any, error) {
 
 // Reader reads AskUserQuestion outputs for one form.
 type Reader struct {
-	idx map[string]target
+	idx     map[string]target
+	lengths []int // of the question texts, each once, ascending; for ReadText
 }
 
 // NewReader plans f as Render does, to read its answers back.

@@ -48,6 +48,20 @@ func readJSON(f *form.Form, data []byte) (map[string]any, problem.List) {
 	return answers, append(probs, more...)
 }
 
+// readAskText reads the text Claude Code shows the model after
+// AskUserQuestion ("Your questions have been answered: "Q"="A", ...") as
+// the tool's JSON output is read; ok is false when the text has no
+// `"<question>"=` of the form's.
+func readAskText(f *form.Form, data []byte) (answers map[string]any, probs problem.List, ok bool) {
+	into := form.NewChatAnswers()
+	if !ask.NewReader(f).ReadText(into, string(data)) {
+		return nil, nil, false
+	}
+	answers, err := into.Result()
+	probs, _ = err.(problem.List)
+	return answers, probs, true
+}
+
 // decoded maps a decoded document onto field ids: its shape, its own
 // problems, the answers, and the mapping's error.
 func decoded(f *form.Form, doc *form.Document) (shape, problem.List, map[string]any, error) {

@@ -30,6 +30,11 @@ const (
 // Formats lists the formats, for flags and messages.
 var Formats = []Format{FormatAuto, FormatJSON, FormatMarkdown}
 
+// formatAskText is what Auto reads a document with `"<question>"=` in it
+// as, first: the text Claude Code shows the model after AskUserQuestion. A
+// document without one of the form's questions so is a markdown reply.
+const formatAskText Format = "ask-text"
+
 // Document is the answers one surface gave: a JSON answer document (any
 // shape ParseAnswers takes) or a person's markdown reply.
 type Document struct {
@@ -78,7 +83,16 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 	parsed := map[string]any{} // the JSON documents' answers, for bare
 	var replies []int
 	for i, d := range docs {
-		if formatOf(d) == FormatMarkdown {
+		format := formatOf(d)
+		if format == formatAskText {
+			if answers, bad, ok := readAskText(f, d.Data); ok {
+				read[i] = docAnswers{answers, named(d, bad.Err(), len(docs))}
+				maps.Copy(parsed, answers)
+				continue
+			}
+			format = FormatMarkdown
+		}
+		if format == FormatMarkdown {
 			replies = append(replies, i)
 			continue
 		}
@@ -112,20 +126,53 @@ type docAnswers struct {
 	probs   problem.List
 }
 
-// formatOf is the document's format, Auto resolved by its first character,
-// or JSON for the chat message that carries the widget's postback.
+// formatOf is the document's format, Auto resolved by its first character
+// ('{', or '[' opening a JSON list), JSON for the chat message that carries
+// the widget's postback, else AskUserQuestion's result text when it has a
+// `"...="` (formatAskText, which may still turn out to be markdown).
 func formatOf(d Document) Format {
 	if d.Format != FormatAuto && d.Format != "" {
 		return d.Format
 	}
 	t := bytes.TrimLeft(d.Data, " \t\r\n\ufeff")
-	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+	if len(t) > 0 && (t[0] == '{' || t[0] == '[' && opensList(t[1:])) {
 		return FormatJSON
 	}
 	if _, ok := widget.Extract(d.Data); ok {
 		return FormatJSON
 	}
+	if bytes.Contains(d.Data, []byte(`"=`)) {
+		return formatAskText
+	}
 	return FormatMarkdown
+}
+
+// opensList reports whether what follows a '[' starts a JSON list (an
+// object, list, string or number, or its end), not markdown such as
+// "[x] tests".
+func opensList(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	return len(rest) == 0 || bytes.IndexByte([]byte(`{["]-0123456789`), rest[0]) >= 0
+}
+
+// SurfaceOf is the surface a document's answers came from as far as its
+// text tells: the widget for its chat message, AskUserQuestion for the
+// result text Claude Code shows, markdown for a markdown reply, and ""
+// for another JSON document (its shape tells, not its format).
+func SurfaceOf(f *form.Form, d Document) form.Surface {
+	switch formatOf(d) {
+	case formatAskText:
+		if _, _, ok := readAskText(f, d.Data); ok {
+			return form.SurfaceAsk
+		}
+		return form.SurfaceMarkdown
+	case FormatMarkdown:
+		return form.SurfaceMarkdown
+	}
+	if _, ok := widget.Extract(d.Data); ok {
+		return form.SurfaceWidget
+	}
+	return ""
 }
 
 // named returns err's problems; with several documents, a problem about a
