@@ -59,6 +59,11 @@ const (
 type SurfaceOptions struct {
 	// NoWidgets says the client cannot render widgets.
 	NoWidgets bool
+	// QuestionTool is the surface of the client's own question tool, asked
+	// with when it cannot render widgets: SurfaceCodex for the Codex CLI's
+	// request_user_input, else AskUserQuestion (SurfaceAsk, also for ""),
+	// as the seed says.
+	QuestionTool Surface
 	// KeyboardMode is the user's opt-out of widgets.
 	KeyboardMode bool
 	// KeyboardModeFunc, when set, is asked for keyboard mode (if
@@ -84,7 +89,8 @@ func choose(s Surface, reason string) SurfaceChoice {
 }
 
 // SelectSurface applies the seed's routing rules, highest precedence first:
-// a client that cannot render widgets gets AskUserQuestion; a number, date or
+// a client that cannot render widgets gets its question tool
+// (AskUserQuestion, or request_user_input for Codex); a number, date or
 // textarea field gets the widget; keyboard mode gets AskUserQuestion; a
 // trivial form gets AskUserQuestion; everything else gets the widget.
 func SelectSurface(f *Form, opts *SurfaceOptions) SurfaceChoice {
@@ -93,6 +99,12 @@ func SelectSurface(f *Form, opts *SurfaceOptions) SurfaceChoice {
 	}
 	rich := richFields(f)
 	switch {
+	case opts.NoWidgets && opts.QuestionTool == SurfaceCodex:
+		reason := "the client cannot render widgets: Codex asks with request_user_input (Plan mode; where that tool is missing, as in codex exec, ask with the markdown surface)"
+		if len(rich) > 0 {
+			reason += fmt.Sprintf("; request_user_input has no control for %s: the render result's markdown_followup asks them", strings.Join(rich, ", "))
+		}
+		return choose(SurfaceCodex, reason)
 	case opts.NoWidgets:
 		reason := "the client cannot render widgets"
 		if len(rich) > 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/form/markdown"
+	"github.com/elicit/elicit/form/native"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,7 +59,7 @@ func (h *handlers) renderForm(_ context.Context, req *mcp.CallToolRequest, a *ar
 	if f == nil || len(a.probs) > 0 {
 		return nil
 	}
-	choice := form.SelectSurface(f, &form.SurfaceOptions{KeyboardModeFunc: h.keyboardMode})
+	choice := form.SelectSurface(f, h.surfaceOptions(req))
 	rendered := surface
 	if rendered == "" {
 		rendered = form.SurfaceAsk
@@ -144,10 +145,18 @@ func mergeJSON(a, b any) ([]byte, error) {
 	return json.Marshal(merged)
 }
 
+// surfaceOptions is what the server knows of the client, for the router:
+// it can render the widget only when it advertised MCP Apps, and a client
+// known by name (Claude Code, the Codex CLI) has its own question tool.
+func (h *handlers) surfaceOptions(req *mcp.CallToolRequest) *form.SurfaceOptions {
+	return &form.SurfaceOptions{NoWidgets: !showsApps(req.ClientCapabilities()),
+		QuestionTool: native.FallbackFor(clientOf(req).Name), KeyboardModeFunc: h.keyboardMode}
+}
+
 func (h *handlers) selectSurface(_ context.Context, req *mcp.CallToolRequest, a *args) any {
 	f, tmpl := a.form(h.opts.Templates)
-	opts := &form.SurfaceOptions{KeyboardModeFunc: h.keyboardMode}
-	if w := a.boolean("widget_capable"); w != nil {
+	opts := h.surfaceOptions(req)
+	if w := a.boolean("widget_capable"); w != nil { // the agent knows its host (a show_widget tool)
 		opts.NoWidgets = !*w
 	}
 	if k := a.boolean("keyboard_mode"); k != nil {

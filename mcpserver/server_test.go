@@ -121,7 +121,7 @@ func TestTools(t *testing.T) {
 		want    map[string]any // keys that must have these values
 	}{
 		{"render", "elicitation_render_form", map[string]any{"form": scope}, false,
-			map[string]any{"success": true, "title": "Scope this work", "surface": "widget"}},
+			map[string]any{"success": true, "title": "Scope this work", "surface": "ask"}},
 		{"render template", "elicitation_render_form", map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}}, false,
 			map[string]any{"success": true, "title": "Session contract: x"}},
 		{"render both", "elicitation_render_form", map[string]any{"form": scope, "template": "session-contract"}, true,
@@ -142,7 +142,7 @@ func TestTools(t *testing.T) {
 			map[string]any{"problems": []any{"pass answers (a JSON answer document), reply (a person's markdown reply), or both"}}},
 		{"surface", "elicitation_select_surface", map[string]any{"form": scope, "widget_capable": false}, false,
 			map[string]any{"surface": "ask", "reason": "the client cannot render widgets"}},
-		{"surface keyboard", "elicitation_select_surface", map[string]any{"form": scope, "keyboard_mode": true}, false,
+		{"surface keyboard", "elicitation_select_surface", map[string]any{"form": scope, "widget_capable": true, "keyboard_mode": true}, false,
 			map[string]any{"surface": "ask", "reason": "keyboard mode is on"}},
 		{"summary", "elicitation_form_summary", map[string]any{"form": scope, "response": map[string]any{"success": true, "responses": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}, "response_id": "resp-1"}}, false,
 			map[string]any{"success": true, "summary": "**Scope this work** — answered (resp-1)\n- What are you trying to accomplish?: **Refactor**\n- Which areas matter here?: **tests**\n"}},

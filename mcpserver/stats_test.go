@@ -33,7 +33,7 @@ func TestResponseLogOverMCP(t *testing.T) {
 	}
 	got := map[string]any{"rendered": out["rendered"], "routed": out["routed"], "hosts": out["submissions_by_host"],
 		"submissions": out["submissions"], "rejected": out["rejected"], "promote": len(out["promote"].([]any))}
-	want := map[string]any{"rendered": map[string]any{"ask": 3.0}, "routed": map[string]any{"widget": 4.0},
+	want := map[string]any{"rendered": map[string]any{"ask": 3.0}, "routed": map[string]any{"ask": 4.0}, // a client without MCP Apps
 		"hosts": map[string]any{"test": 3.0}, "submissions": 3.0, "rejected": 1.0, "promote": 1}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("stats (-want +got):\n%s", diff)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/elicit/elicit/form/widget"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -189,5 +190,58 @@ func TestAppsToolsListFitsBudget(t *testing.T) {
 	}
 	if msg := checkBudget(forModel, toolsBudget); msg != "" {
 		t.Error(msg)
+	}
+}
+
+// TestSurfacePerClient: over MCP the router knows the client: the widget
+// only for one that advertised MCP Apps (or an agent that says its host can
+// show it), else the client's own question tool, AskUserQuestion unless it
+// is the Codex CLI; the response log records the same choice.
+func TestSurfacePerClient(t *testing.T) {
+	claude := &mcp.Implementation{Name: "claude-code", Version: "2.1.332"}
+	codex := &mcp.Implementation{Name: "codex-mcp-client", Version: "0.171.0"}
+	other := &mcp.Implementation{Name: "some-client", Version: "1"}
+	tests := []struct {
+		name   string
+		client *mcp.Implementation
+		opts   *mcp.ClientOptions
+		args   map[string]any // extra select_surface arguments
+		want   string
+	}{
+		{"Claude Code CLI", claude, nil, nil, "ask"},
+		{"Codex CLI", codex, nil, nil, "codex"},
+		{"an unknown client without MCP Apps", other, nil, nil, "ask"},
+		{"Claude Code with MCP Apps", claude, appsClient(), nil, "widget"},
+		{"an unknown client with MCP Apps", other, appsClient(), nil, "widget"},
+		{"the agent says its host shows widgets", claude, nil, map[string]any{"widget_capable": true}, "widget"},
+		{"the agent says its host does not", other, appsClient(), map[string]any{"widget_capable": false}, "ask"},
+	}
+	contract := map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}}
+	for _, v := range protocols {
+		for _, tt := range tests {
+			t.Run(v+"/"+tt.name, func(t *testing.T) {
+				l := responselog.Open(t.TempDir())
+				cs := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLog: l}), v, tt.opts, tt.client)
+				args := map[string]any{"form": readForm(t, "scope")}
+				for k, a := range tt.args {
+					args[k] = a
+				}
+				got, _ := call(t, cs, "elicitation_select_surface", args)
+				if got["surface"] != tt.want || !strings.Contains(got["how"].(string), "--surface "+tt.want) {
+					t.Errorf("select_surface = %v, want %s", got, tt.want)
+				}
+				if tt.args != nil {
+					return
+				}
+				got, _ = call(t, cs, "elicitation_render_form", contract)
+				if got["surface"] != tt.want {
+					t.Errorf("render_form surface = %v (%v), want %s", got["surface"], got["surface_reason"], tt.want)
+				}
+				stats, _ := call(t, cs, "elicitation_stats", map[string]any{})
+				if diff := cmp.Diff(map[string]any{tt.want: 2.0}, stats["routed"]); diff != "" {
+					t.Errorf("routed (-want +got):\n%s", diff)
+				}
+			})
+		}
 	}
 }

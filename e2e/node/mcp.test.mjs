@@ -45,7 +45,7 @@ function suite(label, connect) {
       assert.equal(r.success, true);
       assert.equal(r.ask_user_question[0].questions.length, 2);
       assert.equal(r.ask_user_question[0].metadata.source, "elicit-form");
-      assert.equal(r.surface, "widget");
+      assert.equal(r.surface, "ask", "a client without MCP Apps cannot show the widget");
 
       [r, isErr] = await call(c, "elicitation_render_form", { form: { title: "T", fields: [] }, template: "x" });
       assert.equal(isErr, true);

@@ -98,3 +98,43 @@ test("render_form renders markdown and Codex questions", async () => {
   }
   await c.close();
 });
+
+// The router over MCP knows the client from initialize: the widget only
+// for one that advertised MCP Apps, else its own question tool.
+test("the surface follows the client", async () => {
+  const scope = form("scope");
+  const apps = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
+  for (const [name, version, capabilities, want] of [
+    ["claude-code", "2.1.332", {}, "ask"],
+    ["codex-mcp-client", "0.171.0", {}, "codex"],
+    ["some-client", "1.0.0", {}, "ask"],
+    ["some-client", "1.0.0", apps, "widget"],
+  ]) {
+    const c = await connectStdio(new Client({ name, version }, { capabilities }));
+    let [r] = await call(c, "elicitation_select_surface", { form: scope });
+    assert.equal(r.surface, want, `${name} ${JSON.stringify(capabilities)}: ${r.reason}`);
+    [r] = await call(c, "elicitation_render_form", contract);
+    assert.equal(r.surface, want, `${name} render_form: ${r.surface_reason}`);
+    await c.close();
+  }
+});
+
+// reply takes text as the agent got it: the widget's chat message and the
+// sentence Claude Code shows the model after AskUserQuestion.
+test("collect takes the widget's message and AskUserQuestion's text as reply", async () => {
+  const scope = form("scope");
+  const c = await connectStdio(newClient("reply-as-given"));
+  let [r] = await call(c, "elicitation_render_widget", { form: scope });
+  const id = r.html.match(/data-form="([^"]+)"/)[1];
+  const postback = JSON.stringify({ __elicitation_response__: true, form_id: id, title: "Scope this work", answers: { goal: "Refactor", focus: ["correctness", "tests"] } });
+  for (const reply of [
+    "I answered the form.\n\n```json\n" + postback + "\n```",
+    postback,
+    'Your questions have been answered: "What are you trying to accomplish?"="Refactor", "Which areas matter here?"="correctness, tests". You can now continue with these answers in mind.',
+  ]) {
+    const [r, isErr] = await call(c, "elicitation_collect_response", { form: scope, reply });
+    assert.equal(isErr, false, JSON.stringify(r));
+    assert.deepEqual(r.responses, { goal: "Refactor", focus: ["correctness", "tests"] });
+  }
+  await c.close();
+});
