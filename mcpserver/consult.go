@@ -25,20 +25,20 @@ func (h *handlers) delibSendTool() toolDef {
 		"structured":           obj{"type": "boolean"},
 		"fresh":                obj{"type": "boolean"},
 	}
-	return toolDef{&mcp.Tool{Name: "deliberation_send", Title: "Send to the consultant", Annotations: consults,
-		Description: "Start consulting (codex by default) on the pending prompt in the background: returns {status:\"running\"} at once. Then deliberation_wait for the answer, and evaluate it.",
+	return toolDef{&mcp.Tool{Name: "deliberation_send", Title: "Consult", Annotations: consults,
+		Description: "Consult (codex by default) on the pending prompt in the background; then deliberation_wait and evaluate the answer.",
 		InputSchema: inputSchema(props, "id")}, simple(sendArgs, h.delibSend)}
 }
 
 func (h *handlers) delibWaitTool() toolDef {
-	return idTool(&mcp.Tool{Name: "deliberation_wait", Title: "Wait for the consultation", Annotations: readOnly,
-		Description: "Wait up to timeout_seconds (at most 50; call again while running) for the consultation: {status: running|done|failed|canceled|interrupted|idle, result|failure}. Sends progress notifications."},
+	return idTool(&mcp.Tool{Name: "deliberation_wait", Title: "Wait for the answer", Annotations: readOnly,
+		Description: "Wait up to timeout_seconds for the consultation (call again while running): status, and result or failure."},
 		h.delibWait, obj{"timeout_seconds": obj{"type": "integer", "maximum": maxWait}})
 }
 
 func (h *handlers) delibCancelTool() toolDef {
-	return idTool(&mcp.Tool{Name: "deliberation_cancel", Title: "Cancel the consultation", Annotations: cancels,
-		Description: "Stop the running consultation (its processes are killed); the prompt stays pending, the next send opens a fresh session."},
+	return idTool(&mcp.Tool{Name: "deliberation_cancel", Title: "Stop consulting", Annotations: cancels,
+		Description: "Stop the running consultation (kills its processes); the prompt stays pending."},
 		h.delibCancel, nil)
 }
 

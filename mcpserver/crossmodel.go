@@ -15,7 +15,7 @@ var crossModelArgs = []string{"method", "topic", "section", "workflow", "id", "r
 
 func (h *handlers) crossModelTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_cross_model", Title: "Cross-model view", Annotations: consults,
-		Description: "A second model's codex_role view of a method: writes its prompt under tmp/; run=true runs codex. The output is claims to verify.",
+		Description: "A second model's codex_role view of a method: its prompt, under tmp/; run=true runs codex. Output: claims to verify.",
 		InputSchema: inputSchema(obj{
 			"method":   obj{"type": "string"},
 			"topic":    obj{"type": "string"},

@@ -209,7 +209,7 @@ var idProp = obj{"type": "string"}
 func (h *handlers) delibStartTool() toolDef {
 	strList := obj{"type": "array", "items": obj{"type": "string"}}
 	return toolDef{&mcp.Tool{Name: "deliberation_start", Title: "Start a deliberation", Annotations: records,
-		Description: "Start a bounded deliberation with a consulted agent (8 iterations; quick: 2), kept in a state file. See prompt deliberate.",
+		Description: "Start a bounded deliberation with a consultant (8 iterations, quick 2); see prompt deliberate.",
 		InputSchema: inputSchema(obj{
 			"question":        obj{"type": "string"},
 			"quick":           obj{"type": "boolean"},
@@ -238,19 +238,19 @@ func idTool(t *mcp.Tool, run func(context.Context, *mcp.CallToolRequest, *args) 
 
 func (h *handlers) delibRespondTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_respond", Title: "Record an answer", Annotations: records,
-		Description: "Record the consultee's answer when you relayed the prompt yourself."},
+		Description: "Record the consultee's answer to a prompt you relayed yourself."},
 		h.delibRespond, obj{"response": obj{"type": "string"}})
 }
 
 func (h *handlers) delibEvaluateTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_evaluate", Title: "Apply an evaluation", Annotations: records,
-		Description: "Apply your evaluation of the last answer (schema: elicit://schema/evaluation); get the next action and prompt, or every problem."},
+		Description: "Apply your evaluation (elicit://schema/evaluation) of the last answer: the next step, or the problems."},
 		h.delibEvaluate, obj{"evaluation": obj{"type": "object"}})
 }
 
 func (h *handlers) delibStatusTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_status", Title: "Deliberation state", Annotations: readOnly,
-		Description: "A deliberation's state: iteration, phase, challenges, ledger, buckets, next step."}, h.delibStatus, nil)
+		Description: "A deliberation's state (iteration, phase, ledger, buckets) and next step."}, h.delibStatus, nil)
 }
 
 func (h *handlers) delibListTool() toolDef {
@@ -261,10 +261,10 @@ func (h *handlers) delibListTool() toolDef {
 
 func (h *handlers) delibSynthesizeTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_synthesize", Title: "Synthesize", Annotations: records,
-		Description: "The final buckets as JSON and markdown, once the state permits it."}, h.delibSynthesize, nil)
+		Description: "The final buckets as JSON and markdown, once the state permits."}, h.delibSynthesize, nil)
 }
 
 func (h *handlers) delibRecoverTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt", Annotations: records,
-		Description: "The Recovery prompt for a fresh consultee session, from the state file."}, h.delibRecover, nil)
+		Description: "The Recovery prompt for a fresh consultee session."}, h.delibRecover, nil)
 }

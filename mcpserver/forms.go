@@ -194,13 +194,13 @@ func (h *handlers) formSummary(_ context.Context, _ *mcp.CallToolRequest, a *arg
 
 func (h *handlers) renderFormTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_render_form", Title: "Render a form", Annotations: readOnly,
-		Description: "Validate a form (or template+slots); get ready inputs for a surface (ask: AskUserQuestion; markdown: one chat reply; codex: request_user_input), a markdown follow-up for what it cannot ask, and the surface to use. Infer first; batch only independent fields.",
+		Description: "Validate a form (or template+slots); render it for surface ask (AskUserQuestion, default), markdown or codex (request_user_input); says which surface to use.",
 		InputSchema: formSchema(obj{"surface": obj{"type": "string", "enum": []string{"ask", "markdown", "codex"}}})}, simple(withFormArgs("surface"), h.renderForm)}
 }
 
 func (h *handlers) collectResponseTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Title: "Validate answers", Annotations: readOnly,
-		Description: "Validate answers from any surface, merged: answers ({field_id: value}, a widget postback, AskUserQuestion's or request_user_input's output) and/or reply (a person's markdown reply). On problems ask reask, only those fields; never proceed unvalidated.",
+		Description: "Validate answers from any surface, merged: answers (JSON: by field id, a postback, a tool's output) and/or reply (text as it came: markdown, widget message, AskUserQuestion's result). Re-ask only reask.",
 		InputSchema: formSchema(obj{
 			"answers":     obj{"type": "object"},
 			"reply":       obj{"type": "string"},
@@ -210,13 +210,13 @@ func (h *handlers) collectResponseTool() toolDef {
 
 func (h *handlers) askTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_ask", Title: "Ask natively", Annotations: asksUser,
-		Description: "Ask a form as a native MCP elicitation dialog; get validated answers. On decline, cancel or unsupported the result carries fallback payloads and a hint: ask with those instead.",
+		Description: "Ask a form in a native MCP elicitation dialog: validated answers, or (on decline, cancel, unsupported) fallback payloads to ask with.",
 		InputSchema: formSchema(obj{"message": obj{"type": "string"}})}, h.ask}
 }
 
 func (h *handlers) selectSurfaceTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_select_surface", Title: "Choose a surface", Annotations: readOnly,
-		Description: "Choose a form's surface by elicit's routing rules: {surface, reason}.",
+		Description: "Choose a form's surface by elicit's routing rules, for this client.",
 		InputSchema: formSchema(obj{
 			"widget_capable": obj{"type": "boolean"},
 			"keyboard_mode":  obj{"type": "boolean"},
@@ -225,13 +225,13 @@ func (h *handlers) selectSurfaceTool() toolDef {
 
 func (h *handlers) listTemplatesTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_list_templates", Title: "List templates", Annotations: readOnly,
-		Description: "List form templates and their slots. Check here before hand-building a form.",
+		Description: "Form templates and their slots; check before hand-building a form.",
 		InputSchema: inputSchema(obj{})}, simple(nil, h.listTemplates)}
 }
 
 func (h *handlers) formSummaryTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_form_summary", Title: "Summarize answers", Annotations: readOnly,
-		Description: "Markdown lines for an answered form (response: the collect result), to narrate instead of the form.",
+		Description: "Markdown lines to narrate for an answered form (response: collect's result).",
 		InputSchema: formSchema(obj{"response": obj{"type": "object"}}, "response")},
 		simple(withFormArgs("response"), h.formSummary)}
 }

@@ -90,7 +90,7 @@ func (h *handlers) method(a *args, ref string) (method.Method, bool) {
 
 func (h *handlers) listMethodsTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_list_methods", Title: "List methods", Annotations: readOnly,
-		Description: "List reasoning methods, optionally by phase or tier.",
+		Description: "Reasoning methods, optionally by phase or tier.",
 		InputSchema: inputSchema(obj{
 			"phase": strProp("e.g. forge:3"),
 			"tier":  obj{"type": "integer"},
@@ -99,7 +99,7 @@ func (h *handlers) listMethodsTool() toolDef {
 
 func (h *handlers) selectMethodsTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_select_methods", Title: "Select methods", Annotations: readOnly,
-		Description: "Select reasoning methods for a plan section: phase, agent and tier filters, topic score, top N.",
+		Description: "Select reasoning methods for a plan section by phase, agent, tier and topic; top N.",
 		InputSchema: inputSchema(obj{
 			"phase":       strProp("e.g. plan:0"),
 			"agent":       obj{"type": "string"},
@@ -114,7 +114,7 @@ func (h *handlers) selectMethodsTool() toolDef {
 
 func (h *handlers) injectMethodTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_inject_method", Title: "Method prompt block", Annotations: readOnly,
-		Description: "A method's prompt block (by name or number), to append to the section's prompt.",
+		Description: "A method's prompt block (by name or number) for the section's prompt.",
 		InputSchema: inputSchema(obj{"method": obj{"type": "string"}}, "method")},
 		simple([]string{"method"}, h.injectMethod)}
 }

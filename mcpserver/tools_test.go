@@ -12,10 +12,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// listTools lists the tools s serves, as a client sees them.
-func listTools(t *testing.T, s *mcp.Server) []*mcp.Tool {
+// listTools lists the tools s serves, as a client (with copts) sees them.
+func listTools(t *testing.T, s *mcp.Server, copts ...*mcp.ClientOptions) []*mcp.Tool {
 	t.Helper()
-	cs := dial(t, s, protocols[0], nil)
+	var opts *mcp.ClientOptions
+	if len(copts) > 0 {
+		opts = copts[0]
+	}
+	cs := dial(t, s, protocols[0], opts)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -30,13 +34,21 @@ func listTools(t *testing.T, s *mcp.Server) []*mcp.Tool {
 // sent to the model in every conversation.
 const toolsBudget = 10_000
 
+// TestToolsListFitsBudget holds both lists to the budget: the plain one and
+// the one an MCP Apps client gets (one more tool, and _meta.ui on the form
+// tools).
 func TestToolsListFitsBudget(t *testing.T) {
-	tools := listTools(t, New(nil))
-	if msg := checkBudget(tools, toolsBudget); msg != "" {
-		t.Error(msg)
+	for _, c := range []struct {
+		name string
+		opts *mcp.ClientOptions
+	}{{"plain client", nil}, {"MCP Apps client", appsClient()}} {
+		tools := listTools(t, New(nil), c.opts)
+		if msg := checkBudget(tools, toolsBudget); msg != "" {
+			t.Errorf("%s: %s", c.name, msg)
+		}
+		raw, _ := json.Marshal(&mcp.ListToolsResult{Tools: tools})
+		t.Logf("%s: tools/list %d bytes for %d tools (budget %d)", c.name, len(raw), len(tools), toolsBudget)
 	}
-	raw, _ := json.Marshal(&mcp.ListToolsResult{Tools: tools})
-	t.Logf("tools/list: %d bytes for %d tools (budget %d)", len(raw), len(tools), toolsBudget)
 }
 
 // checkBudget says how far over budget the tools are and which are

@@ -17,7 +17,7 @@ import (
 
 func (h *handlers) renderWidgetTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_render_widget", Title: "Render the widget", Annotations: readOnly,
-		Description: "A form (or template+slots) as the widget, one self-contained HTML fragment: {success, title, field_ids, html}. Show html (show_widget); collect its postback.",
+		Description: "The widget: a form (or template+slots) as one self-contained HTML fragment. Show html; collect its postback.",
 		InputSchema: formSchema(nil)}, simple(formArgs, h.renderWidget)}
 }
 
@@ -34,8 +34,10 @@ func (h *handlers) renderWidget(_ context.Context, req *mcp.CallToolRequest, a *
 // (visibility ["app"]), and it is listed only to clients with MCP Apps.
 func (h *handlers) widgetValidateTool() toolDef {
 	return toolDef{&mcp.Tool{Name: widget.ValidateTool, Title: "Check answers", Annotations: readOnly,
-		Description: "App-only: collect on the widget's answers, with problems by field.",
-		InputSchema: formSchema(obj{"answers": obj{"type": "object"}}, "answers"),
+		Description: "App-only: collect, with problems by field.",
+		// The model never sees it, and the handler names every wrong
+		// argument: a bare schema keeps an MCP Apps client's tools/list small.
+		InputSchema: obj{"type": "object"},
 		Meta:        mcp.Meta{"ui": map[string]any{"visibility": []string{"app"}}}},
 		h.widgetValidate}
 }
