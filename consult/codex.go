@@ -15,6 +15,10 @@ const (
 	DefaultTimeout     = 30 * time.Minute
 	DefaultIdleTimeout = 20 * time.Minute
 	DefaultEffort      = "high"
+	// MaxDuration bounds every timeout and time budget elicit takes (a
+	// year): a longer one is refused rather than wrapped round or dropped
+	// (a duration counts nanoseconds in 64 bits, about 292 years).
+	MaxDuration = 365 * 24 * time.Hour
 )
 
 // CodexPath is the codex program elicit runs: $ELICIT_CODEX as getenv

@@ -117,8 +117,16 @@ func (s *State) FirstCallPending() bool {
 }
 
 // Notes are hints for the orchestrator about what the deliberation lacks:
-// a Solution Space Mapping that is missing in full mode.
-func (s *State) Notes() []string {
+// a Solution Space Mapping that is missing in full mode. They name the
+// mapping's inputs as the CLI's flags.
+func (s *State) Notes() []string { return s.NotesNaming(CLIMapping) }
+
+// CLIMapping names the Solution Space Mapping's inputs as the CLI's flags.
+const CLIMapping = "CLI --shape, --tangents, --drift-signals"
+
+// NotesNaming is Notes naming the mapping's inputs as inputs does (over
+// MCP: deliberation_start's arguments).
+func (s *State) NotesNaming(inputs string) []string {
 	if s.Quick() || !s.Active() {
 		return nil
 	}
@@ -128,7 +136,7 @@ func (s *State) Notes() []string {
 			missing = append(missing, f.name)
 		}
 	}
-	const why = " (CLI --shape, --tangents, --drift-signals) so that a tangent or drift can be told from a valuable insight"
+	why := " (" + inputs + ") so that a tangent or drift can be told from a valuable insight"
 	switch len(missing) {
 	case 0:
 		return nil

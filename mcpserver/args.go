@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,7 +37,12 @@ func parseArgs(data json.RawMessage, allowed []string) *args {
 		return a
 	}
 	root, err := jsonnode.ParseTop(trimmed)
-	if err != nil || root.Kind != jsonnode.Object {
+	if err != nil {
+		a.unparsable(trimmed, err)
+		a.raw = nil
+		return a
+	}
+	if root.Kind != jsonnode.Object {
 		a.probs.Add("arguments", "must be a JSON object")
 		a.raw = nil
 		return a
@@ -52,6 +59,48 @@ func parseArgs(data json.RawMessage, allowed []string) *args {
 		a.raw[m.Key] = json.RawMessage(trimmed[m.Value.Offset:m.Value.End])
 	}
 	return a
+}
+
+// unparsable names what is wrong with arguments the parser refused: each
+// argument that nests arrays and objects too deeply, else the parser's
+// error. (The JSON itself is valid: the client's JSON-RPC message carried
+// it.)
+func (a *args) unparsable(data []byte, err error) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(data, &members) == nil {
+		keys := slices.Sorted(maps.Keys(members))
+		for _, k := range keys {
+			// The arguments object is the first level.
+			if d := nesting(members[k]) + 1; d > jsonnode.MaxDepth {
+				a.probs.Add(k, "nests arrays and objects %d levels deep (counting the arguments object); at most %d are allowed", d, jsonnode.MaxDepth)
+			}
+		}
+		if len(a.probs) > 0 {
+			return
+		}
+	}
+	a.probs.Add("arguments", "%v (want a JSON object)", err)
+}
+
+// nesting is how deeply arrays and objects nest in a JSON value.
+func nesting(v []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range v {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped, inString = c == '\\', c != '"'
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
 }
 
 func (a *args) has(key string) bool {
@@ -87,13 +136,64 @@ func (a *args) boolean(key string) *bool {
 	return nil
 }
 
-func (a *args) integer(key string) int {
-	var f float64
-	if a.decode(key, "a whole number", &f) && (f != float64(int(f)) || f < 0) {
-		a.probs.Add(key, "must be a whole number, 0 or more (got %s)", strconv.FormatFloat(f, 'g', -1, 64))
-		return 0
+// maxCount bounds a count argument: the largest whole number a JSON
+// number carries exactly (2^53 - 1, JavaScript's Number.MAX_SAFE_INTEGER).
+const maxCount = 1<<53 - 1
+
+// integer reads a count, a whole number from 0 to max.
+func (a *args) integer(key string, max int) int {
+	n, _ := a.whole(key, 0, max, "", "")
+	return n
+}
+
+// whole reads a whole number from lo to hi, in unit ("seconds") when not
+// empty. Whatever is wrong with it (not a number, not whole, out of range)
+// is one problem naming the range, and why it is the range when why is not
+// empty.
+func (a *args) whole(key string, lo, hi int, unit, why string) (int, bool) {
+	want := "a whole number"
+	if unit != "" {
+		want += " of " + unit
 	}
-	return int(f)
+	want = fmt.Sprintf("%s, %d to %d", want, lo, hi)
+	if why != "" {
+		want += " (" + why + ")"
+	}
+	var f float64
+	if !a.decode(key, want, &f) {
+		return 0, false
+	}
+	if f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+		a.probs.Add(key, "is %s, want %s", bytes.TrimSpace(a.raw[key]), want)
+		return 0, false
+	}
+	return int(f), true
+}
+
+// ref reads an argument that names a thing by name or number, described
+// by want: a string, or a whole number taken as its decimal string (the
+// Inspector CLI sends --tool-arg method=34 as a number).
+func (a *args) ref(key, want string, required bool) string {
+	if !a.has(key) {
+		if required {
+			a.probs.Add(key, "missing (%s is required)", want)
+		}
+		return ""
+	}
+	var v any
+	json.Unmarshal(a.raw[key], &v)
+	switch v := v.(type) {
+	case string:
+		return v
+	case float64:
+		if v == math.Trunc(v) && v >= 0 && v <= maxCount {
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		a.probs.Add(key, "is %s, want %s", bytes.TrimSpace(a.raw[key]), want)
+		return ""
+	}
+	a.probs.Add(key, "must be %s", want)
+	return ""
 }
 
 func (a *args) strings(key string) []string {

@@ -15,6 +15,7 @@ func FuzzArgs(f *testing.F) {
 	f.Add(`{"template": "session-contract", "slots": {"project": 3}, "form": null}`)
 	f.Add(`{"form": [], "form": {}, "top": -1.5, "keywords": "x"}`)
 	f.Add(`[1, 2]`)
+	f.Add(`{"top": 9007199254740993, "answers": [[[[{"a": "[\\"]"}]]]]}`)
 	ts := &form.Templates{}
 	f.Fuzz(func(t *testing.T, data string) {
 		a := parseArgs(json.RawMessage(data), withFormArgs("answers", "top", "keywords"))
@@ -25,7 +26,9 @@ func FuzzArgs(f *testing.F) {
 			return
 		}
 		fm, _ := a.form(ts)
-		a.integer("top")
+		a.integer("top", maxCount)
+		a.seconds("top")
+		a.ref("keywords", methodRef, false)
 		a.strings("keywords")
 		answers := a.object("answers", false, true)
 		if fm == nil && len(a.probs) == 0 {

@@ -62,15 +62,15 @@ func (h *handlers) delibSend(_ context.Context, _ *mcp.CallToolRequest, a *args)
 		a.errorf("effort", "must be high or xhigh (got %q)", effort)
 	}
 	o := &consult.CodexOptions{Model: a.str("model", false), Effort: effort,
-		Timeout: seconds(a.integer("timeout_seconds")), IdleTimeout: seconds(a.integer("idle_timeout_seconds"))}
-	budget := relay.Budget{MaxTokens: int64(a.integer("max_tokens")), MaxTime: seconds(a.integer("max_time_seconds"))}
+		Timeout: a.seconds("timeout_seconds"), IdleTimeout: a.seconds("idle_timeout_seconds")}
+	budget := relay.Budget{MaxTokens: int64(a.integer("max_tokens", maxCount)), MaxTime: a.seconds("max_time_seconds")}
 	structured, fresh := a.boolean("structured"), a.boolean("fresh")
 	c, err := sendConsultant(h.opts.Getenv, name, o)
 	if err != nil {
 		a.errorf("consultant", "%v", err)
 	}
 	return h.withID(a, func(st *deliberation.Store, id string) any {
-		err := h.opts.Background.start(st, id, c, relay.Options{Effort: effort, Budget: budget, Structured: structured != nil && *structured, Fresh: fresh != nil && *fresh})
+		err := h.opts.Background.start(st, id, c, relay.Options{Effort: effort, Budget: budget, Structured: structured != nil && *structured, Fresh: fresh != nil && *fresh, Words: &toolWords})
 		if !a.check(err) {
 			return nil
 		}
@@ -82,4 +82,18 @@ func (h *handlers) delibSend(_ context.Context, _ *mcp.CallToolRequest, a *args)
 	})
 }
 
-func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
+// toolWords name the next steps in messages as the tools and arguments.
+var toolWords = relay.Words{Evaluate: "deliberation_evaluate", Wait: "deliberation_wait", Cancel: "deliberation_cancel",
+	MaxTokens: "deliberation_send's max_tokens", MaxTime: "deliberation_send's max_time_seconds"}
+
+// toolMapping names the Solution Space Mapping's inputs in notes.
+const toolMapping = "deliberation_start's shape, tangents and drift_signals"
+
+// maxSeconds bounds a seconds argument: consult.MaxDuration, a year.
+const maxSeconds = int(consult.MaxDuration / time.Second)
+
+// seconds reads a duration in whole seconds, 0 (the default) to a year.
+func (a *args) seconds(key string) time.Duration {
+	n, _ := a.whole(key, 0, maxSeconds, "seconds", "at most 365 days")
+	return time.Duration(n) * time.Second
+}

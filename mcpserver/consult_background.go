@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"math"
-	"strconv"
 	"sync"
 	"time"
 
@@ -139,14 +137,8 @@ const (
 
 func (h *handlers) delibWait(ctx context.Context, req *mcp.CallToolRequest, a *args) any {
 	secs := maxWait
-	// One problem for a wrong timeout, whatever is wrong with it (not a
-	// number, not whole, out of range).
-	if f := 0.0; a.decode("timeout_seconds", fmt.Sprintf("a whole number of seconds, 1 to %d", maxWait), &f) {
-		if f != math.Trunc(f) || f < 1 || f > maxWait {
-			a.errorf("timeout_seconds", "is %s, want 1 to %d, a whole number of seconds (call again to wait longer: a client's request times out after about 60 s)", strconv.FormatFloat(f, 'g', -1, 64), maxWait)
-		} else {
-			secs = int(f)
-		}
+	if n, ok := a.whole("timeout_seconds", 1, maxWait, "seconds", "default 50; call again to wait longer: a client's request times out after about 60 s"); ok {
+		secs = n
 	}
 	return h.withID(a, func(st *deliberation.Store, id string) any {
 		n := &notifier{req: req, token: req.Params.GetProgressToken(), start: time.Now()}

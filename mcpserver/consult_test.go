@@ -102,7 +102,7 @@ func TestDeliberationSendFailures(t *testing.T) {
 		t.Errorf("bad arguments: %v", got)
 	}
 	got, isErr = call(t, cs, "deliberation_wait", map[string]any{"id": started["id"], "timeout_seconds": 51})
-	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "timeout_seconds: is 51, want 1 to 50") {
+	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "timeout_seconds: is 51, want a whole number of seconds, 1 to 50") {
 		t.Errorf("a wait over 50 s: %v", got)
 	}
 	// Each wrong timeout is one problem, saying what it is and what is
@@ -111,10 +111,11 @@ func TestDeliberationSendFailures(t *testing.T) {
 		timeout any
 		want    string
 	}{
-		{-5, "timeout_seconds: is -5, want 1 to 50, a whole number of seconds"},
-		{1.5, "timeout_seconds: is 1.5, want 1 to 50, a whole number of seconds"},
-		{0, "timeout_seconds: is 0, want 1 to 50"},
-		{51, "timeout_seconds: is 51, want 1 to 50"},
+		{-5, "timeout_seconds: is -5, want a whole number of seconds, 1 to 50 (default 50; call again"},
+		{1.5, "timeout_seconds: is 1.5, want a whole number of seconds, 1 to 50"},
+		{0, "timeout_seconds: is 0, want a whole number of seconds, 1 to 50"},
+		{51, "timeout_seconds: is 51, want a whole number of seconds, 1 to 50"},
+		{1e300, "timeout_seconds: is 1e+300, want a whole number of seconds, 1 to 50"},
 		{"5", "timeout_seconds: must be a whole number of seconds, 1 to 50"},
 	} {
 		got, isErr = call(t, cs, "deliberation_wait", map[string]any{"id": started["id"], "timeout_seconds": tt.timeout})
@@ -338,4 +339,48 @@ func TestIssue16StatePathOutsideTheFolderIsRefused(t *testing.T) {
 	if isErr || got["question"] != "Retry?" {
 		t.Errorf("the path of the file itself: %v", got)
 	}
+}
+
+// TestDeliberationMessagesNameTools: over MCP the messages name the tools
+// and their arguments, not the CLI's commands and flags.
+func TestDeliberationMessagesNameTools(t *testing.T) {
+	b := newBlocking()
+	cs := sendSession(t, b)
+	started, _ := call(t, cs, "deliberation_start", map[string]any{"question": "Should the importer retry on HTTP 429?"})
+	id := started["id"]
+	problemOf := func(got map[string]any) string {
+		probs, _ := got["problems"].([]any)
+		if len(probs) != 1 {
+			t.Fatalf("problems %v, want one", got)
+		}
+		return probs[0].(string)
+	}
+	checkNames := func(what, text string, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: %q does not name %s", what, text, w)
+			}
+		}
+		if strings.Contains(text, "--") || strings.Contains(text, "CLI") || strings.Contains(text, "deliberate ") {
+			t.Errorf("%s: %q names the CLI", what, text)
+		}
+	}
+	notes, _ := started["notes"].([]any)
+	if len(notes) != 1 {
+		t.Fatalf("start notes %v", started)
+	}
+	checkNames("start note", notes[0].(string), "deliberation_start's shape, tangents and drift_signals")
+	status, _ := call(t, cs, "deliberation_status", map[string]any{"id": id})
+	checkNames("status note", status["notes"].([]any)[0].(string), "deliberation_start's shape")
+
+	if got, isErr := call(t, cs, "deliberation_send", map[string]any{"id": id}); isErr {
+		t.Fatalf("send: %v", got)
+	}
+	got, _ := call(t, cs, "deliberation_send", map[string]any{"id": id})
+	checkNames("send while running", problemOf(got), "wait for it (deliberation_wait) or cancel it (deliberation_cancel)")
+	close(b.release)
+	waitDone(t, cs, id)
+	got, _ = call(t, cs, "deliberation_send", map[string]any{"id": id})
+	checkNames("send awaiting evaluation", problemOf(got), "awaits your evaluation of the last answer (deliberation_evaluate)")
 }

@@ -36,9 +36,9 @@ var crossModelConsultant = func(getenv func(string) string, s config.Codex) (con
 }
 
 func (h *handlers) crossModel(ctx context.Context, _ *mcp.CallToolRequest, a *args) any {
-	ref := a.str("method", true)
+	ref := a.ref("method", methodRef, true)
 	topic, section := a.str("topic", true), a.str("section", true)
-	workflow, id := a.str("workflow", false), a.str("id", false)
+	workflow, id := a.str("workflow", false), a.ref("id", "a run id (a string, or a whole number)", false)
 	run := a.boolean("run")
 	if len(a.probs) > 0 {
 		return nil

@@ -99,7 +99,7 @@ func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args
 		Interpretations: a.strings("interpretations"),
 		Paths:           a.strings("paths"),
 		SSM:             deliberation.SSM{Shape: a.str("shape", false), Tangents: a.str("tangents", false), DriftSignals: a.str("drift_signals", false)},
-		LedgerBudget:    a.integer("ledger_budget"),
+		LedgerBudget:    a.integer("ledger_budget", maxCount),
 	}
 	if b := a.boolean("quick"); b != nil {
 		opts.Quick = *b
@@ -119,7 +119,7 @@ func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args
 		return nil
 	}
 	out := map[string]any{"id": id, "state_file": st.StatePath(id), "prompt": s.Next.Prompt}
-	if n := s.Notes(); len(n) > 0 {
+	if n := s.NotesNaming(toolMapping); len(n) > 0 {
 		out["notes"] = n
 	}
 	return out
@@ -160,6 +160,7 @@ func (h *handlers) delibStatus(_ context.Context, _ *mcp.CallToolRequest, a *arg
 			return nil
 		}
 		doc := s.StatusDocument(time.Now())
+		doc.Notes = s.NotesNaming(toolMapping)
 		h.progress(st, id, doc.Consultation)
 		return doc
 	})

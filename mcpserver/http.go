@@ -168,11 +168,14 @@ func originAllowed(origin string, allowed []string) bool {
 	return isLoopback(u.Hostname())
 }
 
-// bearer refuses requests without the token.
+// bearer refuses requests without the token. The scheme name is
+// case-insensitive and may be followed by several spaces (RFC 7235): bearer
+// and BEARER are Bearer.
 func bearer(token string, next http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
+	want := []byte(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		scheme, credentials, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimLeft(credentials, " ")), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="elicit"`)
 			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 			return

@@ -12,10 +12,7 @@ func (h *handlers) listMethods(_ context.Context, _ *mcp.CallToolRequest, a *arg
 	if phase != "" && !method.ValidPhase(phase) {
 		a.errorf("phase", "%q is not a phase (want command:number, as plan:0 or arc:7.5)", phase)
 	}
-	tier := a.integer("tier")
-	if tier != 0 && tier != 1 && tier != 2 {
-		a.errorf("tier", "must be 1 or 2 (got %d)", tier)
-	}
+	tier, _ := a.whole("tier", 0, 2, "", "1 or 2; 0: every tier")
 	reg := h.opts.Registry()
 	out := reg.Filter(phase, tier)
 	if out == nil {
@@ -39,7 +36,7 @@ func (h *handlers) selectMethods(_ context.Context, _ *mcp.CallToolRequest, a *a
 		Agent: a.str("agent", false),
 		Title: a.str("title", false),
 		Text:  a.str("text", false),
-		Top:   a.integer("top"),
+		Top:   a.integer("top", maxCount),
 	}
 	if b := a.boolean("manual"); b != nil {
 		q.Manual = *b
@@ -62,7 +59,7 @@ func (h *handlers) selectMethods(_ context.Context, _ *mcp.CallToolRequest, a *a
 }
 
 func (h *handlers) injectMethod(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
-	ref := a.str("method", true)
+	ref := a.ref("method", methodRef, true)
 	if len(a.probs) > 0 {
 		return nil
 	}
@@ -77,6 +74,9 @@ func (h *handlers) injectMethod(_ context.Context, _ *mcp.CallToolRequest, a *ar
 	}
 	return map[string]any{"method_name": m.Name, "num": m.Num, "block": block}
 }
+
+// methodRef is what a method argument takes.
+const methodRef = `a method's name or number (a string, or a whole number: 34 or "34")`
 
 // method looks up the method an argument names, reporting it under
 // "method" when there is none.

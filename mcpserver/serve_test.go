@@ -53,7 +53,10 @@ func TestHTTPHandlerGuards(t *testing.T) {
 		return rec.Code
 	}
 	guarded := HTTPHandler(New(nil), &HTTPOptions{Token: "s3cret"})
-	for auth, want := range map[string]int{"": 401, "Bearer nope": 401, "s3cret": 401, "Bearer s3cret": 200} {
+	// The scheme is case-insensitive (RFC 7235); the token is not.
+	for auth, want := range map[string]int{"": 401, "Bearer nope": 401, "s3cret": 401, "Bearer s3cret": 200,
+		"bearer s3cret": 200, "BEARER s3cret": 200, "Bearer  s3cret": 200, "Bearer S3CRET": 401, "Bearers3cret": 401,
+		"Basic s3cret": 401, "Bearer s3cret extra": 401, "Bearer": 401, "Bearer ": 401} {
 		if code := post(guarded, "127.0.0.1:8765", auth); code != want {
 			t.Errorf("Authorization %q: %d, want %d", auth, code, want)
 		}

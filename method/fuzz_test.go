@@ -1,6 +1,7 @@
 package method
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -58,13 +59,23 @@ func FuzzParseValues(f *testing.F) {
 
 // FuzzSelect checks that scoring any text never panics and stays sorted.
 func FuzzSelect(f *testing.F) {
-	f.Add("Architecture Design", "trade offs and root-cause")
-	f.Add("", "—-- ''")
+	f.Add("Architecture Design", "trade offs and root-cause", 0)
+	f.Add("", "—-- ''", 3)
+	f.Add("Architecture design", "security", math.MaxInt)
 	def := Default()
-	f.Fuzz(func(t *testing.T, title, text string) {
-		sel, err := def.Select(Query{Phase: "forge:3", Manual: true, Title: title, Text: text})
+	f.Fuzz(func(t *testing.T, title, text string, top int) {
+		sel, err := def.Select(Query{Phase: "forge:3", Manual: true, Title: title, Text: text, Top: top})
+		if top < 0 {
+			if err == nil {
+				t.Fatalf("top %d accepted", top)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if top > 0 && len(sel.Methods) > top {
+			t.Fatalf("%d methods for top %d", len(sel.Methods), top)
 		}
 		for i := 1; i < len(sel.Methods); i++ {
 			a, b := sel.Methods[i-1], sel.Methods[i]

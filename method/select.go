@@ -128,7 +128,9 @@ func (r *Registry) rank(q Query, keywords []string) ([]scored, tally) {
 		kw[k] = true
 	}
 	title := phrase(q.Title)
-	n := q.limit()
+	// A top larger than the registry selects every method that scores:
+	// the slice is sized by what can fill it, not by the count asked for.
+	n := min(q.limit(), len(r.Methods))
 	best := make([]scored, 0, n+1)
 	var t tally
 	for i := range r.Methods {

@@ -3,6 +3,7 @@ package method
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -136,6 +137,29 @@ func TestSelectInvalidQuery(t *testing.T) {
 	var p problem.List
 	if !errors.As(err, &p) || len(p) != 2 || p[0].Path != "phase" || p[1].Path != "top" {
 		t.Fatalf("err = %v, want phase and top problems", err)
+	}
+}
+
+// TestSelectHugeTop: a top larger than the registry selects what a top of
+// the registry's size selects; the largest counts once sized a slice by the
+// count asked for (out of memory, or a makeslice panic).
+func TestSelectHugeTop(t *testing.T) {
+	def := Default()
+	q := Query{Phase: "forge:3", Manual: true, Title: "Architecture design", Text: "security threat model trade-offs"}
+	q.Top = len(def.Methods)
+	want, err := def.Select(q)
+	if err != nil || len(want.Methods) == 0 {
+		t.Fatalf("top %d: %v, %v", q.Top, want, err)
+	}
+	for _, top := range []int{len(def.Methods) + 1, 100000000000, 9007199254740993, math.MaxInt} {
+		q.Top = top
+		got, err := def.Select(q)
+		if err != nil {
+			t.Fatalf("top %d: %v", top, err)
+		}
+		if len(got.Methods) != len(want.Methods) {
+			t.Errorf("top %d: %d methods, want %d", top, len(got.Methods), len(want.Methods))
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/elicit/elicit/consult"
@@ -47,6 +48,27 @@ type Options struct {
 	// Background marks the consultation as running in the background (an
 	// MCP server, or send --background) in the state.
 	Background bool
+	// Words name the next steps in messages; nil means CLIWords.
+	Words *Words
+}
+
+// Words name, in messages, what the caller does next: the CLI's commands
+// and flags, or the MCP server's tools and arguments. In Wait and Cancel,
+// ID stands for the deliberation's id.
+type Words struct {
+	Evaluate, Wait, Cancel string
+	MaxTokens, MaxTime     string
+}
+
+// CLIWords are the CLI's commands and flags.
+var CLIWords = Words{Evaluate: "elicit deliberate evaluate", Wait: "deliberate wait ID", Cancel: "deliberate cancel ID",
+	MaxTokens: "--max-tokens", MaxTime: "--max-time"}
+
+func (o *Options) words() *Words {
+	if o.Words == nil {
+		return &CLIWords
+	}
+	return o.Words
 }
 
 // Result is what one Send did.
@@ -163,14 +185,15 @@ func Begin(st *deliberation.Store, id string, c consult.Consultant, opts *Option
 	if err != nil {
 		return nil, err
 	}
-	prompt, err := pending(s)
+	w := o.words()
+	prompt, err := pending(s, w)
 	if err != nil {
 		return nil, err
 	}
 	interrupted := ""
 	if in := s.Consultation; in != nil {
 		if in.Alive() {
-			return nil, problem.List{{Path: "consultation", Message: fmt.Sprintf("%s has been consulted on iteration %d since %s by process %d: wait for it (deliberate wait %s) or cancel it (deliberate cancel %s)", in.Consultant, in.Iteration, in.StartedAt, in.PID, id, id)}}
+			return nil, problem.List{{Path: "consultation", Message: fmt.Sprintf("%s has been consulted on iteration %d since %s by process %d: wait for it (%s) or cancel it (%s)", in.Consultant, in.Iteration, in.StartedAt, in.PID, strings.ReplaceAll(w.Wait, "ID", id), strings.ReplaceAll(w.Cancel, "ID", id))}}
 		}
 		interrupted = fmt.Sprintf("the consultation started at %s by process %d was interrupted", in.StartedAt, in.PID)
 	}
@@ -179,7 +202,7 @@ func Begin(st *deliberation.Store, id string, c consult.Consultant, opts *Option
 		return nil, err
 	}
 	totals.Budget = merge(totals.Budget, o.Budget)
-	if err := checkBudget(totals); err != nil {
+	if err := checkBudget(totals, w); err != nil {
 		return nil, err
 	}
 	p := choose(s, c.Name(), last, o.Fresh, interrupted)
@@ -227,7 +250,7 @@ func choose(s *deliberation.State, name, last string, fresh bool, interrupted st
 // the consultation noted by Begin ends. Canceling ctx kills the
 // consultant's process group and records the cancellation.
 func (call *Call) Run(ctx context.Context) (*Result, error) {
-	ctx, cancel, err := budgetContext(ctx, call.sn.totals)
+	ctx, cancel, err := budgetContext(ctx, call.sn.totals, call.sn.o.words())
 	if err != nil {
 		call.sn.end("budget spent")
 		return nil, err
@@ -237,13 +260,13 @@ func (call *Call) Run(ctx context.Context) (*Result, error) {
 }
 
 // pending is the prompt awaiting the consultee's answer.
-func pending(s *deliberation.State) (string, error) {
+func pending(s *deliberation.State, w *Words) (string, error) {
 	prompt, err := s.PendingPrompt()
 	if err != nil {
 		return "", err
 	}
 	if s.Next.Awaiting != deliberation.AwaitResponse && s.Next.Awaiting != "" {
-		return "", problem.List{{Path: "next.awaiting", Message: fmt.Sprintf("the deliberation awaits your %s of the last answer (elicit deliberate evaluate), not a consultant's answer", s.Next.Awaiting)}}
+		return "", problem.List{{Path: "next.awaiting", Message: fmt.Sprintf("the deliberation awaits your %s of the last answer (%s), not a consultant's answer", s.Next.Awaiting, w.Evaluate)}}
 	}
 	return prompt, nil
 }
@@ -259,23 +282,23 @@ func merge(recorded, given Budget) Budget {
 }
 
 // checkBudget refuses a spent budget.
-func checkBudget(t Totals) error {
+func checkBudget(t Totals, w *Words) error {
 	b := t.Budget
 	var probs problem.List
 	if b.MaxTokens > 0 && t.Tokens >= b.MaxTokens {
-		probs.Add("budget.max_tokens", "%d of %d tokens spent in %d calls: %v (raise it with --max-tokens, or synthesize)", t.Tokens, b.MaxTokens, t.Calls, ErrBudget)
+		probs.Add("budget.max_tokens", "%d of %d tokens spent in %d calls: %v (raise it with %s, or synthesize)", t.Tokens, b.MaxTokens, t.Calls, ErrBudget, w.MaxTokens)
 	}
 	spent := time.Duration(t.DurationMS) * time.Millisecond
 	if b.MaxTime > 0 && spent >= b.MaxTime {
-		probs.Add("budget.max_time", "%s of %s spent in %d calls: %v (raise it with --max-time, or synthesize)", spent.Round(time.Second), b.MaxTime, t.Calls, ErrBudget)
+		probs.Add("budget.max_time", "%s of %s spent in %d calls: %v (raise it with %s, or synthesize)", spent.Round(time.Second), b.MaxTime, t.Calls, ErrBudget, w.MaxTime)
 	}
 	return probs.Err()
 }
 
 // budgetContext refuses a spent budget and otherwise bounds the call by
 // the time left.
-func budgetContext(ctx context.Context, t Totals) (context.Context, context.CancelFunc, error) {
-	if err := checkBudget(t); err != nil {
+func budgetContext(ctx context.Context, t Totals, w *Words) (context.Context, context.CancelFunc, error) {
+	if err := checkBudget(t, w); err != nil {
 		return nil, nil, err
 	}
 	if b := t.Budget; b.MaxTime > 0 {

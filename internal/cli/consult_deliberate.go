@@ -77,6 +77,18 @@ func (f *sendFlags) check() error {
 	if f.timeout <= 0 || f.idle <= 0 || f.maxTime < 0 || f.maxTokens < 0 {
 		return usagef("--timeout and --idle-timeout must be positive, --max-tokens and --max-time not negative")
 	}
+	var over []string
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--timeout", f.timeout}, {"--idle-timeout", f.idle}, {"--max-time", f.maxTime}} {
+		if d.v > consult.MaxDuration {
+			over = append(over, fmt.Sprintf("%s %s is over the maximum of %s (365 days)", d.flag, d.v, consult.MaxDuration))
+		}
+	}
+	if len(over) > 0 {
+		return usagef("%s", strings.Join(over, "; "))
+	}
 	return nil
 }
 
