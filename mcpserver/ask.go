@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/native"
 	"github.com/elicit/elicit/internal/responselog"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -25,15 +27,29 @@ const askKey = "form"
 // schema itself.
 const uncheckedKey = "elicit/content"
 
+// failedKey is where keepUnchecked puts the error of an elicitation/create
+// the client answered with an error, in the result's _meta.
+const failedKey = "elicit/error"
+
 // keepUnchecked is a sending middleware for the elicitation/create the SDK
 // sends for elicitation_ask to clients on older protocols. The SDK refuses
 // accepted content that breaks the requested schema with a bare error
 // (answer "zzz" for an enum, 500 over a maximum of 100), losing the answers;
 // moved aside, the content reaches collect, which names every problem by
-// field path in the documented tool result.
+// field path in the documented tool result. An error from the client's
+// dialog (its handler threw) would also end the call with a bare JSON-RPC
+// error: it becomes an answer with action "error", which falls back like a
+// decline. A call canceled meanwhile keeps its error.
 func keepUnchecked(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
+		if err != nil && method == "elicitation/create" && ctx.Err() == nil {
+			why := err.Error()
+			if rpc := (*jsonrpc.Error)(nil); errors.As(err, &rpc) {
+				why = rpc.Message // the client's own words, without the SDK's "calling ..."
+			}
+			return &mcp.ElicitResult{Action: "error", Meta: mcp.Meta{failedKey: why}}, nil
+		}
 		if r, ok := res.(*mcp.ElicitResult); ok && err == nil && r.Action == "accept" && r.Content != nil {
 			if r.Meta == nil {
 				r.Meta = mcp.Meta{}
@@ -196,6 +212,9 @@ func answer(f *form.Form, tid string, resp *mcp.ElicitResult, client mcp.Impleme
 	case "decline", "cancel":
 		return fallback(f, resp.Action, client, dismissal(resp.Action, took))
 	default:
+		if why, ok := resp.Meta[failedKey].(string); ok && resp.Action == "error" {
+			return fallback(f, "error", client, fmt.Sprintf("The client's dialog failed (%q), so the user most likely saw nothing.", why))
+		}
 		return askResult{Action: resp.Action, Problems: []string{"action: unknown elicitation action " + resp.Action}}
 	}
 	r, err := form.Collect(f, native.Answers(f, contentOf(resp)), &form.CollectOptions{TemplateID: tid})

@@ -31,9 +31,11 @@ func (h *handlers) delibSendTool() toolDef {
 }
 
 func (h *handlers) delibWaitTool() toolDef {
-	return idTool(&mcp.Tool{Name: "deliberation_wait", Title: "Wait for the answer", Annotations: readOnly,
+	d := idTool(&mcp.Tool{Name: "deliberation_wait", Title: "Wait for the answer", Annotations: readOnly,
 		Description: "Wait up to timeout_seconds for the consultation (call again while running): status, and result or failure."},
-		h.delibWait, obj{"timeout_seconds": obj{"type": "integer", "maximum": maxWait}})
+		h.delibWait, obj{"timeout_seconds": obj{"type": "integer", "minimum": 1, "maximum": maxWait}})
+	d.tool.InputSchema.(obj)["required"] = []string{"id"} // the timeout defaults to 50 s
+	return d
 }
 
 func (h *handlers) delibCancelTool() toolDef {

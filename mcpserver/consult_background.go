@@ -166,12 +166,36 @@ func (h *handlers) delibWait(ctx context.Context, req *mcp.CallToolRequest, a *a
 			case <-ctx.Done():
 				t.Stop()
 				return out
+			case <-h.opts.Background.ctx.Done():
+				// The server is stopping: the consultation it runs is
+				// being canceled; report it once that is recorded.
+				t.Stop()
+				return h.stopped(a, st, id, out)
 			case <-wake:
 			case <-t.C:
 			}
 			t.Stop()
 		}
 	})
+}
+
+// stopped is a wait's outcome when the server stops: the consultation
+// this server runs as it is recorded once it ended (canceled), else out.
+func (h *handlers) stopped(a *args, st *deliberation.Store, id string, out *relay.Outcome) any {
+	r := h.opts.Background.get(st.StatePath(id))
+	if r == nil {
+		return out
+	}
+	select {
+	case <-r.done:
+	case <-time.After(cancelWait):
+		return out
+	}
+	o, err := h.outcome(st, id)
+	if !a.check(err) {
+		return nil
+	}
+	return o
 }
 
 // notifier sends progress notifications to a client that asked for them

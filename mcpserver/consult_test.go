@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"sync"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/consult/relay"
 	"github.com/elicit/elicit/deliberation"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -383,4 +386,65 @@ func TestDeliberationMessagesNameTools(t *testing.T) {
 	waitDone(t, cs, id)
 	got, _ = call(t, cs, "deliberation_send", map[string]any{"id": id})
 	checkNames("send awaiting evaluation", problemOf(got), "awaits your evaluation of the last answer (deliberation_evaluate)")
+}
+
+// TestInputEndStopsWaits: when the input ends while a deliberation_wait is
+// in flight, the consultation is canceled and recorded at once and the
+// wait answers with it; the server exits without waiting out the wait's
+// timeout (it took the full 20 s).
+func TestInputEndStopsWaits(t *testing.T) {
+	b := newBlocking()
+	old := sendConsultant
+	sendConsultant = func(func(string) string, string, *consult.CodexOptions) (consult.Consultant, error) { return b, nil }
+	t.Cleanup(func() { sendConsultant = old })
+	dir := t.TempDir()
+	st := deliberation.NewStore(dir, nil)
+	id, _, err := st.Start("Should the importer retry on HTTP 429?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := NewBackground()
+	s := New(&Options{Version: "test", DeliberationDir: dir, Background: bg})
+	inR, inW := io.Pipe()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Run(context.Background(), &lineTransport{in: inR, out: &out, ended: func() { bg.Stop(stopWait) }})
+	}()
+	send := func(line string) {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	until := func(what string) {
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), what); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %s in:\n%s", what, out.String())
+			}
+		}
+	}
+	send(fmt.Sprintf(initLine, `{}`))
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deliberation_send","arguments":{"id":"` + id + `"}}}`)
+	until(`"id":2,`)
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deliberation_wait","arguments":{"id":"` + id + `","timeout_seconds":20}}}`)
+	time.Sleep(200 * time.Millisecond) // the wait is in flight
+	ended := time.Now()
+	inW.Close()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the server did not exit within 10 s of its input ending; it wrote:\n%s", out.String())
+	}
+	if took := time.Since(ended); took > 5*time.Second {
+		t.Errorf("the server took %s to exit", took)
+	}
+	until(`"id":3,`)
+	if !strings.Contains(out.String(), `\"status\":\"canceled\"`) {
+		t.Errorf("the wait did not answer canceled:\n%s", out.String())
+	}
+	o, err := relay.Status(st, id)
+	if err != nil || o.Status != relay.StatusCanceled {
+		t.Errorf("recorded status %+v, %v; want canceled", o, err)
+	}
 }

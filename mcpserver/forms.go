@@ -53,7 +53,7 @@ func (r surfaceRender) MarshalJSON() ([]byte, error) {
 func (h *handlers) renderForm(_ context.Context, req *mcp.CallToolRequest, a *args) any {
 	f, tmpl := a.form(h.opts.Templates)
 	surface := form.Surface(a.str("surface", false))
-	if surface != "" && !slices.Contains(renderSurfaces, surface) {
+	if a.has("surface") && !slices.Contains(renderSurfaces, surface) {
 		a.probs.Add("surface", "%q is not a surface render_form produces (ask, markdown, codex)", surface)
 	}
 	if f == nil || len(a.probs) > 0 {
@@ -202,7 +202,7 @@ func (h *handlers) collectResponseTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Title: "Validate answers", Annotations: readOnly,
 		Description: "Validate answers from any surface, merged: answers (JSON: by field id, a postback, a tool's output) and/or reply (text as it came: markdown, widget message, AskUserQuestion's result). Re-ask only reask.",
 		InputSchema: formSchema(obj{
-			"answers":     obj{"type": "object"},
+			"answers":     obj{"type": []string{"object", "array"}},
 			"reply":       obj{"type": "string"},
 			"template_id": obj{"type": "string"},
 		})}, h.collectResponse}

@@ -21,7 +21,7 @@ const serveEnv = "ELICIT_BENCH_SERVE"
 func TestMain(m *testing.M) {
 	switch os.Getenv(serveEnv) {
 	case "elicit":
-		ServeStdio(context.Background(), withNoop(New(nil)))
+		ServeStdio(context.Background(), withNoop(New(nil)), nil)
 		os.Exit(0)
 	case "sdk":
 		sdkNoop().Run(context.Background(), &mcp.StdioTransport{})

@@ -3,9 +3,14 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
+	"github.com/elicit/elicit/method"
 	"github.com/elicit/elicit/plugins"
+	"github.com/elicit/elicit/problem"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,7 +40,7 @@ var promptList = []struct {
 			{Name: "section", Description: "The section's title and text (default: the one under discussion)."}}}},
 	{Deliberation, "deliberate", func(a map[string]string) string {
 		task := "Deliberate on this question (verbatim): " + given(a["question"], "the question the user asked to deliberate (ask for it if there is none)")
-		if q := strings.ToLower(strings.TrimSpace(a["quick"])); q == "yes" || q == "true" {
+		if q := strings.ToLower(strings.TrimSpace(a["quick"])); quickYes[q] {
 			task += "\nUse quick mode."
 		}
 		return task
@@ -44,6 +49,53 @@ var promptList = []struct {
 		Arguments: []*mcp.PromptArgument{
 			{Name: "question", Description: "The question, verbatim (default: from the conversation)."},
 			{Name: "quick", Description: "yes: quick mode (at most 2 iterations)."}}}},
+}
+
+// quickYes and quickNo are the values quick takes (any case).
+var quickYes, quickNo = map[string]bool{"yes": true, "true": true}, map[string]bool{"no": true, "false": true, "": true}
+
+// argChecks judge the prompt arguments whose values are closed: each says
+// what is wrong with a value, or "". Claude Code passes a slash command's
+// words one per argument, so a question typed after /deliberate lands its
+// second word in quick: the problem says so rather than deliberating on
+// the first word alone.
+var argChecks = map[string]func(string) string{
+	"phase": func(v string) string {
+		if v = strings.TrimSpace(v); v == "" || method.ValidPhase(v) {
+			return ""
+		}
+		return fmt.Sprintf("%q is not a phase (want command:number, as plan:0 or forge:3; omit it to take the phase from the conversation)", v)
+	},
+	"quick": func(v string) string {
+		if q := strings.ToLower(strings.TrimSpace(v)); quickYes[q] || quickNo[q] {
+			return ""
+		}
+		return fmt.Sprintf("%q is not yes or no (quick takes yes, no, true or false; if it is a word of the question, the host split the question into words: run the prompt without arguments and give the question in the chat)", v)
+	},
+}
+
+// checkPromptArgs refuses unknown arguments and values argChecks refuses,
+// naming every problem, as a JSON-RPC invalid-params error.
+func checkPromptArgs(p *mcp.Prompt, args map[string]string) error {
+	var names []string
+	for _, a := range p.Arguments {
+		names = append(names, a.Name)
+	}
+	var probs problem.List
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		switch {
+		case !slices.Contains(names, k):
+			probs.Add(k, "unknown argument (prompt %s takes %s)", p.Name, strings.Join(names, ", "))
+		case argChecks[k] != nil:
+			if why := argChecks[k](args[k]); why != "" {
+				probs.Add(k, "%s", why)
+			}
+		}
+	}
+	if len(probs) == 0 {
+		return nil
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "prompt " + p.Name + ": " + strings.Join(probs.Strings(), "; ")}
 }
 
 // given is an argument's value, or what to take instead when the host sent
@@ -63,6 +115,9 @@ func addPrompts(s *mcp.Server, groups map[Group]bool) {
 		}
 		s.AddPrompt(p.Prompt, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			args := req.Params.Arguments
+			if err := checkPromptArgs(p.Prompt, args); err != nil {
+				return nil, err
+			}
 			skill, err := plugins.LoadSkill(p.skill)
 			if err != nil {
 				return nil, err

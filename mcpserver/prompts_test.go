@@ -140,3 +140,37 @@ func TestSubsetCatalog(t *testing.T) {
 		t.Errorf("instructions:\n%s", ins)
 	}
 }
+
+// TestPromptArgumentsChecked: prompts/get with an unknown argument, a
+// phase that is not one or a quick that is not yes or no is an
+// invalid-params error naming every problem and what is allowed, not a
+// prompt that silently ignores it.
+func TestPromptArgumentsChecked(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	for _, tt := range []struct {
+		name string
+		args map[string]string
+		want string
+	}{
+		{"deliberate", map[string]string{"quick": "maybe"}, `prompt deliberate: quick: "maybe" is not yes or no (quick takes yes, no, true or false;`},
+		{"select_methods", map[string]string{"phase": "bogus", "section": "x"}, `prompt select_methods: phase: "bogus" is not a phase (want command:number, as plan:0 or forge:3;`},
+		{"ask", map[string]string{"topik": "x"}, "prompt ask: topik: unknown argument (prompt ask takes topic)"},
+		{"deliberate", map[string]string{"question": "Q", "quick": "we", "extra": "1"},
+			`prompt deliberate: extra: unknown argument (prompt deliberate takes question, quick); quick: "we" is not yes or no`},
+	} {
+		_, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: tt.name, Arguments: tt.args})
+		var rpc *jsonrpc.Error
+		if !errors.As(err, &rpc) || rpc.Code != jsonrpc.CodeInvalidParams || !strings.HasPrefix(rpc.Message, tt.want) {
+			t.Errorf("%s %v: %v, want an invalid-params error starting %q", tt.name, tt.args, err, tt.want)
+		}
+	}
+	for _, args := range []map[string]string{{"quick": "No"}, {"quick": "TRUE"}, {"quick": ""}, {"phase": "arc:7.5"}, {"phase": " "}} {
+		name := "deliberate"
+		if _, ok := args["phase"]; ok {
+			name = "select_methods"
+		}
+		if _, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: name, Arguments: args}); err != nil {
+			t.Errorf("%s %v: %v", name, args, err)
+		}
+	}
+}

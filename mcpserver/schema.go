@@ -3,7 +3,8 @@ package mcpserver
 type obj = map[string]any
 
 // Input-schema pieces. Schemas stay portable and small: plain types, no
-// type unions, no $ref, few descriptions (tools/list is paid for in every
+// null unions (one type list: collect's answers, an object or a list of
+// tool outputs), no $ref, few descriptions (tools/list is paid for in every
 // conversation, so it has a budget: tools_test.go). The handlers check
 // everything else, unknown arguments included, and list every problem; the
 // guidance lives in the server's instructions, resources and prompts, and

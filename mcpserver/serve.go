@@ -8,15 +8,27 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ServeStdio serves MCP over standard input and output until the client
-// disconnects or ctx ends.
-func ServeStdio(ctx context.Context, s *mcp.Server) error {
-	return s.Run(ctx, &lineTransport{in: os.Stdin, out: nopCloser{os.Stdout}})
+// disconnects or ctx ends. When the input ends, bg (when not nil) is
+// stopped first: its consultations are canceled and recorded, and the
+// deliberation_wait calls in flight return at once, before the calls read
+// are awaited.
+func ServeStdio(ctx context.Context, s *mcp.Server, bg *Background) error {
+	t := &lineTransport{in: os.Stdin, out: nopCloser{os.Stdout}}
+	if bg != nil {
+		t.ended = func() { bg.Stop(stopWait) }
+	}
+	return s.Run(ctx, t)
 }
+
+// stopWait bounds how long stopping a Background at the end of the input
+// waits for its consultations to record their end.
+const stopWait = 15 * time.Second
 
 // nopCloser keeps standard output open when the session ends.
 type nopCloser struct{ io.Writer }

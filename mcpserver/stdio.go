@@ -28,10 +28,13 @@ const maxFrame = 16 << 20
 type lineTransport struct {
 	in  io.ReadCloser
 	out io.WriteCloser
+	// ended, when not nil, runs once when the input ends, before the
+	// calls read are awaited.
+	ended func()
 }
 
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{in: t.in, out: t.out, frames: make(chan frame), closed: make(chan struct{}), pending: map[jsonrpc.ID]bool{}}
+	c := &lineConn{in: t.in, out: t.out, ended: t.ended, frames: make(chan frame), closed: make(chan struct{}), pending: map[jsonrpc.ID]bool{}}
 	c.settled = sync.NewCond(&c.mu)
 	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10), maxFrame)
 	return c, nil
@@ -44,6 +47,7 @@ type frame struct {
 
 type lineConn struct {
 	in     io.ReadCloser
+	ended  func()
 	frames chan frame    // from readLoop
 	closed chan struct{} // closed by Close
 	once   sync.Once
@@ -102,6 +106,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case f = <-c.frames:
 		}
 		if f.err == io.EOF {
+			if c.ended != nil {
+				c.ended()
+			}
 			c.drain()
 		}
 		var bad *rejection

@@ -72,9 +72,13 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			// On a signal the consultations stop at once, so that the
+			// deliberation_wait calls in flight return before the
+			// server waits for its calls to end.
+			defer context.AfterFunc(ctx, func() { bg.Stop(15 * time.Second) })()
 			defer ingestInBackground(rlog)()
 			if addr == "" {
-				err := mcpserver.ServeStdio(ctx, s)
+				err := mcpserver.ServeStdio(ctx, s, bg)
 				if ctx.Err() != nil {
 					return nil // stopped by SIGTERM or Ctrl-C: a normal end
 				}
