@@ -103,7 +103,7 @@ func TestDeliberationStartAllProblems(t *testing.T) {
 		"facts: must be a list of strings",
 		"interpretations: 1 given, want exactly 2 (A, the default, and B) or none",
 		`paths[0]: "rel/path" is not absolute (the consultee may run elsewhere)`,
-		"ledger_budget: must be a whole number, 0 or more (got -1)",
+		"ledger_budget: is -1, want a whole number, 0 to 9007199254740991",
 	}
 	probs := toStrings(got["problems"])
 	slices.Sort(probs)

@@ -40,7 +40,7 @@ var promptList = []struct {
 			{Name: "section", Description: "The section's title and text (default: the one under discussion)."}}}},
 	{Deliberation, "deliberate", func(a map[string]string) string {
 		task := "Deliberate on this question (verbatim): " + given(a["question"], "the question the user asked to deliberate (ask for it if there is none)")
-		if q := strings.ToLower(strings.TrimSpace(a["quick"])); quickYes[q] {
+		if on, _ := quick(a["quick"]); on {
 			task += "\nUse quick mode."
 		}
 		return task
@@ -51,30 +51,38 @@ var promptList = []struct {
 			{Name: "quick", Description: "yes: quick mode (at most 2 iterations)."}}}},
 }
 
-// quickYes and quickNo are the values quick takes (any case).
-var quickYes, quickNo = map[string]bool{"yes": true, "true": true}, map[string]bool{"no": true, "false": true, "": true}
-
-// argChecks judge the prompt arguments whose values are closed: each says
-// what is wrong with a value, or "". Claude Code passes a slash command's
-// words one per argument, so a question typed after /deliberate lands its
-// second word in quick: the problem says so rather than deliberating on
-// the first word alone.
-var argChecks = map[string]func(string) string{
-	"phase": func(v string) string {
-		if v = strings.TrimSpace(v); v == "" || method.ValidPhase(v) {
-			return ""
-		}
-		return fmt.Sprintf("%q is not a phase (want command:number, as plan:0 or forge:3; omit it to take the phase from the conversation)", v)
-	},
-	"quick": func(v string) string {
-		if q := strings.ToLower(strings.TrimSpace(v)); quickYes[q] || quickNo[q] {
-			return ""
-		}
-		return fmt.Sprintf("%q is not yes or no (quick takes yes, no, true or false; if it is a word of the question, the host split the question into words: run the prompt without arguments and give the question in the chat)", v)
-	},
+// quick reads the quick argument: yes or true, no or false (any case), or
+// nothing; ok is false for anything else.
+func quick(v string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "true":
+		return true, true
+	case "no", "false", "":
+		return false, true
+	}
+	return false, false
 }
 
-// checkPromptArgs refuses unknown arguments and values argChecks refuses,
+// checkArg judges a prompt argument whose values are closed, saying what
+// is wrong with v, or "". Claude Code passes a slash command's words one
+// per argument, so a question typed after /deliberate lands its second
+// word in quick: the problem says so rather than deliberating on the first
+// word alone.
+func checkArg(name, v string) string {
+	switch name {
+	case "phase":
+		if v = strings.TrimSpace(v); v != "" && !method.ValidPhase(v) {
+			return fmt.Sprintf("%q is not a phase (want command:number, as plan:0 or forge:3; omit it to take the phase from the conversation)", v)
+		}
+	case "quick":
+		if _, ok := quick(v); !ok {
+			return fmt.Sprintf("%q is not yes or no (quick takes yes, no, true or false; if it is a word of the question, the host split the question into words: run the prompt without arguments and give the question in the chat)", v)
+		}
+	}
+	return ""
+}
+
+// checkPromptArgs refuses unknown arguments and values checkArg refuses,
 // naming every problem, as a JSON-RPC invalid-params error.
 func checkPromptArgs(p *mcp.Prompt, args map[string]string) error {
 	var names []string
@@ -86,10 +94,8 @@ func checkPromptArgs(p *mcp.Prompt, args map[string]string) error {
 		switch {
 		case !slices.Contains(names, k):
 			probs.Add(k, "unknown argument (prompt %s takes %s)", p.Name, strings.Join(names, ", "))
-		case argChecks[k] != nil:
-			if why := argChecks[k](args[k]); why != "" {
-				probs.Add(k, "%s", why)
-			}
+		case checkArg(k, args[k]) != "":
+			probs.Add(k, "%s", checkArg(k, args[k]))
 		}
 	}
 	if len(probs) == 0 {
