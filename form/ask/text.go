@@ -3,6 +3,7 @@ package ask
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/elicit/elicit/form"
@@ -46,9 +47,17 @@ type textPair struct {
 // ReadText adds the answers in Claude Code's AskUserQuestion result text to
 // into and reports whether the text has any: a `"<question>"=` whose
 // question is one of the form's. Answers are mapped as Read maps the
-// tool's JSON output; a problem's path is `answers["<question>"]`.
+// tool's JSON output; a problem's path is `answers["<question>"]`, and a
+// question the text answers more than once is one problem however often.
 func (r *Reader) ReadText(into *form.ChatAnswers, text string) bool {
 	pairs := r.textPairs(text)
+	type read struct {
+		question string
+		answers  []string // each once, in order
+		bad      bool     // an answer could not be read
+	}
+	var order []*read
+	byQuestion := map[string]*read{}
 	for i, p := range pairs {
 		end := len(text)
 		if i+1 < len(pairs) {
@@ -60,17 +69,41 @@ func (r *Reader) ReadText(into *form.ChatAnswers, text string) bool {
 		} else {
 			v = cutTail(v)
 		}
-		path := fmt.Sprintf("answers[%q]", p.question)
 		if strings.HasPrefix(v, textNoOption) {
 			continue // notes only: not an answer
 		}
-		answer, ok := textAnswer(v)
-		if !ok {
-			into.Problem(path, "could not read the answer: want \"ANSWER\" after %q= (the text AskUserQuestion's result shows, unchanged)", p.question)
-			continue
+		rd := byQuestion[p.question]
+		if rd == nil {
+			rd = &read{question: p.question}
+			byQuestion[p.question] = rd
+			order = append(order, rd)
 		}
-		t := r.idx[p.question]
-		into.Add(path, form.ChatQuestion{Choice: t.plan.choice, Group: t.group, Edit: t.plan.edit}, answer)
+		if answer, ok := textAnswer(v); !ok {
+			rd.bad = true
+		} else if !slices.Contains(rd.answers, answer) {
+			rd.answers = append(rd.answers, answer)
+		}
+	}
+	for _, rd := range order {
+		path := fmt.Sprintf("answers[%q]", rd.question)
+		switch {
+		case len(rd.answers) > 1:
+			shown := rd.answers[:min(3, len(rd.answers))]
+			quoted := make([]string, len(shown))
+			for i, a := range shown {
+				quoted[i] = strconv.Quote(a)
+			}
+			more := ""
+			if len(rd.answers) > len(shown) {
+				more = fmt.Sprintf(" and %d more", len(rd.answers)-len(shown))
+			}
+			into.Problem(path, "answered %d different ways in the text (%s%s); give one answer", len(rd.answers), strings.Join(quoted, ", "), more)
+		case len(rd.answers) == 1:
+			t := r.idx[rd.question]
+			into.Add(path, form.ChatQuestion{Choice: t.plan.choice, Group: t.group, Edit: t.plan.edit}, rd.answers[0])
+		case rd.bad:
+			into.Problem(path, "could not read the answer: want \"ANSWER\" after %q= (the text AskUserQuestion's result shows, unchanged)", rd.question)
+		}
 	}
 	return len(pairs) > 0
 }

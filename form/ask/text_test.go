@@ -68,7 +68,11 @@ func TestReadTextProblems(t *testing.T) {
 	f := formtest.MustParse(t, []byte(textForm))
 	tests := []struct{ name, text, want string }{
 		{"answered twice", `The user answered: "What are you trying to accomplish?"="Refactor", "What are you trying to accomplish?"="Investigate".`,
-			`answers.goal: answered twice at answers["What are you trying to accomplish?"] ("Refactor", then "Investigate"); give one answer`},
+			`answers["What are you trying to accomplish?"]: answered 2 different ways in the text ("Refactor", "Investigate"); give one answer`},
+		{"answered many ways", strings.Repeat(`"What should it be called?"="x", "What should it be called?"="y", "What should it be called?"="z", "What should it be called?"="w", `, 1000),
+			`answers["What should it be called?"]: answered 4 different ways in the text ("x", "y", "z" and 1 more); give one answer`},
+		{"the same answer twice is one answer, and an unreadable one is a problem", `"What are you trying to accomplish?"="Refactor", "What are you trying to accomplish?"="Refactor", "What should it be called?"="`,
+			`answers["What should it be called?"]: could not read the answer: want "ANSWER" after "What should it be called?"= (the text AskUserQuestion's result shows, unchanged)`},
 		{"no answer after the question", `Your questions have been answered: "What are you trying to accomplish?"="`,
 			`answers["What are you trying to accomplish?"]: could not read the answer: want "ANSWER" after "What are you trying to accomplish?"= (the text AskUserQuestion's result shows, unchanged)`},
 	}

@@ -103,6 +103,7 @@ func TestAskRoundTrip(t *testing.T) {
 func FuzzCollect(f *testing.F) {
 	forms := formtest.Forms(f)
 	f.Add(`{"goal": "Refactor", "focus": ["tests"]}`)
+	f.Add(`Your questions have been answered: "What are you trying to accomplish?"="Refactor", "Which areas matter here?"=""a, b", tests". You can now continue with these answers in mind.`)
 	f.Add(`[{"answers": {"Which areas matter here?": "a,,b"}}]`)
 	f.Add(`{"__elicitation_response__": true, "answers": {"budget": 1e999}}`)
 	f.Add(`{"goal": "\ud800", "goal": "\\\udc00", "focus": [1, "\ud83d\ude00"], "x\udbff": -1e999}`)
@@ -110,6 +111,13 @@ func FuzzCollect(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string) {
 		for _, data := range forms {
 			fm := formtest.MustParse(t, data)
+			// As a reply is read (JSON, the widget's message,
+			// AskUserQuestion's text or markdown): a response or a Failure.
+			if _, err := Collect(fm, []Document{{Name: "reply", Format: FormatAuto, Data: []byte(doc)}}, nil); err != nil {
+				if _, ok := err.(*Failure); !ok {
+					t.Fatalf("Collect of a reply: error is %T", err)
+				}
+			}
 			answers, err := ParseAnswers(fm, []byte(doc))
 			if err != nil {
 				if _, ok := err.(problem.List); !ok {
