@@ -76,8 +76,8 @@ func (h *handlers) renderForm(_ context.Context, req *mcp.CallToolRequest, a *ar
 }
 
 // collectResponse validates answers from one or more surfaces: answers (a
-// JSON answer document of any shape) and reply (a person's markdown reply),
-// merged. A failure carries the re-ask of exactly the failing fields.
+// JSON answer document of any shape) and reply (text as it came back, read
+// as `form collect --format auto` reads a file), merged. A failure carries the re-ask of exactly the failing fields.
 func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	a := parseArgs(req.Params.Arguments, withFormArgs("answers", "reply", "template_id"))
 	if a.raw == nil {
@@ -90,7 +90,7 @@ func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) 
 		tid = id
 	}
 	if !a.has("answers") && !a.has("reply") {
-		a.probs.Add("", "pass answers (a JSON answer document), reply (a person's markdown reply), or both")
+		a.probs.Add("", "pass answers (a JSON answer document), reply (text as it came back: a person's markdown reply, the widget's message, AskUserQuestion's result), or both")
 	}
 	if f == nil || len(a.probs) > 0 {
 		return failure(a.probs), nil

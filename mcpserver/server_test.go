@@ -139,7 +139,7 @@ func TestTools(t *testing.T) {
 		{"collect template id", "elicitation_collect_response", map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}, "answers": map[string]any{"mode": "Review and tidy", "outcome": "o", "done_when": "d"}}, false,
 			map[string]any{"success": true, "template_id": "session-contract"}},
 		{"collect missing answers", "elicitation_collect_response", map[string]any{"form": scope}, true,
-			map[string]any{"problems": []any{"pass answers (a JSON answer document), reply (a person's markdown reply), or both"}}},
+			map[string]any{"problems": []any{"pass answers (a JSON answer document), reply (text as it came back: a person's markdown reply, the widget's message, AskUserQuestion's result), or both"}}},
 		{"surface", "elicitation_select_surface", map[string]any{"form": scope, "widget_capable": false}, false,
 			map[string]any{"surface": "ask", "reason": "the client cannot render widgets"}},
 		{"surface keyboard", "elicitation_select_surface", map[string]any{"form": scope, "widget_capable": true, "keyboard_mode": true}, false,
