@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,10 +15,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// cancelJSON is what form ask prints when nobody answered, exactly as the
-// CLI contract writes it (one line, so a script can compare it as text).
-const cancelJSON = `{"success":false,"action":"cancel"}` + "\n"
-
 func (a *app) formAsk() *cobra.Command {
 	var src formSource
 	var accessible bool
@@ -30,8 +27,8 @@ to standard error (or the terminal itself when standard error is redirected), co
 standard output. When standard input is not a terminal, or
 with --accessible, it asks line by line instead: one answer per line (an option's number or name,
 several separated by commas, yes or no, a date, text; an empty line keeps the default), a bad
-answer asked again with collect's message. Escape, Ctrl-C or the end of the input print
-{"success":false,"action":"cancel"} and exit 3.`,
+answer asked again with collect's message. Escape, Ctrl-C, SIGTERM, SIGHUP or the end of
+the input print {"success":false,"action":"cancel"} and exit 3, the terminal restored.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 && args[0] == "-" {
 				return usagef("form ask reads the answers from standard input: give the form as FILE or --template NAME")
@@ -49,10 +46,10 @@ answer asked again with collect's message. Escape, Ctrl-C or the end of the inpu
 				fmt.Fprintln(a.stderr, "elicit: the input ended before every question was answered")
 				fallthrough
 			case errors.Is(err, termui.ErrCancelled):
-				if _, werr := io.WriteString(a.stdout, cancelJSON); werr != nil {
+				if werr := writeJSON(a.stdout, unanswered{Action: "cancel"}); werr != nil {
 					return werr
 				}
-				return &noAnswerError{}
+				return &noAnswerError{} // the JSON above says so
 			case err != nil:
 				return err
 			}
@@ -71,7 +68,8 @@ answer asked again with collect's message. Escape, Ctrl-C or the end of the inpu
 }
 
 // askForm asks f on the terminal (see widgetTerminal), or line by line when
-// there is none or accessible is set.
+// there is none or accessible is set. A stop signal (Ctrl-C in line mode,
+// SIGTERM, SIGHUP) is a cancel.
 func (a *app) askForm(f *form.Form, accessible bool) (map[string]any, error) {
 	if accessible {
 		return askLines(f, a.stdin, a.stderr)
@@ -81,7 +79,9 @@ func (a *app) askForm(f *form.Form, accessible bool) (map[string]any, error) {
 		return askLines(f, a.stdin, a.stderr)
 	}
 	defer done()
-	ui, err := termui.Open(in, out)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	ui, err := termui.Open(ctx, in, out)
 	if err != nil {
 		return nil, err
 	}
@@ -111,8 +111,8 @@ func (a *app) widgetTerminal() (in, out *os.File, done func(), ok bool) {
 	return in, tty, func() { tty.Close() }, true
 }
 
-// askLines runs term.AskLines; an interrupt (Ctrl-C on a terminal in line
-// mode) is a cancel.
+// askLines runs term.AskLines; a stop signal (Ctrl-C on a terminal in line
+// mode, SIGTERM, SIGHUP) is a cancel.
 func askLines(f *form.Form, in io.Reader, out io.Writer) (map[string]any, error) {
 	type result struct {
 		answers map[string]any
@@ -124,7 +124,7 @@ func askLines(f *form.Form, in io.Reader, out io.Writer) (map[string]any, error)
 		done <- result{answers, err}
 	}()
 	interrupt := make(chan os.Signal, 1)
-	signal.Notify(interrupt, os.Interrupt)
+	signal.Notify(interrupt, stopSignals...)
 	defer signal.Stop(interrupt)
 	select {
 	case r := <-done:

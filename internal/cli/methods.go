@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
@@ -472,13 +474,16 @@ func parseNums(s string) ([]int, error) {
 
 // askChoice shows the candidates as a multi-select on the terminal (keys
 // from in, drawn on out: see widgetTerminal), the first one preselected,
-// and insists on at least one. Escape or Ctrl-C is no answer (exit 3).
+// and insists on at least one. Escape, Ctrl-C, SIGTERM or SIGHUP is no
+// answer (exit 3).
 func (a *app) askChoice(sel *method.Selection, in, out *os.File) ([]method.Candidate, error) {
 	opts := make([]termui.Option, len(sel.Methods))
 	for i, c := range sel.Methods {
 		opts[i] = termui.Option{Label: c.Method.Name, Note: fmt.Sprintf("%.2f, %s", c.Score, c.Method.Category)}
 	}
-	ui, err := termui.Open(in, out)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	ui, err := termui.Open(ctx, in, out)
 	if err != nil {
 		return nil, fmt.Errorf("pick: %w", err)
 	}

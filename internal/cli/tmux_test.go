@@ -56,7 +56,8 @@ func TestPickOnTerminal(t *testing.T) {
 	term.WaitFor("Which reasoning methods")
 	term.Keys("Escape")
 	code, screen = term.Exit()
-	if code != 3 || !strings.Contains(screen, "cancelled") {
+	// The widget's line ends before the message.
+	if code != 3 || !strings.Contains(screen, "✘ Which reasoning methods should this section apply?  not answered\nelicit: cancelled: no answer\n") {
 		t.Errorf("Escape: exit %d, screen:\n%s", code, screen)
 	}
 }
@@ -197,7 +198,8 @@ func TestFormAskOnTerminal(t *testing.T) {
 	}
 }
 
-// TestFormAskCancelOnTerminal: Escape is no answer.
+// TestFormAskCancelOnTerminal: Escape or Ctrl-C is no answer: the cancel
+// JSON (as form open prints it), exit 3, the widget's line ended.
 func TestFormAskCancelOnTerminal(t *testing.T) {
 	dir, path := elicitOnPath(t)
 	if err := os.WriteFile(filepath.Join(dir, "ten.json"), []byte(tenTypes), 0o644); err != nil {
@@ -211,7 +213,8 @@ func TestFormAskCancelOnTerminal(t *testing.T) {
 		term.Keys(key)
 		code, screen := term.Exit()
 		out, _ := os.ReadFile(filepath.Join(dir, "out.json"))
-		if code != 3 || string(out) != `{"success":false,"action":"cancel"}`+"\n" {
+		if code != 3 || string(out) != "{\n  \"success\": false,\n  \"action\": \"cancel\"\n}\n" ||
+			!strings.Contains(screen, "✘ Which platforms ship? (pick one or more)  not answered\n[exit 3]") {
 			t.Errorf("%s: exit %d, output %q, screen:\n%s", key, code, out, screen)
 		}
 	}
@@ -277,5 +280,47 @@ func TestFormAskConfirmOnTerminal(t *testing.T) {
 	out, _ := os.ReadFile(filepath.Join(dir, "out.json"))
 	if !strings.Contains(string(out), `"go": "Abort"`) {
 		t.Errorf("output %s", out)
+	}
+}
+
+// TestFormAskPasteOnTerminal: a paste goes into the field it was pasted
+// into: a one-line field gets its lines joined with spaces (not one Enter
+// per line, answering the next questions), a textarea keeps them; the
+// terminal's bracketed paste is off again afterwards.
+func TestFormAskPasteOnTerminal(t *testing.T) {
+	dir, path := elicitOnPath(t)
+	paste := `{"title": "Paste", "fields": [
+		{"id": "owner", "text": "Who owns it?", "type": "text_input"},
+		{"id": "notes", "text": "Release notes?", "type": "textarea"},
+		{"id": "ok", "text": "Ship it?", "type": "boolean"}]}`
+	if err := os.WriteFile(filepath.Join(dir, "paste.json"), []byte(paste), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term := tmuxtest.Start(t, dir, 100, 30, `elicit form ask paste.json > out.json; rc=$?; echo READY; IFS= read -r l; printf %s "$l" > after.txt; (exit $rc)`, path)
+	term.WaitFor("? Who owns it?")
+	term.Paste("platform\nteam\nleads")
+	term.WaitFor("platform team leads")
+	term.Keys("Enter")
+	term.WaitFor("? Release notes?")
+	term.Paste("first\nsecond")
+	term.Keys("C-d")
+	term.WaitFor("? Ship it?")
+	term.Keys("y")
+	term.WaitFor("READY")
+	term.Paste("after\n")
+	if code, screen := term.Exit(); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, screen)
+	}
+	out, _ := os.ReadFile(filepath.Join(dir, "out.json"))
+	var got struct{ Responses map[string]any }
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("output %s: %v", out, err)
+	}
+	want := map[string]any{"owner": "platform team leads", "notes": "first\nsecond", "ok": "Yes"}
+	if diff := cmp.Diff(want, got.Responses); diff != "" {
+		t.Errorf("responses (-want +got):\n%s", diff)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "after.txt")); string(after) != "after" {
+		t.Errorf("after elicit the shell read %q: bracketed paste is still on", after)
 	}
 }

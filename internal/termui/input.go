@@ -24,6 +24,7 @@ type Input struct {
 // Ctrl-U/K/W delete to the start, to the end, the word before; Tab cycles
 // through the suggestions; Enter submits.
 func (s *Session) Input(q Input) (string, error) {
+	s.asking = q.Title
 	ed := editor{text: []rune(q.Value), pos: len([]rune(q.Value))}
 	problem, next := "", 0
 	help := "enter submit · esc cancel"
@@ -47,6 +48,8 @@ func (s *Session) Input(q Input) (string, error) {
 			if problem = s.submit(q.Title, string(ed.text), q.Validate); problem == "" {
 				return string(ed.text), nil
 			}
+		case KeyPaste: // one line: line breaks become spaces
+			ed.insertText(oneLine.Replace(k.Text))
 		case KeyTab:
 			if len(q.Suggestions) > 0 {
 				ed = editor{text: []rune(q.Suggestions[next%len(q.Suggestions)])}
@@ -92,6 +95,7 @@ type Text struct {
 // Text shows a multi-line editor: Enter starts a new line, ↑/↓ move between
 // lines, Ctrl-D (or Alt-Enter) submits.
 func (s *Session) Text(q Text) (string, error) {
+	s.asking = q.Title
 	ed := editor{text: []rune(q.Value), pos: len([]rune(q.Value))}
 	problem := ""
 	for {
@@ -107,6 +111,8 @@ func (s *Session) Text(q Text) (string, error) {
 			if problem = s.submit(q.Title, string(ed.text), q.Validate); problem == "" {
 				return string(ed.text), nil
 			}
+		case KeyPaste: // line breaks stay, as newlines
+			ed.insertText(newlines.Replace(k.Text))
 		default:
 			ed.edit(k, true)
 		}
@@ -172,6 +178,20 @@ func (e *editor) insert(r rune) {
 	e.text = append(e.text[:e.pos], append([]rune{r}, e.text[e.pos:]...)...)
 	e.pos++
 }
+
+// insertText inserts pasted text at the cursor.
+func (e *editor) insertText(s string) {
+	r := []rune(s)
+	e.text = append(e.text[:e.pos], append(r, e.text[e.pos:]...)...)
+	e.pos += len(r)
+}
+
+// oneLine turns the line breaks of a paste into spaces (a one-line field);
+// newlines writes them all as "\n" (a multi-line field).
+var (
+	oneLine  = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")
+	newlines = strings.NewReplacer("\r\n", "\n", "\r", "\n")
+)
 
 func (e *editor) lineStart() int {
 	i := e.pos
@@ -261,6 +281,7 @@ type Confirm struct {
 // Enter takes what is highlighted. It returns 1 for yes, 0 for no, and -1
 // when nothing was chosen and none was required.
 func (s *Session) Confirm(q Confirm) (int, error) {
+	s.asking = q.Title
 	yes, no := q.Yes, q.No
 	if yes == "" {
 		yes = "Yes"

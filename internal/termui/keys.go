@@ -1,6 +1,7 @@
 package termui
 
 import (
+	"bytes"
 	"io"
 	"time"
 	"unicode/utf8"
@@ -31,14 +32,24 @@ const (
 	KeyKillStart             // Ctrl-U: delete to the start of the line
 	KeyKillEnd               // Ctrl-K: delete to the end of the line
 	KeyKillWord              // Ctrl-W: delete the word before the cursor
+	KeyPaste                 // a bracketed paste, its text in Key.Text
 	KeyUnknown               // anything else (ignored)
 )
 
-// Key is one key press.
+// Key is one key press, or one paste.
 type Key struct {
 	Code Code
 	Rune rune
+	// Text is what was pasted (KeyPaste), as the terminal sent it.
+	Text string
 }
+
+// maxPaste caps the text of one paste (1 MiB, the cap of one answer);
+// the rest is dropped.
+const maxPaste = 1 << 20
+
+// pasteEnd ends a bracketed paste (ESC [ 200 ~ starts it).
+const pasteEnd = "\x1b[201~"
 
 // escWait is how long a lone Escape waits for the rest of an escape
 // sequence: terminals send a sequence in one write, a person cannot type
@@ -52,6 +63,8 @@ type keyReader struct {
 	chunks chan []byte
 	buf    []byte
 	err    error
+	// stop, when closed, ends the reading with ErrCancelled (a signal).
+	stop <-chan struct{}
 }
 
 func newKeyReader(r io.Reader) *keyReader {
@@ -92,6 +105,9 @@ func (k *keyReader) fill(wait time.Duration) bool {
 		}
 		k.buf = append(k.buf, b...)
 		return true
+	case <-k.stop:
+		k.err = ErrCancelled
+		return false
 	case <-timeout:
 		return false
 	}
@@ -110,11 +126,11 @@ func (k *keyReader) byte(wait time.Duration) (byte, bool) {
 }
 
 // ReadKey returns the next key press; at the end of the input it returns
-// io.EOF.
+// io.EOF, once stopped ErrCancelled.
 func (k *keyReader) ReadKey() (Key, error) {
 	b, ok := k.byte(-1)
 	if !ok {
-		return Key{}, io.EOF
+		return Key{}, k.err
 	}
 	switch b {
 	case '\r', '\n':
@@ -199,10 +215,36 @@ func (k *keyReader) escape() Key {
 			return Key{Code: KeyUnknown}
 		}
 		if c >= 0x40 && c <= 0x7e {
+			if c == '~' && string(params) == "200" {
+				return k.paste()
+			}
 			return csiKey(c, string(params))
 		}
 		params = append(params, c)
 	}
+}
+
+// paste reads a bracketed paste up to its end: the text arrives as one
+// key, so a pasted newline is not an Enter.
+func (k *keyReader) paste() Key {
+	var text []byte
+	for {
+		c, ok := k.byte(-1)
+		if !ok { // the input ended or was stopped inside the paste
+			break
+		}
+		if len(text) < maxPaste+len(pasteEnd) {
+			text = append(text, c)
+		} else { // over the cap: keep only enough to see the end
+			copy(text[maxPaste:], text[maxPaste+1:])
+			text[len(text)-1] = c
+		}
+		if c == '~' && bytes.HasSuffix(text, []byte(pasteEnd)) {
+			text = text[:len(text)-len(pasteEnd)]
+			break
+		}
+	}
+	return Key{Code: KeyPaste, Text: string(text[:min(len(text), maxPaste)])}
 }
 
 func csiKey(final byte, params string) Key {

@@ -1,6 +1,7 @@
 package termui
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -77,12 +78,22 @@ type Session struct {
 	restore func()
 	styles  *[8]string // nil: no escape sequences at all (tests)
 	rows    int        // terminal rows the active block occupies
+	asking  string     // the title of the widget being answered
 }
+
+// Terminal modes a session turns on (and Close off): the cursor hidden,
+// as the widgets draw their own, and bracketed paste, so that a pasted
+// text arrives as one paste and its newlines are not Enter.
+const (
+	modesOn  = "\x1b[?25l\x1b[?2004h"
+	modesOff = "\x1b[?2004l\x1b[?25h"
+)
 
 // Open puts the terminal in (a *os.File that is a terminal) into raw mode
 // and draws on out. Close restores it. Colours are off when NO_COLOR is
-// set (bold, dim and reverse video stay).
-func Open(in *os.File, out io.Writer) (*Session, error) {
+// set (bold, dim and reverse video stay). When ctx is done (a signal), the
+// widget being answered returns ErrCancelled.
+func Open(ctx context.Context, in *os.File, out io.Writer) (*Session, error) {
 	fd := int(in.Fd())
 	state, err := term.MakeRaw(fd)
 	if err != nil {
@@ -104,8 +115,9 @@ func Open(in *os.File, out io.Writer) (*Session, error) {
 		styles = &mono
 	}
 	s := &Session{keys: newKeyReader(in), out: out, width: width, styles: styles}
+	s.keys.stop = ctx.Done()
 	s.restore = func() { _ = term.Restore(fd, state) }
-	io.WriteString(out, "\x1b[?25l") // the widgets draw their own cursor
+	io.WriteString(out, modesOn)
 	return s, nil
 }
 
@@ -120,9 +132,16 @@ func New(in io.Reader, out io.Writer, width int, styled bool) *Session {
 	return s
 }
 
-// Close shows the cursor again and restores the terminal.
+// Close ends the session on a line of its own and restores the terminal:
+// a widget left unanswered (cancelled, stopped, the input ended) is
+// replaced by its title marked as not answered, then the cursor is shown
+// and bracketed paste turned off again.
 func (s *Session) Close() {
-	io.WriteString(s.out, "\x1b[?25h")
+	if s.rows > 0 {
+		s.draw([]Line{{Spans: []Span{{"✘ ", Bad}, {s.asking, Bold}, {"  not answered", Dim}}, Indent: 2}})
+		s.settle()
+	}
+	io.WriteString(s.out, modesOff)
 	s.restore()
 }
 

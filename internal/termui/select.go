@@ -31,6 +31,7 @@ type Select struct {
 // Select shows a single select: ↑/↓ or k/j move, a digit jumps to that
 // option, Enter chooses. It returns the chosen option's index.
 func (s *Session) Select(q Select) (int, error) {
+	s.asking = q.Title
 	if len(q.Options) == 0 {
 		return -1, ErrCancelled
 	}
@@ -70,6 +71,7 @@ type MultiSelect struct {
 // MultiSelect shows a multi-select: ↑/↓ or k/j move, space (or x) toggles,
 // a toggles all, Enter confirms. It returns the chosen indexes in order.
 func (s *Session) MultiSelect(q MultiSelect) ([]int, error) {
+	s.asking = q.Title
 	if len(q.Options) == 0 {
 		return nil, ErrCancelled
 	}

@@ -46,6 +46,8 @@ func TestSelect(t *testing.T) {
 		{"j\x1b", false, -1, ErrCancelled},
 		{"j\x03", false, -1, ErrCancelled},
 		{"j", false, -1, io.EOF},
+		// A paste is not keys: its digits and newline choose nothing.
+		{"\x1b[200~3\r\x1b[201~\r", false, 0, nil},
 	}
 	for _, tt := range tests {
 		s, _ := session(tt.keys)
@@ -105,6 +107,11 @@ func TestInput(t *testing.T) {
 		{"tab suggestions", "", "\t\t\r", "tests/", nil, nil},
 		{"validation keeps the line open", "", "\rx\r", "x", nonEmpty, nil},
 		{"cancel", "", "ab\x1b", "", nil, ErrCancelled},
+		// A paste goes into the line, its line breaks as spaces, not Enter.
+		{"paste", "", "\x1b[200~one\r\ntwo\nthree\rfour\x1b[201~!\r", "one two three four!", nil, nil},
+		{"paste in the middle", "ad", "\x1b[D\x1b[200~bc\x1b[201~\r", "abcd", nil, nil},
+		{"paste with escapes kept", "", "\x1b[200~a\x1b[8mb\x1b[201~\r", "a\x1b[8mb", nil, nil},
+		{"a paste cut short", "", "\x1b[200~abc", "", nil, io.EOF},
 	}
 	for _, tt := range tests {
 		s, _ := session(tt.keys)
@@ -124,6 +131,8 @@ func TestText(t *testing.T) {
 		{"up keeps the column", "", "abc\rd\x1b[Ax\x04", "axbc\nd"},
 		{"down to a shorter line", "long line\nab", "\x01\x1b[A\x05\x1b[By\x04", "long line\naby"},
 		{"backspace joins lines", "a\nb", "\x01\x7f\x04", "ab"},
+		// A paste keeps its lines; CRLF and CR are newlines.
+		{"paste", "", "\x1b[200~one\r\ntwo\rthree\nfour\x1b[201~\x04", "one\ntwo\nthree\nfour"},
 	}
 	for _, tt := range tests {
 		s, _ := session(tt.keys)
@@ -265,4 +274,41 @@ func FuzzKeys(f *testing.F) {
 		s, _ = session(keys)
 		_, _ = s.MultiSelect(MultiSelect{Title: "T", Options: fruit})
 	})
+}
+
+// TestStop: a stop (a signal) cancels the widget being answered while it
+// waits for a key.
+func TestStop(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	s := New(r, &termuitest.Screen{}, 61, false)
+	stop := make(chan struct{})
+	s.keys.stop = stop
+	close(stop)
+	if _, err := s.Input(Input{Title: "Where?"}); !errors.Is(err, ErrCancelled) {
+		t.Errorf("err = %v, want cancelled", err)
+	}
+}
+
+// TestClose: a session closed on an unanswered widget ends on a line of its
+// own (the widget marked not answered) and turns bracketed paste off and the
+// cursor on; after an answer nothing more is drawn.
+func TestClose(t *testing.T) {
+	tests := []struct {
+		keys, screen string
+	}{
+		{"j\x1b", "✘ Fruit?  not answered\n"},
+		{"j", "✘ Fruit?  not answered\n"},
+		{"j\r", "✔ Fruit?  banana\n"},
+	}
+	for _, tt := range tests {
+		var raw strings.Builder
+		scr := &termuitest.Screen{}
+		s := New(strings.NewReader(tt.keys), io.MultiWriter(&raw, scr), 61, false)
+		_, _ = s.Select(Select{Title: "Fruit?", Options: fruit})
+		s.Close()
+		if scr.String() != tt.screen || !strings.HasSuffix(raw.String(), "\r\n\x1b[?2004l\x1b[?25h") {
+			t.Errorf("keys %q: screen\n%s\nraw %q", tt.keys, scr, raw.String())
+		}
+	}
 }

@@ -82,6 +82,15 @@ func (term *Terminal) Keys(keys ...string) {
 	term.tmux(append([]string{"send-keys", "-t", "t"}, keys...)...)
 }
 
+// Paste pastes text as a terminal does: between ESC [ 200 ~ and ESC [ 201 ~
+// when the program turned bracketed paste on, else as if typed (each
+// newline sent as Enter).
+func (term *Terminal) Paste(text string) {
+	term.t.Helper()
+	term.tmux("set-buffer", "-b", "paste", "--", text)
+	term.tmux("paste-buffer", "-p", "-d", "-b", "paste", "-t", "t")
+}
+
 // Screen is what the terminal shows now, trailing blank lines dropped.
 func (term *Terminal) Screen() string {
 	term.t.Helper()
