@@ -73,6 +73,25 @@ func TestParseWarnings(t *testing.T) {
 		{"duplicate name with apostrophe and hyphen", withField(colName, "Occam's Re-think") + "\n" +
 			strings.Replace(withField(colName, "OCCAM'S re-THINK"), "60,", "61,", 1), 1, []string{
 			"Duplicate method_name 'OCCAM'S re-THINK' (first on row 2) — skipping row"}},
+		{"duplicate slug", withField(colName, "A-B") + "\n" + strings.Replace(withField(colName, "A B"), "60,", "61,", 1) + "\n" +
+			strings.Replace(withField(colName, "a'b"), "60,", "62,", 1), 1, []string{
+			"Duplicate method slug 'a-b' for method A B (first on row 2, for A-B) — skipping row",
+			"Duplicate method slug 'a-b' for method a'b (first on row 2, for A-B) — skipping row"}},
+		{"a row skipped for its slug leaves its slug free", withField(colName, "A B") + "\n" +
+			strings.Replace(withField(colName, "A-B"), "60,", "61,", 1), 1, []string{
+			"Duplicate method slug 'a-b' for method A-B (first on row 2, for A B) — skipping row"}},
+		{"name without letter or digit", withField(colName, "'") + "\n" + strings.Replace(withField(colName, "- '"), "60,", "61,", 1), 0, []string{
+			"Invalid method_name ''' — needs a letter or digit (its slug '-' would name no file apart), skipping row",
+			"Invalid method_name '- '' — needs a letter or digit (its slug '---' would name no file apart), skipping row"}},
+		{"name that is a number", withField(colName, "1") + "\n" + strings.Replace(withField(colName, "-7"), "60,", "61,", 1), 0, []string{
+			"Invalid method_name '1' — a number reads as a method num, so the name could never be looked up; skipping row",
+			"Invalid method_name '-7' — a number reads as a method num, so the name could never be looked up; skipping row"}},
+		{"names with digits", withField(colName, "5 Whys") + "\n" + strings.Replace(withField(colName, "12 34"), "60,", "61,", 1), 2, nil},
+		{"control characters in description", withField(colDescription, "Desc \x1b[31mred\x07 \u009b") + "\n" +
+			strings.Replace(withField(colName, "Other"), "60,", "61,", 1), 2, []string{
+			`Method Good Method has control characters in description (\x1b) — shown escaped; remove them`}},
+		{"description not UTF-8", withField(colDescription, "caf\xe9"), 1, []string{
+			`Method Good Method has control characters in description (\xe9) — shown escaped; remove them`}},
 		{"auto_suggest disagrees with tier", withField(colAutoSuggest, "false"), 0, []string{
 			"Invalid auto_suggest 'false' for method Good Method — tier 1 needs true, skipping row"}},
 		{"auto_suggest not a bool", withField(colAutoSuggest, "yes"), 0, []string{
@@ -127,6 +146,24 @@ var cmpEmpty = cmp.Transformer("empty", func(s []string) []string {
 	}
 	return s
 })
+
+// TestParseEscapesDescription: a description's control characters and
+// bytes that are not UTF-8 are kept visibly, as Go escapes.
+func TestParseEscapesDescription(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain  text", "plain text"},
+		{"Desc \x1b[31mred\x07", `Desc \x1b[31mred\a`},
+		{"C1 \u009b and DEL \x7f", `C1 \u009b and DEL \x7f`},
+		{"caf\xe9 \u00e9", `caf\xe9 é`},
+		{"tab\tand\nbreak", "tab and break"},
+	}
+	for _, tt := range tests {
+		r := Parse([]byte(Header + "\n" + withField(colDescription, `"`+tt.in+`"`) + "\n"))
+		if len(r.Methods) != 1 || r.Methods[0].Description != tt.want {
+			t.Errorf("description %q: got %+v, want %q", tt.in, r.Methods, tt.want)
+		}
+	}
+}
 
 func TestParseEmpty(t *testing.T) {
 	for name, in := range map[string]string{"nil": "", "blank lines": "\n\r\n  \n", "bom only": "\ufeff"} {

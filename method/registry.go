@@ -46,17 +46,29 @@ type Method struct {
 
 // Slug is the method's name in lowercase with every character other than a
 // letter, digit or hyphen replaced by a hyphen: "occam-s-razor-application".
-// Unlike Num, it does not change when rows are renumbered.
+// Unlike Num, it does not change when rows are renumbered. A registry's
+// slugs are unique: a row whose slug an earlier row has is skipped.
 func (m Method) Slug() string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
-			return r
-		case r >= 'A' && r <= 'Z':
-			return r + 'a' - 'A'
-		}
-		return '-'
-	}, m.Name)
+	return strings.Map(slugRune, m.Name)
+}
+
+// slugRune is the rune that r becomes in a slug.
+func slugRune(r rune) rune {
+	switch {
+	case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
+		return r
+	case r >= 'A' && r <= 'Z':
+		return r + 'a' - 'A'
+	}
+	return '-'
+}
+
+// appendSlug appends the slug of an ASCII name (see Slug) to b.
+func appendSlug(b, name []byte) []byte {
+	for _, c := range name {
+		b = append(b, byte(slugRune(rune(c))))
+	}
+	return b
 }
 
 // Registry is a list of methods in file order and the warnings met while
@@ -80,7 +92,8 @@ func DefaultCSV() []byte { return append([]byte(nil), embedded...) }
 // methods.
 const MaxRegistry = 64 << 20
 
-var registryInput = infile.Limit{Max: MaxRegistry, What: "a method registry"}
+var registryInput = infile.Limit{Max: MaxRegistry, What: "a method registry",
+	Fix: "split it: one part as --registry, the rest as --extra, which is merged over it"}
 
 // Load reads and parses the registry file at path, streaming it. A file that
 // cannot be read (missing, not a regular file, over MaxRegistry) gives an
@@ -161,10 +174,11 @@ type parser struct {
 	size  int64 // the input's length in bytes, or -1
 	idx   index
 	lists []string // the current block of list items (see splitList)
-	// scratch holds a row's num, name, description and the name's phrase on
-	// their way to one string.
+	// scratch holds a row's num, name, description, the name's phrase and
+	// its slug on their way to one string.
 	scratch   []byte
 	nameWords string
+	slug      string
 	plainName bool
 	// values holds, per column other than num, name and description, the
 	// distinct values met so far; vals and f are the current row's.
@@ -254,7 +268,8 @@ const estimateAfter = 1024
 
 // strings turns the fields of a row of 10 or 11 columns into trimmed
 // strings: num, name and description share one allocation with the name's
-// phrase (nameWords, kept in p.nameWords and p.plainName), the other values
+// phrase (nameWords, kept in p.nameWords and p.plainName) and its slug
+// (p.slug, meaningful when the name is valid), the other values
 // (categories, phases, agents, topics, ...) repeat across rows and are
 // interned (see value).
 func (p *parser) strings(f []string, fields [][]byte) []string {
@@ -266,8 +281,10 @@ func (p *parser) strings(f []string, fields [][]byte) []string {
 	num, name, desc := len(fields[colNum]), len(fields[colName]), len(fields[colDescription])
 	p.scratch = append(append(append(p.scratch[:0], fields[colNum]...), fields[colName]...), fields[colDescription]...)
 	p.scratch, p.plainName = appendPhrase(p.scratch, fields[colName])
+	slugAt := len(p.scratch)
+	p.scratch = appendSlug(p.scratch, fields[colName])
 	text := string(p.scratch)
-	p.nameWords = text[num+name+desc:]
+	p.nameWords, p.slug = text[num+name+desc:slugAt], text[slugAt:]
 	for i, b := range fields {
 		switch i {
 		case colNum:
@@ -335,17 +352,21 @@ func checkHeader(rec record, w *problem.List) {
 		rec.line, first80(string(rec.raw)))
 }
 
-// index enforces unique nums and (case-insensitively) unique names. While
-// nums only increase, as in a registry kept in order, no map of them is
-// needed.
+// index enforces unique nums and unique slugs (so, unique names in any
+// case too). While nums only increase, as in a registry kept in order, no
+// map of them is needed.
 type index struct {
 	maxNum int
-	nums   map[int]int    // num -> position in the method list, once nums stop increasing
-	names  map[string]int // lowercase name -> the row it was first on
+	nums   map[int]int         // num -> position in the method list, once nums stop increasing
+	names  map[string]admitted // slug -> the method that has it
 }
 
+// admitted is where a method was read: the row it starts on and its
+// position in the method list.
+type admitted struct{ line, pos int32 }
+
 func newIndex() index {
-	return index{names: make(map[string]int)}
+	return index{names: make(map[string]admitted)}
 }
 
 // reserve makes room for n names, when the map was made for far fewer.
@@ -353,7 +374,7 @@ func (x *index) reserve(n int) {
 	if n < 64 || n <= 2*len(x.names) {
 		return
 	}
-	names := make(map[string]int, n)
+	names := make(map[string]admitted, n)
 	for k, v := range x.names {
 		names[k] = v
 	}
@@ -361,35 +382,40 @@ func (x *index) reserve(n int) {
 }
 
 // admit reports whether m, read from the row at line, is new by num and by
-// name among the methods admitted so far; key is its name in lowercase.
-func (x *index) admit(m *Method, key string, admitted []Method, line int, w *problem.List) bool {
+// slug among the methods admitted so far (before); slug is its slug. Two
+// names with one slug would share the files and the lookups a slug names.
+func (x *index) admit(m *Method, slug string, before []Method, line int, w *problem.List) bool {
 	ok := true
 	if x.nums == nil && m.Num <= x.maxNum {
-		x.nums = make(map[int]int, cap(admitted))
-		for i, a := range admitted {
+		x.nums = make(map[int]int, cap(before))
+		for i, a := range before {
 			x.nums[a.Num] = i
 		}
 	}
 	if i, dup := x.nums[m.Num]; dup {
-		w.Add(rowPath(line), "Duplicate num %d for method %s (already used by %s) — skipping row", m.Num, m.Name, admitted[i].Name)
+		w.Add(rowPath(line), "Duplicate num %d for method %s (already used by %s) — skipping row", m.Num, m.Name, before[i].Name)
 		ok = false
 	}
-	if first, dup := x.names[key]; dup {
-		w.Add(rowPath(line), "Duplicate method_name '%s' (first on row %d) — skipping row", m.Name, first)
+	if first, dup := x.names[slug]; dup {
+		if other := before[first.pos].Name; !strings.EqualFold(other, m.Name) {
+			w.Add(rowPath(line), "Duplicate method slug '%s' for method %s (first on row %d, for %s) — skipping row", slug, m.Name, first.line, other)
+		} else {
+			w.Add(rowPath(line), "Duplicate method_name '%s' (first on row %d) — skipping row", m.Name, first.line)
+		}
 		ok = false
 	}
 	if ok {
 		x.maxNum = max(x.maxNum, m.Num)
 		if x.nums != nil {
-			x.nums[m.Num] = len(admitted)
+			x.nums[m.Num] = len(before)
 		}
-		x.names[key] = line
+		x.names[slug] = admitted{line: int32(line), pos: int32(len(before))}
 	}
 	return ok
 }
 
 // Lookup finds a method by num ("20"), by name ("architecture decision
-// records", any case) or by slug.
+// records", any case) or by slug. A number is a num: no valid name is one.
 func (r *Registry) Lookup(ref string) (Method, bool) {
 	ref = strings.TrimSpace(ref)
 	if n, err := strconv.Atoi(ref); err == nil {
@@ -398,7 +424,6 @@ func (r *Registry) Lookup(ref string) (Method, bool) {
 				return m, true
 			}
 		}
-		return Method{}, false
 	}
 	for _, m := range r.Methods {
 		if strings.EqualFold(m.Name, ref) || m.Slug() == ref {
@@ -409,28 +434,37 @@ func (r *Registry) Lookup(ref string) (Method, bool) {
 }
 
 // Merge returns r overlaid with extra: a method of extra whose name matches
-// one of r (any case) replaces it and keeps its num; the others are appended
-// with the next free nums, in extra's order. Warnings of both are kept.
+// one of r (any case) replaces it and keeps its num; one whose slug only
+// matches is skipped with a warning; the others are appended with the next
+// free nums, in extra's order. Warnings of both are kept.
 func (r *Registry) Merge(extra *Registry) *Registry {
 	out := &Registry{Methods: append([]Method(nil), r.Methods...)}
 	at := make(map[string]int, len(out.Methods))
+	slugs := make(map[string]int, len(out.Methods))
 	next := 1
 	for i, m := range out.Methods {
 		at[strings.ToLower(m.Name)] = i
+		slugs[m.Slug()] = i
 		next = max(next, m.Num+1)
 	}
+	var clashes problem.List
 	for _, m := range extra.Methods {
 		if i, ok := at[strings.ToLower(m.Name)]; ok {
 			m.Num = out.Methods[i].Num
 			out.Methods[i] = m
 			continue
 		}
+		if i, ok := slugs[m.Slug()]; ok {
+			clashes.Add("", "Duplicate method slug '%s' for extra method %s (already used by %s) — skipping it", m.Slug(), m.Name, out.Methods[i].Name)
+			continue
+		}
 		m.Num = next
 		next++
 		at[strings.ToLower(m.Name)] = len(out.Methods)
+		slugs[m.Slug()] = len(out.Methods)
 		out.Methods = append(out.Methods, m)
 	}
-	for _, p := range append(append(problem.List(nil), r.Warnings...), extra.Warnings...) {
+	for _, p := range slices.Concat(r.Warnings, extra.Warnings, clashes) {
 		if p.Message != WarnUnavailable {
 			out.Warnings = append(out.Warnings, p)
 		}

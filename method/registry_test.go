@@ -126,6 +126,7 @@ func TestLookup(t *testing.T) {
 		{"name any case", "tree OF thoughts", 11},
 		{"slug", "occam-s-razor-application", 47},
 		{"unknown num", "2", 0},
+		{"a number is never a name", "-1", 0},
 		{"unknown name", "Tree", 0},
 		{"empty", "", 0},
 	}
@@ -162,6 +163,29 @@ func TestMerge(t *testing.T) {
 	}
 	if len(Default().Methods) != 24 {
 		t.Error("Merge changed its receiver")
+	}
+}
+
+// TestMergeSlugClash: an extra method whose slug, not its name, is taken
+// would share the files the slug names; it is skipped with a warning.
+func TestMergeSlugClash(t *testing.T) {
+	extra := Parse([]byte(Header + "\n" +
+		`900,risk,Tree-of Thoughts,Clash,a->b,2,"plan:0","","alpha",false,` + "\n" +
+		`901,risk,New-One,First new,a->b,1,"plan:0","","beta",true,` + "\n" +
+		`902,risk,New One,Second new,a->b,1,"plan:0","","gamma",true,` + "\n"))
+	got := Default().Merge(extra)
+	want := []string{
+		"Duplicate method slug 'new-one' for method New One (first on row 3, for New-One) — skipping row",
+		"Duplicate method slug 'tree-of-thoughts' for extra method Tree-of Thoughts (already used by Tree of Thoughts) — skipping it",
+	}
+	if diff := cmp.Diff(want, got.WarningTexts()); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if m, _ := got.Lookup("tree-of-thoughts"); m.Num != 11 || m.Description == "Clash" {
+		t.Errorf("tree-of-thoughts = %d %q, want the embedded method 11", m.Num, m.Description)
+	}
+	if n := len(got.Methods); n != 25 {
+		t.Errorf("merged registry has %d methods, want 25", n)
 	}
 }
 
@@ -207,7 +231,7 @@ func TestLoad(t *testing.T) {
 		{"a generated registry", write("long.csv", generated(300)), 300, ""},
 		{"missing", filepath.Join(dir, "missing.csv"), 0, "Cannot read registry " + filepath.Join(dir, "missing.csv") + ": "},
 		{"a directory", dir, 0, "Cannot read registry " + dir + ": " + dir + ": a directory, not a regular file"},
-		{"over the cap", huge, 0, "Cannot read registry " + huge + ": " + huge + ": more than 64 MiB, the cap for a method registry"},
+		{"over the cap", huge, 0, "Cannot read registry " + huge + ": " + huge + ": more than 64 MiB, the cap for a method registry (split it: one part as --registry, the rest as --extra, which is merged over it)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package method
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -46,7 +47,7 @@ func (c *rowCheck) warn(format string, args ...any) { c.w.Add(rowPath(c.line), f
 
 // row turns a record into the method m (a zero Method, in place so that
 // nothing is copied), reporting every problem of the row, and returns its
-// name in lowercase. It returns false when the row must be skipped.
+// slug. It returns false when the row must be skipped.
 func (p *parser) row(rec record, m *Method) (string, bool) {
 	w := &p.r.Warnings
 	if rec.bad != "" {
@@ -64,7 +65,7 @@ func (p *parser) row(rec record, m *Method) (string, bool) {
 	m.Num = c.num(f[colNum])
 	m.Category = c.checked(colCategory, f[colCategory], c.category)
 	m.Name = c.methodName(f[colName])
-	m.Description = oneLine(f[colDescription])
+	m.Description = c.description(f[colDescription])
 	m.OutputPattern = c.checked(colPattern, f[colPattern], c.pattern)
 	m.Tier = c.tier(f[colTier])
 	m.Phases = c.list(colPhases, f[colPhases], c.phases)
@@ -89,10 +90,7 @@ func (p *parser) row(rec record, m *Method) (string, bool) {
 		m.keys = lowerAll(m.Topics)
 	}
 	m.nameWords = p.nameWords
-	if p.plainName { // nothing to allocate for the lowercase name
-		return m.nameWords[1 : len(m.nameWords)-1], true
-	}
-	return strings.ToLower(m.Name), true
+	return p.slug, true
 }
 
 // index fills the lowercase copies scoring works on.
@@ -174,10 +172,48 @@ func (c *rowCheck) category(v string) string {
 	return v
 }
 
-// methodName applies the seed's sanitizing rule: ^[a-zA-Z0-9 '\-]+$.
+// methodName applies the seed's sanitizing rule, ^[a-zA-Z0-9 '\-]+$, and
+// refuses the names it lets through that could not be told apart: one
+// without a letter or digit (its slug, all hyphens, would name its files)
+// and a number (a lookup reads a number as a num).
 func (c *rowCheck) methodName(v string) string {
-	if !validName(v) {
+	switch {
+	case !validName(v):
 		c.fail("Invalid method_name '%s' — contains disallowed characters, skipping row", printable(v))
+	case v == "":
+	case strings.IndexFunc(v, isAlnum) < 0:
+		c.fail("Invalid method_name '%s' — needs a letter or digit (its slug '%s' would name no file apart), skipping row", v, strings.Map(slugRune, v))
+	case readsAsNum(v):
+		c.fail("Invalid method_name '%s' — a number reads as a method num, so the name could never be looked up; skipping row", v)
+	}
+	return v
+}
+
+// readsAsNum reports whether Lookup would read name as a num.
+func readsAsNum(name string) bool {
+	if !allDigits(strings.TrimPrefix(name, "-")) {
+		return false // no error to allocate
+	}
+	_, err := strconv.Atoi(name)
+	return err == nil
+}
+
+func isAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+// description is the description column on one line. Control characters
+// (ESC starts terminal escape sequences) and bytes that are not UTF-8 are
+// written as Go escapes (\x1b), with a warning: the row is kept, and what
+// prints it shows them rather than obeying them.
+func (c *rowCheck) description(v string) string {
+	if singleSpaced(v) {
+		return v
+	}
+	v = oneLine(v)
+	if esc := EscapeControls(v); esc != v {
+		c.warn("Method %s has control characters in description (%s) — shown escaped; remove them", c.name, firstControl(v))
+		return esc
 	}
 	return v
 }
@@ -444,4 +480,58 @@ func first80(raw string) string {
 		return raw
 	}
 	return string([]rune(raw)[:80])
+}
+
+// EscapeControls writes the control characters of s (C0, DEL, C1) and its
+// bytes that are not UTF-8 as Go escapes, \x1b or \u009b, so that text
+// from a registry shows them rather than a terminal obeying them.
+func EscapeControls(s string) string {
+	start := controlAt(s)
+	if start < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:start])
+	for i := start; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsControl(r):
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// controlAt is where the first character EscapeControls escapes starts in
+// s, or -1.
+func controlAt(s string) int {
+	for i := 0; i < len(s); {
+		if c := s[i]; c >= ' ' && c < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsControl(r) || r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// firstControl is the first character of s that EscapeControls escapes,
+// escaped.
+func firstControl(s string) string {
+	i := controlAt(s)
+	if i < 0 {
+		return ""
+	}
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return EscapeControls(s[i : i+n])
 }
