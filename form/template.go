@@ -102,39 +102,80 @@ func unwrapPath(err error) error {
 }
 
 // List describes every template, sorted by name. It reads the folder once
-// and each template once.
+// and each template once. A template is unusable (Error says why) when it
+// cannot be read, is not JSON, or would fail every cast whatever the slot
+// values (see Lint); a NAME.json file whose NAME is not a template name is
+// listed as unusable too, with the name to rename it to.
 func (ts *Templates) List() []TemplateInfo {
-	names := ts.names()
+	names, misnamed := ts.names()
 	keys := make([]string, 0, len(names))
 	for k := range names {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	out := make([]TemplateInfo, 0, len(keys))
+	out := make([]TemplateInfo, 0, len(keys)+len(misnamed))
 	for _, name := range keys {
 		out = append(out, ts.info(name, names[name]))
 	}
+	for _, file := range misnamed {
+		out = append(out, TemplateInfo{Name: strings.TrimSuffix(file, ".json"), Source: "folder", Slots: []string{}, Error: misnamedError(file)})
+	}
+	slices.SortStableFunc(out, func(a, b TemplateInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-// names maps every template name to its source, reading no template.
-func (ts *Templates) names() map[string]string {
-	names := map[string]string{}
-	ts.collect(embedded, "templates", "embedded", names)
-	if ts.Folder != nil {
-		ts.collect(ts.Folder, ".", "folder", names)
+// misnamedError says why a folder's file cannot be a template, and what to
+// rename it to.
+func misnamedError(file string) string {
+	msg := fmt.Sprintf("file %q is not named as a template (NAME.json, NAME lowercase letters, digits and '-')", file)
+	if to := templateNameFor(strings.TrimSuffix(file, ".json")); to != "" {
+		msg += fmt.Sprintf("; rename it %s.json", to)
 	}
-	return names
+	return msg
 }
 
-func (ts *Templates) collect(fsys fs.FS, dir, source string, names map[string]string) {
+// templateNameFor is s lowercased with each run of other characters made
+// one '-', or "" when nothing valid is left.
+func templateNameFor(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+// names maps every template name to its source, reading no template, and
+// lists the folder's .json files whose names are not template names.
+func (ts *Templates) names() (map[string]string, []string) {
+	names := map[string]string{}
+	ts.collect(embedded, "templates", "embedded", names)
+	if ts.Folder == nil {
+		return names, nil
+	}
+	return names, ts.collect(ts.Folder, ".", "folder", names)
+}
+
+// collect adds the templates of dir to names and returns the .json files
+// whose names are not template names.
+func (ts *Templates) collect(fsys fs.FS, dir, source string, names map[string]string) []string {
+	var misnamed []string
 	entries, _ := fs.ReadDir(fsys, dir)
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if ok && !e.IsDir() && validTemplateName(name) {
+		switch {
+		case !ok || e.IsDir() || strings.HasPrefix(name, "."): // not a template; .NAME.* are templates save's temporary files
+		case validTemplateName(name):
 			names[name] = source
+		default:
+			misnamed = append(misnamed, e.Name())
 		}
 	}
+	return misnamed
 }
 
 func (ts *Templates) info(name, source string) TemplateInfo {
@@ -160,6 +201,9 @@ func (ts *Templates) info(name, source string) TemplateInfo {
 			ti.Slots = append(ti.Slots, it.Text)
 		}
 	}
+	if _, err := castNode(&root, len(data), nil, true); err != nil { // last: it changes root
+		ti.Error = oneLineError(err)
+	}
 	return ti
 }
 
@@ -173,6 +217,16 @@ func (ts *Templates) Source(name string) ([]byte, string, error) {
 		return nil, "", err
 	}
 	return ts.source(name)
+}
+
+// Embedded reports whether name is a template built into elicit (which a
+// folder template of the same name overrides).
+func Embedded(name string) bool {
+	if !validTemplateName(name) {
+		return false
+	}
+	_, err := fs.Stat(embedded, "templates/"+name+".json")
+	return err == nil
 }
 
 // ErrNoTemplate matches (errors.Is) the error of a template name that names
@@ -204,7 +258,8 @@ func (ts *Templates) source(name string) ([]byte, string, error) {
 	data, err := embedded.ReadFile("templates/" + name + ".json")
 	if err != nil {
 		avail := make([]string, 0, 8)
-		for n := range ts.names() {
+		names, _ := ts.names()
+		for n := range names {
 			avail = append(avail, n)
 		}
 		slices.Sort(avail)
@@ -221,17 +276,68 @@ func (ts *Templates) Cast(name string, slots map[string]string) (*Form, error) {
 	if err != nil {
 		return nil, problem.List{{Path: "template", Message: err.Error()}}
 	}
+	return cast(name, data, slots, false)
+}
+
+// Lint reports, as Cast would, the problems of a template that no slot
+// values could mend: its structure, undeclared or unused placeholders, bad
+// slot declarations. nil means it casts once its slots are given.
+func (ts *Templates) Lint(name string) error {
+	data, _, err := ts.Source(name)
+	if err != nil {
+		return err
+	}
+	return lint(name, data)
+}
+
+// lint is Lint for a template's file.
+func lint(name string, data []byte) error {
+	_, err := cast(name, data, nil, true)
+	return err
+}
+
+// oneLineError is err on one line: a problem list's problems joined by
+// "; ".
+func oneLineError(err error) string {
+	if probs, ok := err.(problem.List); ok && len(probs) > 1 {
+		return fmt.Sprintf("%d problems: %s", len(probs), strings.Join(probs.Strings(), "; "))
+	}
+	return err.Error()
+}
+
+// cast fills the slots of the template data and decodes the result. dry
+// casts without values, for Lint: each slot is filled with its own name,
+// and the form's problems at strings a slot filled are left out (they may
+// depend on the values).
+func cast(name string, data []byte, slots map[string]string, dry bool) (*Form, error) {
 	root, probs := parseDocument(data, "template "+name, false)
 	if probs != nil {
 		return nil, probs
 	}
-	c := &caster{values: slots, used: map[string]bool{}, isDeclared: map[string]bool{}, room: MaxInput - len(data)}
-	c.declare(&root)
-	c.fill(&root, "")
+	return castNode(&root, len(data), slots, dry)
+}
+
+// castNode is cast for the parsed template root, of size bytes. It changes
+// root.
+func castNode(root *jsonnode.Node, size int, slots map[string]string, dry bool) (*Form, error) {
+	c := &caster{values: slots, used: map[string]bool{}, isDeclared: map[string]bool{}, room: MaxInput - size}
+	c.declare(root)
+	if dry {
+		c.values = make(map[string]string, len(c.declared))
+		for _, s := range c.declared {
+			c.values[s] = s
+		}
+		c.filled = map[string]bool{}
+	}
+	c.fill(root, "")
 	c.checkSlots()
-	f, err := fromNode(&root)
+	f, err := fromNode(root)
 	if err != nil {
-		c.probs.addList(err.(problem.List))
+		for _, p := range err.(problem.List) {
+			if !c.filled[p.Path] {
+				c.probs.add(p.Path, "%s", p.Message)
+			}
+		}
 	}
 	if c.probs.count() > 0 {
 		return nil, c.probs.problems()
@@ -250,6 +356,7 @@ type caster struct {
 	// stays within a form's cap however often a template repeats a slot.
 	room     int
 	overfull bool
+	filled   map[string]bool // dry casts: the paths of strings a slot filled
 }
 
 // declare reads and removes the "slots" member.
@@ -346,6 +453,9 @@ func (c *caster) value(name, path string) string {
 			c.probs.add("slots", "the slot values make the form more than %d bytes, over the 1 MiB limit for a form (shorten the values, or use each slot less often)", MaxInput)
 		}
 		return "{" + name + "}"
+	}
+	if c.filled != nil {
+		c.filled[path] = true
 	}
 	return v
 }

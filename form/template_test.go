@@ -82,6 +82,8 @@ func TestTemplateNamesAndOverrides(t *testing.T) {
 	ts := &Templates{Folder: folder}
 	got := ts.List()
 	want := []TemplateInfo{
+		{Name: "Upper", Source: "folder", Slots: []string{},
+			Error: `file "Upper.json" is not named as a template (NAME.json, NAME lowercase letters, digits and '-'); rename it upper.json`},
 		{Name: "bad", Source: "folder", Slots: []string{}, Error: "template bad is not valid JSON: at line 1, column 2: unexpected end of input (expected a value)"},
 		{Name: "retro", Title: "Retro for {team}", Slots: []string{"team"}, Fields: 1, Source: "folder"},
 		{Name: "session-contract", Title: "Mine", Slots: []string{}, Fields: 1, Source: "folder"},
@@ -96,6 +98,58 @@ func TestTemplateNamesAndOverrides(t *testing.T) {
 	}
 	if _, _, err := ts.Source("nope"); err == nil || err.Error() != `unknown template "nope" (available: bad, retro, session-contract)` {
 		t.Errorf("unknown: %v", err)
+	}
+}
+
+// TestTemplateLint: List marks unusable, and Lint reports, what every cast
+// would refuse whatever the slot values; what depends on the values (a
+// slot in an id) is left to the cast.
+func TestTemplateLint(t *testing.T) {
+	const field = `{"id": "a", "text": "A?", "type": "boolean"}`
+	tests := []struct {
+		name, file, data string
+		want             string // List's Error, "" for usable
+	}{
+		{"usable", "ok.json", `{"title": "For {p}", "slots": ["p"], "fields": [` + field + `]}`, ""},
+		{"slot in an id is the cast's to judge", "idslot.json",
+			`{"title": "T", "slots": ["p"], "fields": [{"id": "{p}", "text": "A?", "type": "boolean"}]}`, ""},
+		{"same slot in two options", "opts.json",
+			`{"title": "T", "slots": ["p"], "fields": [{"id": "a", "text": "A?", "type": "single_select", "options": ["{p}", "x"]}]}`, ""},
+		{"no fields", "nofields.json", `{"title": "x", "fields": []}`,
+			"fields: must be a list of 1 or more fields (got array of 0)"},
+		{"undeclared placeholders", "slots.json",
+			`{"title": "T {a}", "slots": ["a"], "fields": [{"id": "k", "text": "L {b} {c}", "type": "boolean"}]}`,
+			`2 problems: fields[0].text: uses undeclared placeholder {b} (declare it in "slots", or write {{b} for a literal brace); ` +
+				`fields[0].text: uses undeclared placeholder {c} (declare it in "slots", or write {{c} for a literal brace)`},
+		{"unused slot", "unused.json", `{"title": "T", "slots": ["a"], "fields": [` + field + `]}`,
+			"slots.a: declared but never used in the template"},
+		{"bad slot list", "badslots.json", `{"title": "T", "slots": "a", "fields": [` + field + `]}`,
+			`slots: must be a list of slot names (got string "a")`},
+		{"misnamed file", "Upper Case.json", `{"title": "T", "fields": [` + field + `]}`,
+			`file "Upper Case.json" is not named as a template (NAME.json, NAME lowercase letters, digits and '-'); rename it upper-case.json`},
+		{"misnamed beyond repair", "__.json", `{}`,
+			`file "__.json" is not named as a template (NAME.json, NAME lowercase letters, digits and '-')`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := &Templates{Folder: fstest.MapFS{tt.file: {Data: []byte(tt.data)}}}
+			name := strings.TrimSuffix(tt.file, ".json")
+			var got *TemplateInfo
+			for _, ti := range ts.List() {
+				if ti.Name == name {
+					got = &ti
+				}
+			}
+			if got == nil || got.Error != tt.want {
+				t.Fatalf("List entry of %s = %+v, want error %q", tt.file, got, tt.want)
+			}
+			if !validTemplateName(name) {
+				return
+			}
+			if err := ts.Lint(name); (err == nil) != (tt.want == "") || err != nil && oneLineError(err) != tt.want {
+				t.Errorf("Lint = %v, want %s", err, tt.want)
+			}
+		})
 	}
 }
 

@@ -53,12 +53,16 @@ func (a *app) templatesList() *cobra.Command {
 func (a *app) templatesShow() *cobra.Command {
 	return &cobra.Command{
 		Use:   "show NAME",
-		Short: "Print a template's definition",
+		Short: "Print a template's definition (exit 1 when it is unusable, saying why)",
 		Args:  exactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, _, err := a.templates().Source(args[0])
+			ts := a.templates()
+			data, _, err := ts.Source(args[0])
 			if err != nil {
 				return err
+			}
+			if err := ts.Lint(args[0]); err != nil {
+				return fmt.Errorf("template %s is unusable: %s", args[0], err) // %s, not %w: exitCode would print the problems without the name
 			}
 			_, err = a.stdout.Write(data)
 			return err

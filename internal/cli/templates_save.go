@@ -113,6 +113,8 @@ func saveTemplate(dir, name string, f *form.Form, force bool) (string, error) {
 	path := filepath.Join(dir, name+".json")
 	if _, err := os.Stat(path); err == nil && !force {
 		return "", fmt.Errorf("%s already exists: pass --force to replace it, or choose another name", path)
+	} else if err != nil && !force && form.Embedded(name) {
+		return "", fmt.Errorf("%s is a built-in template: saving %s would hide it; pass --force to override it with yours, or choose another name", name, path)
 	}
 	var v any
 	canonical, err := json.Marshal(f)
