@@ -86,7 +86,9 @@ func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) 
 	f, tid := a.form(h.opts.Templates)
 	answers := a.object("answers", false, true)
 	reply := a.str("reply", false)
-	if id := a.str("template_id", false); id != "" {
+	if id := a.str("template_id", false); id != "" && !form.ValidTemplateName(id) {
+		a.probs.Add("template_id", "%q is not a template name (lower-case letters, digits and dashes, starting with a letter or digit)", id)
+	} else if id != "" {
 		tid = id
 	}
 	if !a.has("answers") && !a.has("reply") {

@@ -138,6 +138,8 @@ func TestTools(t *testing.T) {
 			map[string]any{"success": false, "problems": []any{`answers.goal: "Nope" is not one of the options ("Fix a bug", "Add a feature", "Refactor", "Investigate")`, `answers.focus: required, but not answered (a list of one or more of "correctness", "security", "performance", "tests")`}}},
 		{"collect template id", "elicitation_collect_response", map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}, "answers": map[string]any{"mode": "Review and tidy", "outcome": "o", "done_when": "d"}}, false,
 			map[string]any{"success": true, "template_id": "session-contract"}},
+		{"collect bad template id", "elicitation_collect_response", map[string]any{"form": scope, "template_id": "../a\nb", "answers": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}}, true,
+			map[string]any{"problems": []any{`template_id: "../a\nb" is not a template name (lower-case letters, digits and dashes, starting with a letter or digit)`}}},
 		{"collect missing answers", "elicitation_collect_response", map[string]any{"form": scope}, true,
 			map[string]any{"problems": []any{"pass answers (a JSON answer document), reply (text as it came back: a person's markdown reply, the widget's message, AskUserQuestion's result), or both"}}},
 		{"surface", "elicitation_select_surface", map[string]any{"form": scope, "widget_capable": false}, false,

@@ -159,6 +159,11 @@ AskUserQuestion inputs, where it can carry them) for exactly the fields that fai
 			if !slices.Contains(surfaces.Formats, surfaces.Format(format)) {
 				return usagef("--format %q is not one of auto, json, markdown", format)
 			}
+			if cmd.Flags().Changed("template-id") {
+				if err := checkTemplateName("--template-id", templateID); err != nil {
+					return err
+				}
+			}
 			answerArgs := args[src.fileArgs():]
 			if stdins := slices.Index(args, "-"); stdins >= 0 && slices.Contains(args[stdins+1:], "-") {
 				return usagef("only one of FILE and ANSWERS can be standard input")

@@ -30,10 +30,8 @@ hand-built form whose shape recurred 3 times, with its --shape.`,
 				return usagef("%s needs NAME and FILE, or NAME and --shape SHAPE (got %d argument(s))", cmd.CommandPath(), len(args))
 			case (len(args) == 2) == (shape != ""):
 				return usagef("give the form as FILE or as --shape SHAPE, not both or neither")
-			case !form.ValidTemplateName(args[0]):
-				return usagef("template name %q must be lower-case letters, digits and dashes, starting with a letter or digit", args[0])
 			}
-			return nil
+			return checkTemplateName("template name", args[0])
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -65,6 +63,15 @@ hand-built form whose shape recurred 3 times, with its --shape.`,
 	cmd.Flags().StringVar(&shape, "shape", "", "save the latest hand-built form of `SHAPE` from the response log (see elicit stats)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace a template of the same name in the folder")
 	return cmd
+}
+
+// checkTemplateName is a usage error unless name (given as what) is a
+// template name.
+func checkTemplateName(what, name string) error {
+	if !form.ValidTemplateName(name) {
+		return usagef("%s %q must be lower-case letters, digits and dashes, starting with a letter or digit", what, name)
+	}
+	return nil
 }
 
 // saveDir is the folder templates save writes to, created when missing.
