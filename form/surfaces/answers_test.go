@@ -2,6 +2,7 @@ package surfaces
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/elicit/elicit/form"
@@ -268,6 +269,50 @@ func TestParseResponseBadInput(t *testing.T) {
 			probs, _ := err.(problem.List)
 			if diff := cmp.Diff(tt.want, probs.Strings()); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestParseResponseShapes: collect's output and a response-log record
+// (responses show --json) are responses with their id; a form whose field
+// is named "responses" still gets its bare answers read as answers.
+func TestParseResponseShapes(t *testing.T) {
+	scope := formtest.MustParse(t, formtest.Forms(t)["scope"])
+	own := formtest.MustParse(t, []byte(`{"title": "T", "fields": [
+		{"id": "responses", "text": "R?", "type": "text_input"}, {"id": "response_id", "text": "I?", "type": "text_input"}]}`))
+	answered := map[string]any{"goal": "Refactor", "focus": []string{"tests"}}
+	tests := []struct {
+		name   string
+		f      *form.Form
+		in     string
+		id     string
+		answer map[string]any
+	}{
+		{"collect output", scope, `{"success": true, "responses": {"goal": "Refactor", "focus": ["tests"]}, "response_id": "resp-1"}`, "resp-1", answered},
+		{"log record", scope, `{"id": "1101918cf36c0e4d", "ts": "2026-11-30T22:11:24Z", "kind": "response", "response_id": "resp-2",
+			"template_id": "dict", "shape": "08ee1012388f", "title": "Scope this work", "host": "cli", "via": "cli", "fields": 2,
+			"inferred": 0, "kept": 0, "responses": {"goal": "Refactor", "focus": ["tests"]}}`, "resp-2", answered},
+		{"bare answers", scope, `{"goal": "Refactor", "focus": ["tests"]}`, "", answered},
+		{"a form's own responses field", own, `{"responses": {"x": 1}, "response_id": "abc"}`, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := ParseResponse(tt.f, []byte(tt.in), nil)
+			if tt.answer == nil {
+				if probs, _ := err.(problem.List); len(probs) == 0 || !strings.HasPrefix(probs[0].String(), "response.responses: must be a string") {
+					t.Fatalf("err = %v, want the answer to field responses refused", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.ResponseID != tt.id {
+				t.Errorf("response id %q, want %q", r.ResponseID, tt.id)
+			}
+			if diff := cmp.Diff(tt.answer, r.Responses); diff != "" {
+				t.Errorf("responses (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -8,11 +8,13 @@ import (
 )
 
 // ParseResponse reads a response for f: the output of collect
-// ({"success":true,"responses":{...},"response_id":...}) or answers in any
-// shape ParseAnswers takes. The values are validated again, so a summary
-// never shows an answer the form would refuse. The response id is the one
-// the response carries, or none: bare answers were never recorded, and an
-// id made up here would name nothing `responses show` knows. Problems are
+// ({"success":true,"responses":{...},"response_id":...}), a response-log
+// record (`responses show ID --json`: "responses" and "response_id", no
+// "success"; unless f has a field "responses"), or answers in any shape
+// ParseAnswers takes. The values are validated again, so a summary never
+// shows an answer the form would refuse. The response id is the one the
+// response carries, or none: bare answers were never recorded, and an id
+// made up here would name nothing `responses show` knows. Problems are
 // named by their path under "response" (response.goal for bare answers,
 // response.responses.goal for collect's output); a failed collect's output
 // is refused as a whole.
@@ -28,7 +30,9 @@ func ParseResponse(f *form.Form, data []byte, opts *form.CollectOptions) (*form.
 		return nil, probs
 	}
 	inner, isCollected := top["responses"].(map[string]any)
-	if _, ok := top["success"]; !ok || !isCollected {
+	_, success := top["success"]
+	_, logged := top["response_id"].(string)
+	if !isCollected || !success && !(logged && f.Field("responses") == nil) {
 		shape, probs, answers, err := decoded(f, doc)
 		from := "" // a tool output's paths are below the document
 		if shape == byID {

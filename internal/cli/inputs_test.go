@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTemplateIDFlag: --template-id takes what templates save takes; a line
+// break (which testscript cannot pass) is a usage error, not a broken row
+// in responses list.
+func TestTemplateIDFlag(t *testing.T) {
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.json")
+	if err := os.WriteFile(answers, []byte(`{"mode": "Fix what is broken", "outcome": "o", "done_when": "d"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ELICIT_HOME", dir)
+	tests := []struct {
+		id     string
+		code   int
+		stderr string
+	}{
+		{"retro-2", 0, ""},
+		{"a\nb", 2, `elicit: --template-id "a\nb" must be lower-case letters, digits and dashes, starting with a letter or digit`},
+		{"x\r", 2, `elicit: --template-id "x\r" must be`},
+		{"../etc", 2, `elicit: --template-id "../etc" must be`},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		code := Run([]string{"form", "collect", "--template", "session-contract", "--slot", "project=p", "--template-id", tt.id, answers},
+			strings.NewReader(""), &out, &errOut)
+		if code != tt.code || !strings.HasPrefix(errOut.String(), tt.stderr) {
+			t.Errorf("--template-id %q: exit %d, stderr %q; want %d, %q", tt.id, code, errOut.String(), tt.code, tt.stderr)
+		}
+	}
+}
+
+// TestSummaryTakesALogRecord: the record responses show --json prints is a
+// response for form summary, with its id (it failed with 14 problems).
+func TestSummaryTakesALogRecord(t *testing.T) {
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.json")
+	if err := os.WriteFile(answers, []byte(`{"mode": "Fix what is broken", "outcome": "o", "done_when": "d"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ELICIT_HOME", dir)
+	tpl := []string{"--template", "session-contract", "--slot", "project=p"}
+	run := func(stdin string, args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := Run(args, strings.NewReader(stdin), &out, &errOut); code != 0 {
+			t.Fatalf("elicit %s: exit %d: %s", strings.Join(args, " "), code, errOut.String())
+		}
+		return out.String()
+	}
+	var collected struct {
+		ResponseID string `json:"response_id"`
+	}
+	if err := json.Unmarshal([]byte(run("", append(append([]string{"form", "collect"}, tpl...), answers)...)), &collected); err != nil {
+		t.Fatal(err)
+	}
+	record := run("", "responses", "show", collected.ResponseID, "--json")
+	got := run(record, append(append([]string{"form", "summary"}, tpl...), "-")...)
+	want := "**Session contract: p** — answered (" + collected.ResponseID + ")\n"
+	if !strings.HasPrefix(got, want) || !strings.Contains(got, "**Fix what is broken**") {
+		t.Errorf("summary of the record:\n%s\nwant it to start %q", got, want)
+	}
+}
