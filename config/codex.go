@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/elicit/elicit/internal/jsonnode"
 )
 
 // CodexKey is the key of the codex section of the settings file.
@@ -103,7 +105,9 @@ func CodexFor(dir string) (CodexSettings, error) {
 		return CodexSettings{Codex: DefaultCodex()}, err
 	}
 	raw, _, _ := f.get(CodexKey)
-	return parseCodex(raw, f.locate), nil
+	s := parseCodex(raw, f.locate)
+	s.Warnings = f.warnings(nil, s.Warnings...)
+	return s, nil
 }
 
 // ParseCodex resolves a codex section (nil: absent).
@@ -114,7 +118,7 @@ func ParseCodex(raw json.RawMessage) CodexSettings { return parseCodex(raw, nil)
 func parseCodex(raw json.RawMessage, locate func(path string) string) CodexSettings {
 	s := &codexParser{CodexSettings: CodexSettings{Codex: DefaultCodex()}, locate: locate}
 	section := s.object(CodexKey, raw)
-	for _, k := range sortedKeys(section) {
+	for _, k := range keysInOrder(raw, section) {
 		v := section[k]
 		switch k {
 		case "model":
@@ -186,7 +190,7 @@ func (s *codexParser) boolean(path string, v json.RawMessage, dst *bool) {
 
 func (s *codexParser) elicitation(raw json.RawMessage) {
 	section := s.object("codex.elicitation", raw)
-	for _, k := range sortedKeys(section) {
+	for _, k := range keysInOrder(raw, section) {
 		v := section[k]
 		switch k {
 		case "enabled":
@@ -220,11 +224,26 @@ func (s *codexParser) timeout(v json.RawMessage) {
 	s.Elicitation.Timeout = clamped
 }
 
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// keysInOrder returns the keys of m, the object raw decoded, in the order
+// raw has them (each once), so that warnings come in file order.
+func keysInOrder(raw json.RawMessage, m map[string]json.RawMessage) []string {
+	if len(m) == 0 {
+		return nil
 	}
-	sort.Strings(keys)
+	keys := make([]string, 0, len(m))
+	if root, err := jsonnode.Parse(raw); err == nil {
+		for _, mem := range root.Members {
+			if _, ok := m[mem.Key]; ok && !slices.Contains(keys, mem.Key) {
+				keys = append(keys, mem.Key)
+			}
+		}
+	}
+	if len(keys) != len(m) { // not expected: raw decoded to m
+		keys = keys[:0]
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+	}
 	return keys
 }

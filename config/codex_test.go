@@ -2,6 +2,7 @@ package config
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,15 +25,15 @@ func TestParseCodex(t *testing.T) {
 		{name: "model outside the allowlist (case-sensitive)", raw: `{"model":"GPT-5-codex"}`,
 			warnings: []string{`codex.model "GPT-5-codex" does not match ^gpt-5(\.\d+)?-codex(-spark)?$; using gpt-5.3-codex`}},
 		{name: "every wrong value is named", raw: `{"model":5,"reasoning":"max","disabled":"yes","extra":1,"elicitation":{"enabled":"no","methods":"all","timeout":"soon","x":true}}`,
-			warnings: []string{
+			warnings: []string{ // in the order of the text
+				`codex.model must be a string (got 5); using gpt-5.3-codex`,
+				`codex.reasoning "max" is not one of xhigh, high, medium, low; using xhigh`,
 				`codex.disabled must be true or false (got "yes"); using false`,
+				`codex.extra: unknown setting, ignored (settings: model, reasoning, disabled, elicitation)`,
 				`codex.elicitation.enabled must be true or false (got "no"); using true`,
 				`codex.elicitation.methods must be a list of method names (got "all"); using [] (every method with a codex_role)`,
 				`codex.elicitation.timeout must be a number of seconds (got "soon"); using 300`,
 				`codex.elicitation.x: unknown setting, ignored (settings: enabled, methods, timeout)`,
-				`codex.extra: unknown setting, ignored (settings: model, reasoning, disabled, elicitation)`,
-				`codex.model must be a string (got 5); using gpt-5.3-codex`,
-				`codex.reasoning "max" is not one of xhigh, high, medium, low; using xhigh`,
 			}},
 		{name: "timeout clamped up", raw: `{"elicitation":{"timeout":30}}`, want: func(c *Codex) { c.Elicitation.Timeout = 300 },
 			warnings: []string{"codex.elicitation.timeout 30 is outside 300..900 seconds; using 300"}},
@@ -67,5 +68,68 @@ func TestCodexFor(t *testing.T) {
 	os.WriteFile(Path(dir), []byte(`{"codex":`), 0o644)
 	if _, err := CodexFor(dir); err == nil {
 		t.Error("a broken file must be an error")
+	}
+}
+
+// TestUnknownSettings: a top-level key elicit does not read is a warning
+// with its line and column and the setting it most likely meant; every
+// warning of the file comes in the file's order (they came sorted by key,
+// 1:84 before 1:72 before 1:19).
+func TestUnknownSettings(t *testing.T) {
+	getenv := func(string) string { return "" }
+	tests := []struct {
+		name, file string
+		want       []string // KeyboardModeFor's and LogFor's warnings
+		codex      []string // CodexFor's
+	}{
+		{"known keys", `{"keyboard_mode": true, "log": false, "codex": {}}`, nil, nil},
+		{"misspelt keys", `{"keyboardMode":true,"Log":false,"zzz":1}`, []string{
+			`PATH:1:17: unknown setting "keyboardMode", ignored (did you mean "keyboard_mode"? settings: keyboard_mode, log, codex)`,
+			`PATH:1:28: unknown setting "Log", ignored (did you mean "log"? settings: keyboard_mode, log, codex)`,
+			`PATH:1:40: unknown setting "zzz", ignored (settings: keyboard_mode, log, codex)`,
+		}, nil},
+		{"codex warnings in their place", `{"Codex": 1, "codex": {"reasoning": "y", "model": "x", "elicitation": {"timeout": 5}}, "logs": true}`, []string{
+			`PATH:1:11: unknown setting "Codex", ignored (did you mean "codex"? settings: keyboard_mode, log, codex)`,
+			`PATH:1:96: unknown setting "logs", ignored (did you mean "log"? settings: keyboard_mode, log, codex)`,
+		}, []string{
+			`PATH:1:11: unknown setting "Codex", ignored (did you mean "codex"? settings: keyboard_mode, log, codex)`,
+			`PATH:1:37: codex.reasoning "y" is not one of xhigh, high, medium, low; using xhigh`,
+			`PATH:1:51: codex.model "x" does not match ^gpt-5(\.\d+)?-codex(-spark)?$; using gpt-5.3-codex`,
+			`PATH:1:83: codex.elicitation.timeout 5 is outside 300..900 seconds; using 300`,
+			`PATH:1:96: unknown setting "logs", ignored (did you mean "log"? settings: keyboard_mode, log, codex)`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(Path(dir), []byte(tt.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fix := func(ws []string) []string {
+				var out []string
+				for _, w := range ws {
+					out = append(out, strings.ReplaceAll(w, "PATH", Path(dir)))
+				}
+				return out
+			}
+			kb, err := KeyboardModeFor(dir, getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lg, _ := LogFor(dir, getenv)
+			cx, _ := CodexFor(dir)
+			for name, got := range map[string][]string{"KeyboardModeFor": kb.Warnings, "LogFor": lg.Warnings} {
+				if d := cmp.Diff(fix(tt.want), got); d != "" {
+					t.Errorf("%s warnings (-want +got):\n%s", name, d)
+				}
+			}
+			want := tt.codex
+			if want == nil {
+				want = tt.want
+			}
+			if d := cmp.Diff(fix(want), cx.Warnings); d != "" {
+				t.Errorf("CodexFor warnings (-want +got):\n%s", d)
+			}
+		})
 	}
 }

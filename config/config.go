@@ -8,11 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/spelling"
 )
 
 // FileName is the settings file in a project directory.
@@ -122,6 +124,31 @@ func (f *file) at(offset int) string {
 	return fmt.Sprintf("%s:%d:%d:", f.path, line, col)
 }
 
+// Settings are the top-level keys of elicit.config.json that elicit reads.
+var Settings = []string{KeyboardMode, Log, CodexKey}
+
+// warnings returns before with a warning for each top-level key elicit
+// does not read (it is otherwise ignored: a misspelt "keyboardMode" would
+// silently leave keyboard mode off), in file order; codex holds the codex
+// section's warnings, which go where the section is.
+func (f *file) warnings(before []string, codex ...string) []string {
+	out := before
+	for _, m := range f.root.Members {
+		switch {
+		case m.Key == CodexKey:
+			out, codex = append(out, codex...), nil
+		case !slices.Contains(Settings, m.Key):
+			hint := ""
+			if guess := spelling.Closest(strings.ToLower(m.Key), Settings, len(m.Key)/3+2); guess != "" {
+				hint = fmt.Sprintf("did you mean %q? ", guess)
+			}
+			out = append(out, fmt.Sprintf("%s unknown setting %q, ignored (%ssettings: %s)",
+				f.at(int(m.Value.Offset)), m.Key, hint, strings.Join(Settings, ", ")))
+		}
+	}
+	return append(out, codex...)
+}
+
 // get returns the value of a top-level key and where it starts (load
 // refuses a file with a key given twice).
 func (f *file) get(key string) (json.RawMessage, int, bool) {
@@ -161,14 +188,23 @@ func (f *file) members() map[string]json.RawMessage {
 	return m
 }
 
-// set writes one key, keeping the others, atomically, and keeping the
-// file's mode (and a symbolic link to it: the link's target is written).
-func set(dir, key string, value any) error {
+// CheckProject reports a project folder that does not exist or is not a
+// folder: its settings would silently be the defaults.
+func CheckProject(dir string) error {
 	switch fi, err := os.Stat(dir); {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("the project folder %s does not exist (create it, or give --project an existing folder)", dir)
 	case err == nil && !fi.IsDir():
 		return fmt.Errorf("the project folder %s is not a folder (give --project a folder)", dir)
+	}
+	return nil
+}
+
+// set writes one key, keeping the others, atomically, and keeping the
+// file's mode (and a symbolic link to it: the link's target is written).
+func set(dir, key string, value any) error {
+	if err := CheckProject(dir); err != nil {
+		return err
 	}
 	f, err := load(dir)
 	if err != nil {

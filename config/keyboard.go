@@ -63,6 +63,7 @@ func fromFile(dir string, s *Setting) (found bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	s.Warnings = f.warnings(s.Warnings)
 	raw, at, ok := f.get(s.Key)
 	if !ok {
 		return false, nil

@@ -71,7 +71,7 @@ func (a *app) configGet() *cobra.Command {
 				return err
 			}
 			for _, w := range s.Warnings {
-				fmt.Fprintln(a.stderr, "elicit: warning: "+w)
+				a.logWarn(w)
 			}
 			if asJSON {
 				return writeJSON(a.stdout, s)

@@ -63,7 +63,7 @@ func (a *app) crossmodel(rf *registryFlags, f *crossmodelFlags) error {
 		return err
 	}
 	for _, w := range settings.Warnings {
-		fmt.Fprintln(a.stderr, "elicit: warning: "+w)
+		a.logWarn(w)
 	}
 	timeout := time.Duration(settings.Elicitation.Timeout * float64(time.Second))
 	c, available, err := a.consultant(consultantSpec{name: f.consultant, model: settings.Model, effort: settings.Reasoning, timeout: timeout, idleTimeout: timeout})

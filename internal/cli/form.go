@@ -265,7 +265,7 @@ func (a *app) formSurface() *cobra.Command {
 func (a *app) keyboardMode() bool {
 	s, err := config.KeyboardModeFor(a.project(), a.getenv)
 	for _, w := range s.Warnings {
-		fmt.Fprintln(a.stderr, "elicit: warning: "+w)
+		a.logWarn(w)
 	}
 	if err != nil {
 		fmt.Fprintf(a.stderr, "elicit: warning: keyboard mode taken as off: %v\n", err)

@@ -38,7 +38,18 @@ func (a *app) responseLog() *responselog.Log {
 	return a.log
 }
 
-func (a *app) logWarn(w string) { fmt.Fprintln(a.stderr, "elicit: warning: "+w) }
+// logWarn prints a warning on stderr, once: the settings file is read for
+// each setting a command resolves, and its warnings are the same each time.
+func (a *app) logWarn(w string) {
+	if a.warned[w] {
+		return
+	}
+	if a.warned == nil {
+		a.warned = map[string]bool{}
+	}
+	a.warned[w] = true
+	fmt.Fprintln(a.stderr, "elicit: warning: "+w)
+}
 
 // record appends an event about form f, cast from template tmpl ("" for a
 // hand-built form), to the response log.

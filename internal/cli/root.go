@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/version"
 	"github.com/spf13/cobra"
@@ -28,6 +29,8 @@ type app struct {
 	// The response log, resolved on first use (log.go).
 	log         *responselog.Log
 	logResolved bool
+	// The warnings printed so far (logWarn prints each once).
+	warned map[string]bool
 }
 
 // Main runs elicit with the process's arguments and streams and returns the
@@ -69,6 +72,14 @@ func (a *app) rootCommand(groups []commandGroup) *cobra.Command {
 		SilenceUsage:  true,
 		Args:          noArgs,
 		RunE:          groupHelp,
+		// Every command: a --project folder that does not exist is an
+		// error, as config set says, not the defaults used silently.
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			if a.projectDir == "" {
+				return nil
+			}
+			return config.CheckProject(a.projectDir)
+		},
 	}
 	versionFunc.Do(func() { cobra.AddTemplateFunc("elicitVersion", func() string { return version.Get().String() }) })
 	root.SetVersionTemplate("{{elicitVersion}}\n")
