@@ -44,8 +44,10 @@ func usagef(format string, args ...any) error {
 var errReported = errors.New("problems reported")
 
 // exitCode maps an error returned by a command to the process exit code and
-// prints what still has to be printed. It is the only place that does.
-func exitCode(err error, stderr io.Writer) int {
+// prints what still has to be printed. It is the only place that does. A
+// usage error points at the help of the command that failed (command, as
+// "elicit methods list").
+func exitCode(err error, stderr io.Writer, command string) int {
 	var usage *usageError
 	var none *noAnswerError
 	var problems problem.List
@@ -60,7 +62,7 @@ func exitCode(err error, stderr io.Writer) int {
 		}
 		return exitNoAnswer
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "elicit: %s\nRun 'elicit --help' for usage.\n", usage.msg)
+		fmt.Fprintf(stderr, "elicit: %s\nRun '%s --help' for usage.\n", usage.msg, command)
 		return exitUsage
 	case errors.As(err, &problems):
 		fmt.Fprintln(stderr, "elicit: "+problems.Error())

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,5 +69,30 @@ func TestSummaryTakesALogRecord(t *testing.T) {
 	want := "**Session contract: p** — answered (" + collected.ResponseID + ")\n"
 	if !strings.HasPrefix(got, want) || !strings.Contains(got, "**Fix what is broken**") {
 		t.Errorf("summary of the record:\n%s\nwant it to start %q", got, want)
+	}
+}
+
+// TestUsageErrorPointsAtItsCommand: a usage error names the help of the
+// command that failed, not always the root's.
+func TestUsageErrorPointsAtItsCommand(t *testing.T) {
+	tests := []struct {
+		args []string
+		help string
+	}{
+		{[]string{"bogus"}, "elicit --help"},
+		{[]string{"--bogus"}, "elicit --help"},
+		{[]string{"methods", "bogus"}, "elicit methods --help"},
+		{[]string{"methods", "list", "--tier", "0"}, "elicit methods list --help"},
+		{[]string{"methods", "list", "--bogus"}, "elicit methods list --help"},
+		{[]string{"form", "collect"}, "elicit form collect --help"},
+		{[]string{"config", "get", "nope"}, "elicit config get --help"},
+	}
+	for _, tt := range tests {
+		var errOut bytes.Buffer
+		code := Run(tt.args, strings.NewReader(""), io.Discard, &errOut)
+		want := "\nRun '" + tt.help + "' for usage.\n"
+		if code != 2 || !strings.HasSuffix(errOut.String(), want) {
+			t.Errorf("elicit %s: exit %d, stderr %q; want 2 and %q", strings.Join(tt.args, " "), code, errOut.String(), want)
+		}
 	}
 }

@@ -72,12 +72,12 @@ func (a *app) methodsList(rf *registryFlags) *cobra.Command {
 		Use:   "list",
 		Short: "List the registry's methods, optionally for one phase or tier",
 		Args:  noArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			if phase != "" && !method.ValidPhase(phase) {
 				return usagef("--phase %q is not a phase (want command:number, as plan:0 or arc:7.5)", phase)
 			}
-			if tier != 0 && tier != 1 && tier != 2 {
-				return usagef("--tier must be 1 or 2 (got %d)", tier)
+			if cmd.Flags().Changed("tier") && tier != 1 && tier != 2 {
+				return usagef("--tier must be 1 or 2 (got %d; leave it out for every tier)", tier)
 			}
 			r := a.registry(rf)
 			a.warn(r)

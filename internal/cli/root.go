@@ -58,7 +58,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, groups []comm
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	return exitCode(root.Execute(), stderr)
+	cmd, err := root.ExecuteC()
+	path := root.Name()
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	return exitCode(err, stderr, path)
 }
 
 func (a *app) rootCommand(groups []commandGroup) *cobra.Command {
