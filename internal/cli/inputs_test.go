@@ -10,16 +10,24 @@ import (
 	"testing"
 )
 
-// TestTemplateIDFlag: --template-id takes what templates save takes; a line
-// break (which testscript cannot pass) is a usage error, not a broken row
-// in responses list.
-func TestTemplateIDFlag(t *testing.T) {
+// contractAnswers writes answers to the session-contract template in a
+// temporary folder, which is $ELICIT_HOME too, and returns their path.
+func contractAnswers(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	answers := filepath.Join(dir, "answers.json")
 	if err := os.WriteFile(answers, []byte(`{"mode": "Fix what is broken", "outcome": "o", "done_when": "d"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("ELICIT_HOME", dir)
+	return answers
+}
+
+// TestTemplateIDFlag: --template-id takes what templates save takes; a line
+// break (which testscript cannot pass) is a usage error, not a broken row
+// in responses list.
+func TestTemplateIDFlag(t *testing.T) {
+	answers := contractAnswers(t)
 	tests := []struct {
 		id     string
 		code   int
@@ -43,12 +51,7 @@ func TestTemplateIDFlag(t *testing.T) {
 // TestSummaryTakesALogRecord: the record responses show --json prints is a
 // response for form summary, with its id (it failed with 14 problems).
 func TestSummaryTakesALogRecord(t *testing.T) {
-	dir := t.TempDir()
-	answers := filepath.Join(dir, "answers.json")
-	if err := os.WriteFile(answers, []byte(`{"mode": "Fix what is broken", "outcome": "o", "done_when": "d"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("ELICIT_HOME", dir)
+	answers := contractAnswers(t)
 	tpl := []string{"--template", "session-contract", "--slot", "project=p"}
 	run := func(stdin string, args ...string) string {
 		t.Helper()
