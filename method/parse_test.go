@@ -89,9 +89,9 @@ func TestParseWarnings(t *testing.T) {
 		{"names with digits", withField(colName, "5 Whys") + "\n" + strings.Replace(withField(colName, "12 34"), "60,", "61,", 1), 2, nil},
 		{"control characters in description", withField(colDescription, "Desc \x1b[31mred\x07 \u009b") + "\n" +
 			strings.Replace(withField(colName, "Other"), "60,", "61,", 1), 2, []string{
-			`Method Good Method has control characters in description (\x1b) — shown escaped; remove them`}},
+			"Method Good Method has a control character in description, U+001B (ESC) — shown escaped; remove it"}},
 		{"description not UTF-8", withField(colDescription, "caf\xe9"), 1, []string{
-			`Method Good Method has control characters in description (\xe9) — shown escaped; remove them`}},
+			"Method Good Method has bytes that are not UTF-8 in description — shown as U+FFFD; save the registry as UTF-8"}},
 		{"auto_suggest disagrees with tier", withField(colAutoSuggest, "false"), 0, []string{
 			"Invalid auto_suggest 'false' for method Good Method — tier 1 needs true, skipping row"}},
 		{"auto_suggest not a bool", withField(colAutoSuggest, "yes"), 0, []string{
@@ -147,14 +147,14 @@ var cmpEmpty = cmp.Transformer("empty", func(s []string) []string {
 	return s
 })
 
-// TestParseEscapesDescription: a description's control characters and
-// bytes that are not UTF-8 are kept visibly, as Go escapes.
+// TestParseEscapesDescription: a description's control characters are
+// kept visibly, as escapes; bytes that are not UTF-8 become U+FFFD.
 func TestParseEscapesDescription(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"plain  text", "plain text"},
-		{"Desc \x1b[31mred\x07", `Desc \x1b[31mred\a`},
+		{"Desc \x1b[31mred\x07", `Desc \x1b[31mred\x07`},
 		{"C1 \u009b and DEL \x7f", `C1 \u009b and DEL \x7f`},
-		{"caf\xe9 \u00e9", `caf\xe9 é`},
+		{"caf\xe9 \u00e9", "caf\ufffd é"},
 		{"tab\tand\nbreak", "tab and break"},
 	}
 	for _, tt := range tests {

@@ -1,12 +1,12 @@
 package method
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/elicit/elicit/internal/visible"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -203,17 +203,24 @@ func isAlnum(r rune) bool {
 }
 
 // description is the description column on one line. Control characters
-// (ESC starts terminal escape sequences) and bytes that are not UTF-8 are
-// written as Go escapes (\x1b), with a warning: the row is kept, and what
-// prints it shows them rather than obeying them.
+// (ESC starts terminal escape sequences) are written as escapes (\x1b, as
+// visible.Line writes them) and bytes that are not UTF-8 as U+FFFD, with a
+// warning: the row is kept, and what prints it shows them rather than a
+// terminal obeying them.
 func (c *rowCheck) description(v string) string {
 	if singleSpaced(v) {
 		return v
 	}
 	v = oneLine(v)
-	if esc := EscapeControls(v); esc != v {
-		c.warn("Method %s has control characters in description (%s) — shown escaped; remove them", c.name, firstControl(v))
-		return esc
+	for _, r := range v {
+		if visible.IsControl(r) {
+			c.warn("Method %s has a control character in description, %s — shown escaped; remove it", c.name, visible.Name(r))
+			return visible.Line(v)
+		}
+	}
+	if !utf8.ValidString(v) {
+		c.warn("Method %s has bytes that are not UTF-8 in description — shown as U+FFFD; save the registry as UTF-8", c.name)
+		return visible.Line(v)
 	}
 	return v
 }
@@ -480,58 +487,4 @@ func first80(raw string) string {
 		return raw
 	}
 	return string([]rune(raw)[:80])
-}
-
-// EscapeControls writes the control characters of s (C0, DEL, C1) and its
-// bytes that are not UTF-8 as Go escapes, \x1b or \u009b, so that text
-// from a registry shows them rather than a terminal obeying them.
-func EscapeControls(s string) string {
-	start := controlAt(s)
-	if start < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	b.WriteString(s[:start])
-	for i := start; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unicode.IsControl(r):
-			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// controlAt is where the first character EscapeControls escapes starts in
-// s, or -1.
-func controlAt(s string) int {
-	for i := 0; i < len(s); {
-		if c := s[i]; c >= ' ' && c < 0x7f {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsControl(r) || r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
-}
-
-// firstControl is the first character of s that EscapeControls escapes,
-// escaped.
-func firstControl(s string) string {
-	i := controlAt(s)
-	if i < 0 {
-		return ""
-	}
-	_, n := utf8.DecodeRuneInString(s[i:])
-	return EscapeControls(s[i : i+n])
 }
