@@ -9,11 +9,13 @@ import (
 )
 
 // TestControlCharacters: control characters (other than tab and newline)
-// are refused in every text a person is shown, each problem naming the
-// path, the character and the fix; tabs and newlines stay.
+// and bidirectional overrides and isolates are refused in every text a
+// person is shown, each problem naming the path, the character and the
+// fix; tabs, newlines, right-to-left text and its marks stay.
 func TestControlCharacters(t *testing.T) {
 	const esc = `\u001b`
 	const remove = "remove it: text shown to a person may hold tabs and newlines (\\n), no other control characters"
+	const bidi = "remove it: an override or isolate reorders the text a person sees (right-to-left text needs none; the marks U+200E and U+200F may stay)"
 	tests := []struct {
 		name, form string
 		want       []string
@@ -55,6 +57,22 @@ func TestControlCharacters(t *testing.T) {
 			"fields[5].options[0]: contains the control character U+001B (ESC) at character 2; " + remove,
 			"fields[5].user_position: contains the control character U+001B (ESC) at character 2; " + remove,
 		}},
+		{"a bidirectional override hides what approving does", `{"title":"Deploy","fields":[{"id":"go","text":"Ship it?","type":"confirm",
+			"consequences":[{"label":"Safe: \u202eBD dorp eht spord\u202c","severity":"low"}]}]}`, []string{
+			"fields[0].consequences[0].label: contains the bidirectional control character U+202E (RIGHT-TO-LEFT OVERRIDE) at character 7 (and 1 more); " + bidi,
+		}},
+		{"every override and isolate, where control characters are refused", `{"title":"\u202aT","description":"\u202bD",
+			"fields":[{"id":"a","text":"\u202dA?","type":"decision","options":["\u2066x","y"],"help_text":"\u2067h","option_notes":{"y":"\u2068n"}},
+			{"id":"b","text":"B\u2069?","type":"boolean"}]}`, []string{
+			"title: contains the bidirectional control character U+202A (LEFT-TO-RIGHT EMBEDDING) at character 1; " + bidi,
+			"description: contains the bidirectional control character U+202B (RIGHT-TO-LEFT EMBEDDING) at character 1; " + bidi,
+			"fields[0].text: contains the bidirectional control character U+202D (LEFT-TO-RIGHT OVERRIDE) at character 1; " + bidi,
+			"fields[0].options[0]: contains the bidirectional control character U+2066 (LEFT-TO-RIGHT ISOLATE) at character 1; " + bidi,
+			"fields[0].help_text: contains the bidirectional control character U+2067 (RIGHT-TO-LEFT ISOLATE) at character 1; " + bidi,
+			"fields[0].option_notes.y: contains the bidirectional control character U+2068 (FIRST STRONG ISOLATE) at character 1; " + bidi,
+			"fields[1].text: contains the bidirectional control character U+2069 (POP DIRECTIONAL ISOLATE) at character 2; " + bidi,
+		}},
+		{"right-to-left text and its marks are text", `{"title":"פריסה \u200fنشر\u200e","fields":[{"id":"a","text":"לשלוח?","type":"boolean","help_text":"مرحبا"}]}`, []string{}},
 		{"tabs and newlines are text", "{\"title\":\"Two\\nlines\\tand a tab\",\"fields\":[{\"id\":\"a\",\"text\":\"A?\",\"type\":\"textarea\",\"default\":\"x\\ny\"}]}", []string{}},
 	}
 	for _, tt := range tests {

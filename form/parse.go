@@ -246,13 +246,15 @@ func (d *decoder) word(path loc, n *jsonnode.Node) (string, bool) {
 }
 
 // checkText refuses the control characters of s (other than tab and
-// newline): written to a terminal they move the cursor, hide the text after
-// them, erase the screen or retitle the window, so a person would not see
-// what the form says (a confirm could hide what approving does).
+// newline) and its bidirectional overrides and isolates: written to a
+// terminal the first move the cursor, hide the text after them, erase the
+// screen or retitle the window, the others reorder the text after them, so
+// a person would not see what the form says (a confirm could hide what
+// approving does).
 func (d *decoder) checkText(path loc, s string) {
 	first, at, n := rune(0), 0, 0
 	for i, r := range []rune(s) {
-		if visible.IsControl(r) {
+		if visible.IsHidden(r) {
 			if n == 0 {
 				first, at = r, i+1
 			}
@@ -266,11 +268,15 @@ func (d *decoder) checkText(path loc, s string) {
 	if n > 1 {
 		more = fmt.Sprintf(" (and %d more)", n-1)
 	}
-	fix := "remove it: text shown to a person may hold tabs and newlines (\\n), no other control characters"
-	if first == '\r' {
+	kind, fix := "control character", "remove it: text shown to a person may hold tabs and newlines (\\n), no other control characters"
+	switch {
+	case first == '\r':
 		fix = "write a line break as \\n alone: a carriage return moves the cursor back over the text"
+	case visible.IsBidiControl(first):
+		kind, fix = "bidirectional control character", "remove it: an override or isolate reorders the text a person sees "+
+			"(right-to-left text needs none; the marks U+200E and U+200F may stay)"
 	}
-	d.add(path, "contains the control character %s at character %d%s; %s", visible.Name(first), at, more, fix)
+	d.add(path, "contains the %s %s at character %d%s; %s", kind, visible.Name(first), at, more, fix)
 }
 
 // nonEmpty decodes a string that must have more than white space.

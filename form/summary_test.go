@@ -67,6 +67,7 @@ func TestEscapeMarkdownControlCharacters(t *testing.T) {
 		{"hidden\x1b[8m text", `hidden\x1b\[8m text`},
 		{"c1\u009b2J del\x7f", `c1\u009b2J del\x7f`},
 		{"line\r\nbreak\rhere\ttab", "line / break / here\ttab"},
+		{"Safe \u202eBD dorp\u202c \u2067x\u2069 שלום\u200f", `Safe \u202eBD dorp\u202c \u2067x\u2069 שלום` + "\u200f"},
 	}
 	for _, tt := range tests {
 		if got := EscapeMarkdown(tt.in); got != tt.want {

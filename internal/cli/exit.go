@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/elicit/elicit/internal/termui"
+	"github.com/elicit/elicit/internal/visible"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -46,8 +47,11 @@ var errReported = errors.New("problems reported")
 // exitCode maps an error returned by a command to the process exit code and
 // prints what still has to be printed. It is the only place that does. A
 // usage error points at the help of the command that failed (command, as
-// "elicit methods list").
+// "elicit methods list"). What it prints is for people: control characters
+// and bidirectional controls in it (a problem path naming an unknown key, a
+// file name) are escaped (see visible.String).
 func exitCode(err error, stderr io.Writer, command string) int {
+	stderr = visible.NewWriter(stderr)
 	var usage *usageError
 	var none *noAnswerError
 	var problems problem.List

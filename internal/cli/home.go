@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/internal/visible"
 )
 
 // tightenHome makes $ELICIT_HOME private before anything is kept there,
@@ -15,7 +16,7 @@ func (a *app) tightenHome() error {
 	}
 	notice, err := config.TightenHome(home)
 	if notice != "" {
-		fmt.Fprintln(a.stderr, "elicit: "+notice)
+		fmt.Fprintln(a.stderr, "elicit: "+visible.String(notice)) // it names $ELICIT_HOME
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/responselog"
+	"github.com/elicit/elicit/internal/visible"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -48,7 +49,7 @@ func (a *app) logWarn(w string) {
 		a.warned = map[string]bool{}
 	}
 	a.warned[w] = true
-	fmt.Fprintln(a.stderr, "elicit: warning: "+w)
+	fmt.Fprintln(a.stderr, "elicit: warning: "+visible.String(w))
 }
 
 // record appends an event about form f, cast from template tmpl ("" for a

@@ -83,7 +83,7 @@ func (a *app) responsesList() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(a.stderr, "elicit: "+why)
+				fmt.Fprintln(a.stderr, "elicit: "+visible.String(why))
 			}
 			return a.printEntries(list, out)
 		},

@@ -56,8 +56,8 @@ func TestTablesShowControlCharacters(t *testing.T) {
 	const title = "T\x1b]0;pwned\aX\x1b[2J\nsecond line"
 	const shown = `T\x1b]0;pwned\x07X\x1b[2J second line`
 	e := responselog.Entry{ResponseID: "r1", Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), TemplateID: "dict",
-		Shape: "abc", Title: title, Host: "host\x1b[8m", Via: "cli", Responses: json.RawMessage(`{}`)}
-	st := &responselog.Stats{ByHost: map[string]int{"host\x1b[8m": 1},
+		Shape: "abc", Title: title, Host: "host\x1b[8m\u202e", Via: "cli", Responses: json.RawMessage(`{}`)}
+	st := &responselog.Stats{ByHost: map[string]int{"host\x1b[8m\u202e": 1},
 		ByTemplate: []responselog.TemplateCount{{TemplateID: "dict", Shape: "abc", Title: title, Submissions: 1}},
 		Promote:    []responselog.Promotion{{Title: title, Uses: 3, Command: "elicit templates save x\x1b[2J"}}}
 	tests := []struct {
@@ -68,9 +68,9 @@ func TestTablesShowControlCharacters(t *testing.T) {
 	}{
 		{"responses list", func(b *bytes.Buffer) error {
 			return (&app{stdout: b}).printEntries([]responselog.Entry{e}, outputFormat{})
-		}, 2, []string{shown, `host\x1b[8m`}},
+		}, 2, []string{shown, `host\x1b[8m\u202e`}},
 		{"stats", func(b *bytes.Buffer) error { printStats(b, st); return nil },
-			8, []string{"dict abc  1  " + shown, `submissions by host: host\x1b[8m 1 (100%)`, `make it a template: elicit templates save x\x1b[2J`}},
+			8, []string{"dict abc  1  " + shown, `submissions by host: host\x1b[8m\u202e 1 (100%)`, `make it a template: elicit templates save x\x1b[2J`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,7 +79,7 @@ func TestTablesShowControlCharacters(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := b.String()
-			if strings.ContainsAny(out, "\x1b\a") || strings.Count(out, "\n") != tt.rows {
+			if strings.ContainsAny(out, "\x1b\a\u202e") || strings.Count(out, "\n") != tt.rows {
 				t.Errorf("raw control characters or a broken row:\n%q", out)
 			}
 			for _, want := range tt.want {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/elicit/elicit/internal/visible"
 	"github.com/spf13/cobra"
 )
 
@@ -41,7 +42,9 @@ func (a *app) templatesList() *cobra.Command {
 				if t.Error != "" {
 					title = "unusable: " + t.Error
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", t.Name, strings.Join(t.Slots, ","), t.Fields, t.Source, title)
+				// One line each, escaped: a file name or a problem path (an
+				// unknown key) may hold control characters.
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", visible.Line(t.Name), visible.Line(strings.Join(t.Slots, ",")), t.Fields, visible.Line(t.Source), visible.Line(title))
 			}
 			return tw.Flush()
 		},

@@ -214,7 +214,7 @@ func TestScreens(t *testing.T) {
 		// Control characters in text are shown escaped, never raw; a line
 		// break is a space.
 		{"control", "j", func(s *Session) error {
-			s.Print(Styled("Deploy\x1b]0;pwned\a\nnow", Bold))
+			s.Print(Styled("Deploy\x1b]0;pwned\a\nnow \u202eBD dorp\u202c", Bold))
 			_, err := s.Select(Select{Title: "Ship it?\u009b8m", Lines: []Line{Styled("If approved: Nothing much\x1b[8m, and drops the prod DB\x1b[0m", Dim)},
 				Options: []Option{{Label: "Approve\r\x1b[2K"}, {Label: "Abort", Note: "tab\there"}}})
 			return err

@@ -19,6 +19,11 @@ func TestStringAndLine(t *testing.T) {
 		{"c1 \u009b31m and \u0085", `c1 \u009b31m and \u0085`, `c1 \u009b31m and \u0085`},
 		{"", "", ""},
 		{"bad \x9b byte", "bad \ufffd byte", "bad \ufffd byte"},
+		// A bidirectional override or isolate is escaped; right-to-left
+		// text and the marks U+200E/U+200F stay.
+		{"Safe \u202eBD eht pord\u202c", `Safe \u202eBD eht pord\u202c`, `Safe \u202eBD eht pord\u202c`},
+		{"\u2066a\u2067b\u2068c\u2069 \u202a\u202b\u202d", `\u2066a\u2067b\u2068c\u2069 \u202a\u202b\u202d`, `\u2066a\u2067b\u2068c\u2069 \u202a\u202b\u202d`},
+		{"שלום עולם \u200fمرحبا\u200e ok", "שלום עולם \u200fمرحبا\u200e ok", "שלום עולם \u200fمرحبا\u200e ok"},
 	}
 	for _, tt := range tests {
 		if got := String(tt.in); got != tt.str {
@@ -31,7 +36,9 @@ func TestStringAndLine(t *testing.T) {
 }
 
 func TestName(t *testing.T) {
-	for r, want := range map[rune]string{0x1b: "U+001B (ESC)", 0: "U+0000 (NUL)", '\r': "U+000D (CR)", 0x7f: "U+007F (DEL)", 0x9b: "U+009B (CSI)", 'é': "U+00E9"} {
+	for r, want := range map[rune]string{0x1b: "U+001B (ESC)", 0: "U+0000 (NUL)", '\r': "U+000D (CR)", 0x7f: "U+007F (DEL)", 0x9b: "U+009B (CSI)", 'é': "U+00E9",
+		0x202a: "U+202A (LEFT-TO-RIGHT EMBEDDING)", 0x202e: "U+202E (RIGHT-TO-LEFT OVERRIDE)",
+		0x2066: "U+2066 (LEFT-TO-RIGHT ISOLATE)", 0x2069: "U+2069 (POP DIRECTIONAL ISOLATE)", 0x200f: "U+200F"} {
 		if got := Name(r); got != want {
 			t.Errorf("Name(%U) = %q, want %q", r, got, want)
 		}
@@ -48,6 +55,19 @@ func TestIsControl(t *testing.T) {
 	// 32 C0 less tab and newline, DEL, 32 C1.
 	if len(got) != 30+1+32 || IsControl('\t') || IsControl('\n') || !IsControl('\r') {
 		t.Errorf("%d control characters: %U", len(got), got)
+	}
+}
+
+func TestIsBidiControl(t *testing.T) {
+	var got []rune
+	for r := rune(0); r < 0x10000; r++ {
+		if IsBidiControl(r) {
+			got = append(got, r)
+		}
+	}
+	want := []rune{0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069}
+	if string(got) != string(want) || IsBidiControl(0x200e) || IsBidiControl(0x200f) || IsBidiControl('ש') {
+		t.Errorf("bidirectional controls: %U, want %U", got, want)
 	}
 }
 
@@ -68,10 +88,11 @@ func TestWriter(t *testing.T) {
 
 func FuzzString(f *testing.F) {
 	f.Add("a\x1b[8mb\r\n\u009b")
+	f.Add("ok \u202eko\u2066x\u2069")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, out := range []string{String(s), Line(s)} {
 			for _, r := range out {
-				if IsControl(r) {
+				if IsHidden(r) {
 					t.Fatalf("%q: %q keeps %U", s, out, r)
 				}
 			}
