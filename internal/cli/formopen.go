@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/elicit/elicit/form"
@@ -39,8 +37,9 @@ func (a *app) formOpen() *cobra.Command {
 one-time token, prints "open URL" on stderr and opens the system browser (unless
 --no-browser, or none is found; $BROWSER names one). Each submission is checked with
 collect, and problems are shown beside their fields. On success the page confirms and
-collect's JSON is printed (exit 0). Cancel on the page, Ctrl-C or the timeout (default
-30m; 0 waits forever) print {"success":false,"action":"cancel"} (exit 3).`,
+collect's JSON is printed (exit 0). Cancel on the page, Ctrl-C, SIGTERM, SIGHUP (the
+terminal closed) or the timeout (default 30m; 0 waits forever) print
+{"success":false,"action":"cancel"} (exit 3).`,
 		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 0, "") },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if timeout < 0 {
@@ -53,7 +52,8 @@ collect's JSON is printed (exit 0). Cancel on the page, Ctrl-C or the timeout (d
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			// Ctrl-C, SIGTERM and a closed terminal (SIGHUP) are a cancel.
+			ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 			defer stop()
 			if timeout > 0 {
 				var cancel context.CancelFunc

@@ -15,9 +15,9 @@ import (
 )
 
 // TestStopSignalsOnTerminal: SIGTERM and SIGHUP are a cancel, like Escape:
-// form ask prints the cancel JSON, methods pick says cancelled, both exit
-// 3 and leave the terminal as they found it (cooked, echoing), on the
-// widgets and line by line.
+// form ask (and form open) prints the cancel JSON, methods pick says
+// cancelled, all exit 3 and leave the terminal as they found it (cooked,
+// echoing), on the widgets and line by line.
 func TestStopSignalsOnTerminal(t *testing.T) {
 	dir, path := elicitOnPath(t)
 	if err := os.WriteFile(filepath.Join(dir, "ten.json"), []byte(tenTypes), 0o644); err != nil {
@@ -31,6 +31,8 @@ func TestStopSignalsOnTerminal(t *testing.T) {
 		{"form ask SIGTERM", "elicit form ask ten.json > out.txt", "? Which release track?", syscall.SIGTERM, "{\n  \"success\": false,\n  \"action\": \"cancel\"\n}\n"},
 		{"form ask SIGHUP", "elicit form ask ten.json > out.txt", "? Which release track?", syscall.SIGHUP, "{\n  \"success\": false,\n  \"action\": \"cancel\"\n}\n"},
 		{"form ask --accessible SIGTERM", "elicit form ask --accessible ten.json > out.txt", "[1/10] Which release track?", syscall.SIGTERM, "{\n  \"success\": false,\n  \"action\": \"cancel\"\n}\n"},
+		// A closed terminal ends form open like Ctrl-C.
+		{"form open SIGHUP", "elicit form open --no-browser ten.json > out.txt", "open http://127.0.0.1:", syscall.SIGHUP, "{\n  \"success\": false,\n  \"action\": \"cancel\"\n}\n"},
 		{"methods pick SIGTERM", "elicit methods pick --phase forge:3 --title Design", "? Which reasoning methods", syscall.SIGTERM, ""},
 	}
 	for _, tt := range tests {
