@@ -28,7 +28,8 @@ standard output. When standard input is not a terminal, or
 with --accessible, it asks line by line instead: one answer per line (an option's number or name,
 several separated by commas, yes or no, a date, text; an empty line keeps the default), a bad
 answer asked again with collect's message. Escape, Ctrl-C, SIGTERM, SIGHUP or the end of
-the input print {"success":false,"action":"cancel"} and exit 3, the terminal restored.`,
+the input print {"success":false,"action":"cancel"} and exit 3, the terminal restored. For a
+time limit use timeout --foreground: in the background (timeout without it) ask exits 2.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 && args[0] == "-" {
 				return usagef("form ask reads the answers from standard input: give the form as FILE or --template NAME")
@@ -71,6 +72,9 @@ the input print {"success":false,"action":"cancel"} and exit 3, the terminal res
 // there is none or accessible is set. A stop signal (Ctrl-C in line mode,
 // SIGTERM, SIGHUP) is a cancel.
 func (a *app) askForm(f *form.Form, accessible bool) (map[string]any, error) {
+	if a.inBackground() {
+		return nil, usagef("form ask cannot ask on the terminal: %s, or give the answers on standard input (form ask FILE < answers.txt)", inBackgroundFix)
+	}
 	if accessible {
 		return askLines(f, a.stdin, a.stderr)
 	}
@@ -87,6 +91,21 @@ func (a *app) askForm(f *form.Form, accessible bool) (map[string]any, error) {
 	}
 	defer ui.Close()
 	return term.Ask(f, ui)
+}
+
+// inBackgroundFix says why a command cannot ask on the terminal when
+// inBackground and what to do instead.
+const inBackgroundFix = "elicit runs in a background process group (as under timeout without --foreground), " +
+	"where the system stops a process that reads the terminal or changes its modes; run it in the foreground " +
+	"(timeout --foreground SECONDS elicit ...)"
+
+// inBackground reports whether standard input is the terminal and elicit
+// does not own it (see termui.InBackground): asking there, on the widgets
+// or line by line, would stop elicit for good instead of asking, so form
+// ask and methods pick refuse at once (exit 2).
+func (a *app) inBackground() bool {
+	in, ok := a.stdin.(*os.File)
+	return ok && termui.IsTerminal(in) && termui.InBackground(in)
 }
 
 // widgetTerminal is where the terminal widgets (form ask, methods pick)

@@ -447,6 +447,9 @@ func (a *app) choose(cmd *cobra.Command, f *pickFlags, q method.Query, sel *meth
 		}
 		return sel.Choose(nums)
 	}
+	if a.inBackground() {
+		return nil, usagef("%s cannot ask on the terminal: %s, or choose with --choose NUM[,NUM...] or --quick", cmd.CommandPath(), inBackgroundFix)
+	}
 	if in, out, done, ok := a.widgetTerminal(); ok {
 		defer done()
 		return a.askChoice(sel, in, out)

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -60,6 +61,56 @@ func TestStopSignalsOnTerminal(t *testing.T) {
 				}
 			} else if !strings.Contains(screen, "not answered\nelicit: cancelled: no answer") {
 				t.Errorf("the screen does not end the widget's line before the message:\n%s", screen)
+			}
+			stty, _ := os.ReadFile(filepath.Join(dir, "stty.txt"))
+			for _, mode := range []string{"isig", "icanon", "echo"} {
+				if !regexp.MustCompile(`(^|\s)` + mode + `(\s|$)`).Match(stty) {
+					t.Errorf("the terminal is left without %s: %s", mode, stty)
+				}
+			}
+		})
+	}
+}
+
+// TestBackgroundOnTerminal: under `timeout` without --foreground elicit
+// runs in a background process group, where changing the terminal's modes
+// (SIGTTOU) or reading it (SIGTTIN) would stop it for good: form ask and
+// methods pick refuse at once (exit 2, not timeout's 124) naming
+// --foreground, the terminal untouched. With --foreground, the timeout is
+// a cancel: the cancel JSON, the terminal restored.
+func TestBackgroundOnTerminal(t *testing.T) {
+	dir, path := elicitOnPath(t)
+	if err := os.WriteFile(filepath.Join(dir, "ten.json"), []byte(tenTypes), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("timeout"); err != nil {
+		t.Skip("timeout is not installed")
+	}
+	const cancel = "{\n  \"success\": false,\n  \"action\": \"cancel\"\n}\n"
+	tests := []struct {
+		name, command string
+		code          int
+		screen        string
+		stdout        string
+	}{
+		{"form ask", "timeout 5 elicit form ask ten.json > out.txt", 2, "elicit: form ask cannot ask on the terminal: elicit runs in a background process group", ""},
+		{"form ask --accessible", "timeout 5 elicit form ask --accessible ten.json > out.txt", 2, "(timeout --foreground SECONDS elicit ...), or give the answers on standard input", ""},
+		{"methods pick", "timeout 5 elicit methods pick --phase forge:3 --title Design > out.txt", 2, "or choose with --choose NUM[,NUM...] or --quick", ""},
+		{"form ask, timeout --foreground", "timeout --foreground 1 elicit form ask ten.json > out.txt", 124, "not answered", cancel},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			os.Remove(filepath.Join(dir, "out.txt"))
+			// sh -c, as a script: no job control, so timeout's process
+			// group is not the terminal's.
+			command := `sh -c '` + tt.command + `'; rc=$?; stty -a > stty.txt; (exit $rc)`
+			term := tmuxtest.Start(t, dir, 400, 30, command, path) // the message on one line
+			code, screen := term.Exit()
+			if code != tt.code || !strings.Contains(screen, tt.screen) {
+				t.Errorf("exit %d, want %d and %q on the screen:\n%s", code, tt.code, tt.screen, screen)
+			}
+			if out, _ := os.ReadFile(filepath.Join(dir, "out.txt")); string(out) != tt.stdout {
+				t.Errorf("stdout %q, want %q", out, tt.stdout)
 			}
 			stty, _ := os.ReadFile(filepath.Join(dir, "stty.txt"))
 			for _, mode := range []string{"isig", "icanon", "echo"} {
