@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/internal/visible"
 )
 
 // deliberateCommand is the deliberation engine: the codex-ask protocol as
@@ -265,7 +266,7 @@ func (a *app) delibPrintStatus(id string, doc *deliberation.StatusDocument) {
 	if s.ExitReason != "" {
 		fmt.Fprintf(w, " (%s)", s.ExitReason)
 	}
-	fmt.Fprintf(w, "\nquestion: %s\niteration: %d, phase: %s\n", s.QuestionExcerpt, s.Iteration, s.Phase)
+	fmt.Fprintf(w, "\nquestion: %s\niteration: %d, phase: %s\n", visible.Line(s.QuestionExcerpt), s.Iteration, s.Phase)
 	if s.Next != nil {
 		fmt.Fprintf(w, "next: %s", s.Next.Action)
 		if s.Next.Awaiting != "" {
@@ -333,14 +334,15 @@ func (a *app) deliberateList() *cobra.Command {
 
 func (a *app) delibPrintEntry(w io.Writer, e deliberation.Entry) {
 	if e.Error != "" {
-		fmt.Fprintf(w, "%s\tunreadable\t%s\n", e.ID, e.Error)
+		fmt.Fprintf(w, "%s\tunreadable\t%s\n", e.ID, visible.Line(e.Error))
 		return
 	}
 	status := string(e.Status)
 	if e.ExitReason != "" {
 		status += " (" + e.ExitReason + ")"
 	}
-	fmt.Fprintf(w, "%s\t%s\titeration %d\t%s old\t%s\n", e.ID, status, e.Iteration, e.Age, e.QuestionExcerpt)
+	// The question is the user's text: one line, control characters escaped.
+	fmt.Fprintf(w, "%s\t%s\titeration %d\t%s old\t%s\n", e.ID, status, e.Iteration, e.Age, visible.Line(e.QuestionExcerpt))
 }
 
 // writeJSONList prints {"KEY": entries} as writeJSON would, one entry at a
