@@ -16,7 +16,7 @@ import (
 
 // writeJSON prints v as indented JSON without HTML escaping.
 func writeJSON(w io.Writer, v any) error {
-	if r, ok := v.(*ask.Result); ok {
+	if r, ok := v.(*ask.Result); ok && r != nil {
 		// Written without encoding/json's reflection and validating scan:
 		// at the start of a process they cost more than the call's work.
 		b, err := r.AppendJSON(make([]byte, 0, 4096))

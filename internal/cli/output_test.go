@@ -24,3 +24,12 @@ func TestWriteJSONAppender(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteJSONNilResult checks that a nil result is written as encoding/json
+// writes it (null), not dereferenced.
+func TestWriteJSONNilResult(t *testing.T) {
+	var got bytes.Buffer
+	if err := writeJSON(&got, (*ask.Result)(nil)); err != nil || got.String() != "null\n" {
+		t.Errorf("writeJSON(nil result) = %q, %v; want null", got.String(), err)
+	}
+}
