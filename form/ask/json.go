@@ -13,8 +13,11 @@ import (
 // "Start-up"). It is not a MarshalJSON on purpose: a type that embeds
 // *Result to add members (the MCP server's render result) would inherit it
 // and lose them. TestAppendJSONMatchesReflection holds the two byte for
-// byte, for every field of every type.
+// byte, for every field of every type. A nil result is null.
 func (r *Result) AppendJSON(b []byte) ([]byte, error) {
+	if r == nil {
+		return append(b, "null"...), nil
+	}
 	b = jsonenc.Bool(jsonenc.Key(append(b, '{'), "success", true), r.Success)
 	b = jsonenc.Field(b, "title", r.Title, false)
 	b = jsonenc.Field(b, "description", r.Description, false)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/internal/infile"
@@ -16,10 +17,19 @@ import (
 
 // writeJSON prints v as indented JSON without HTML escaping.
 func writeJSON(w io.Writer, v any) error {
-	if r, ok := v.(*ask.Result); ok && r != nil {
-		// Written without encoding/json's reflection and validating scan:
-		// at the start of a process they cost more than the call's work.
-		b, err := r.AppendJSON(make([]byte, 0, 4096))
+	// The results of form render and form collect are written without
+	// encoding/json's reflection and validating scan: at the start of a
+	// process they cost more than the call's work. These exact types only:
+	// a type embedding one would inherit AppendJSON and lose its own members.
+	var a jsonenc.Appender
+	switch v := v.(type) {
+	case *ask.Result:
+		a = v
+	case *form.Response:
+		a = v
+	}
+	if a != nil {
+		b, err := a.AppendJSON(make([]byte, 0, 4096))
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,13 @@ import (
 	"unicode/utf8"
 )
 
+// Appender is a value that appends its own JSON, compact, to b: what
+// encoding/json writes for it with HTML escaping off. writeJSON in the CLI
+// indents it with Indent.
+type Appender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
 const hexDigits = "0123456789abcdef"
 
 // String appends s as a JSON string, escaped as encoding/json escapes it
