@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/elicit/elicit/internal/jsonenc"
 )
 
 // maxRecord is the longest journal line Append writes, newline included;
@@ -144,14 +146,14 @@ func walkStrings(v any, f func(string) string) any {
 	return v
 }
 
+// encodeAnswers writes answers as encoding/json would with HTML escaping off
+// (<, > and & as themselves: answers are often code), without reflection.
 func encodeAnswers(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonenc.Value(nil, v)
+	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return b, nil
 }
 
 // escapedLen is how many bytes s takes inside a JSON string.

@@ -387,3 +387,43 @@ func TestRecordEncoding(t *testing.T) {
 		}
 	}
 }
+
+// TestNewRecord checks what New keeps of an event: the definition
+// compacted (encoded from the form when it is missing or not JSON), the
+// answers with <, > and & as themselves, and the guesses kept.
+func TestNewRecord(t *testing.T) {
+	def := "{\n  \"title\": \"T\",\n  \"fields\": [\n    {\"id\": \"lang\", \"text\": \"Which <lang>?\", \"type\": \"single_select\", \"options\": [\"Go\", \"Rust\"], \"default\": \"Go\", \"inferred_from\": \"go.mod\"},\n" +
+		"    {\"id\": \"db\", \"text\": \"Which db?\", \"type\": \"single_select\", \"options\": [\"pg\", \"sqlite\"], \"default\": \"pg\", \"inferred_from\": \"compose.yaml\"},\n" +
+		"    {\"id\": \"areas\", \"text\": \"Areas?\", \"type\": \"multi_select\", \"options\": [\"a&b\", \"c\"], \"default\": [\"c\"], \"inferred_from\": \"history\"}\n  ]\n}\n"
+	f := mustForm(t, def)
+	resp := &form.Response{Success: true, ResponseID: "resp-1", Responses: map[string]any{"lang": "Go", "db": "sqlite", "areas": []string{"c"}}}
+	compact := `{"title":"T","fields":[{"id":"lang","text":"Which <lang>?","type":"single_select","options":["Go","Rust"],"default":"Go","inferred_from":"go.mod"},` +
+		`{"id":"db","text":"Which db?","type":"single_select","options":["pg","sqlite"],"default":"pg","inferred_from":"compose.yaml"},` +
+		`{"id":"areas","text":"Areas?","type":"multi_select","options":["a&b","c"],"default":["c"],"inferred_from":"history"}]}`
+	encoded, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		definition string
+		want       string
+	}{
+		{"indented", def, compact},
+		{"missing", "", string(encoded)},
+		{"not JSON", "\ufeff" + def, string(encoded)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := New(f, Event{Kind: KindResponse, Response: resp, Definition: []byte(tc.definition)}, Who{Host: "cli", Via: "cli"})
+			if string(r.Form) != tc.want {
+				t.Errorf("form:\n%s\nwant:\n%s", r.Form, tc.want)
+			}
+			if r.Inferred != 3 || r.Kept != 2 {
+				t.Errorf("inferred %d, kept %d; want 3, 2", r.Inferred, r.Kept)
+			}
+			if want := `{"areas":["c"],"db":"sqlite","lang":"Go"}`; string(r.Responses) != want {
+				t.Errorf("responses %s, want %s", r.Responses, want)
+			}
+		})
+	}
+}

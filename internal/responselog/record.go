@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/jsonenc"
 )
 
 // The kinds of record.
@@ -108,8 +109,15 @@ func New(f *form.Form, e Event, who Who) Record {
 // definition is the form's JSON: def compacted, or the form encoded when
 // there is none.
 func definition(f *form.Form, def []byte) json.RawMessage {
+	if len(def) == 0 {
+		data, _ := json.Marshal(f)
+		return data
+	}
+	if b, ok := jsonenc.Compact(make([]byte, 0, len(def)), def); ok {
+		return b // def was parsed as a form: no need for json.Compact's scan
+	}
 	var buf bytes.Buffer
-	if len(def) > 0 && json.Compact(&buf, def) == nil {
+	if json.Compact(&buf, def) == nil {
 		return buf.Bytes()
 	}
 	data, _ := json.Marshal(f)
@@ -124,8 +132,8 @@ func keptGuesses(f *form.Form, resp *form.Response) int {
 		if !fl.Inferred() {
 			continue
 		}
-		got, _ := json.Marshal(resp.Responses[fl.ID])
-		guess, _ := json.Marshal(fl.Default)
+		got, _ := jsonenc.Value(nil, resp.Responses[fl.ID])
+		guess, _ := jsonenc.Value(nil, fl.Default)
 		if string(got) == string(guess) {
 			n++
 		}
