@@ -15,7 +15,7 @@ func configCommand(a *app) *cobra.Command {
 		Args:  noArgs,
 		RunE:  groupHelp,
 	}
-	cmd.AddCommand(a.configSet(), a.configGet())
+	a.addSubcommands(cmd, subcommand{"set", a.configSet}, subcommand{"get", a.configGet})
 	return cmd
 }
 

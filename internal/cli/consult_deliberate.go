@@ -92,17 +92,6 @@ func (f *sendFlags) check() error {
 	return nil
 }
 
-// deliberateConsultHooks adds `send` to the deliberate group and --send to
-// its start command.
-func (a *app) deliberateConsultHooks(cmd *cobra.Command) {
-	cmd.AddCommand(a.deliberateSend(), a.deliberateWait(), a.deliberateCancel())
-	for _, c := range cmd.Commands() {
-		if c.Name() == "start" {
-			a.addStartSend(c)
-		}
-	}
-}
-
 func (a *app) deliberateSend() *cobra.Command {
 	f := &sendFlags{}
 	var asJSON bool

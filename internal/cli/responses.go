@@ -26,7 +26,8 @@ hand-built form) and the host. Turn it off with ELICIT_LOG=off or 'elicit config
 		Args: noArgs,
 		RunE: groupHelp,
 	}
-	cmd.AddCommand(a.responsesList(), a.responsesShow(), a.responsesExport())
+	a.addSubcommands(cmd, subcommand{"list", a.responsesList}, subcommand{"show", a.responsesShow},
+		subcommand{"export", a.responsesExport})
 	return cmd
 }
 

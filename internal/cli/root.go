@@ -31,6 +31,9 @@ type app struct {
 	logResolved bool
 	// The warnings printed so far (logWarn prints each once).
 	warned map[string]bool
+	// subcommand is the command of a group the call runs, when its second
+	// word names one: the group builds only it (addSubcommands).
+	subcommand string
 }
 
 // Main runs elicit with the process's arguments and streams and returns the
@@ -47,12 +50,18 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, version.Get())
 		return 0
 	}
-	return run(args, stdin, stdout, stderr, groupsFor(args))
+	groups := groupsFor(args)
+	sub := ""
+	if len(groups) == 1 && len(args) > 1 {
+		sub = args[1] // the group builds only it, if it is one of its commands
+	}
+	return run(args, stdin, stdout, stderr, groups, sub)
 }
 
-// run runs elicit with the command groups given.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, groups []commandGroup) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+// run runs elicit with the command groups given; sub, when it is not "",
+// is the one command each group builds if it has a command by that name.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, groups []commandGroup, sub string) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, subcommand: sub}
 	root := a.rootCommand(groups)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -140,6 +149,28 @@ func groupsFor(args []string) []commandGroup {
 		}
 	}
 	return commandGroups
+}
+
+// subcommand is one command of a group and the name a call runs it by.
+type subcommand struct {
+	name  string
+	build func() *cobra.Command
+}
+
+// addSubcommands adds a group's commands, listed explicitly, to group: only
+// the one the call runs when its second word names one (the others are
+// neither run nor listed by it), all of them otherwise (help, a flag first,
+// a mistyped name that gets suggestions).
+func (a *app) addSubcommands(group *cobra.Command, cmds ...subcommand) {
+	for _, c := range cmds {
+		if c.name == a.subcommand {
+			group.AddCommand(c.build())
+			return
+		}
+	}
+	for _, c := range cmds {
+		group.AddCommand(c.build())
+	}
 }
 
 // groupHelp is the RunE of a command that only groups subcommands: without

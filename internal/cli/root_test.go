@@ -48,6 +48,9 @@ func TestOneGroupBehavesAsTheWholeTree(t *testing.T) {
 			calls = append(calls, []string{g.name})
 		}
 		calls = append(calls, []string{g.name, "--help"}, []string{g.name, "nosuch"})
+		for _, sub := range subcommandNames(g) {
+			calls = append(calls, []string{g.name, sub, "--help"}, []string{g.name, sub, "--nosuch"})
+		}
 	}
 	for _, args := range calls {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -59,6 +62,37 @@ func TestOneGroupBehavesAsTheWholeTree(t *testing.T) {
 	}
 }
 
+// subcommandNames are the names of the commands group g builds when a call
+// names none of them (help and completion left out).
+func subcommandNames(g commandGroup) []string {
+	a := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: os.Getenv}
+	var names []string
+	for _, c := range g.build(a).Commands() {
+		if c.Name() != "help" && c.Name() != "completion" {
+			names = append(names, c.Name())
+		}
+	}
+	return names
+}
+
+// TestSubcommandNames checks that a call naming one of a group's commands
+// builds that command alone: each name in a group's list is the name of the
+// command it builds, the word Run matches.
+func TestSubcommandNames(t *testing.T) {
+	for _, g := range commandGroups {
+		for _, name := range subcommandNames(g) {
+			a := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: os.Getenv, subcommand: name}
+			var built []string
+			for _, c := range g.build(a).Commands() {
+				built = append(built, c.Name())
+			}
+			if len(built) != 1 || built[0] != name {
+				t.Errorf("%s %s builds %q, want only %q", g.name, name, built, name)
+			}
+		}
+	}
+}
+
 // runOnce runs a call with the groups given, or as Run does when groups is
 // nil.
 func runOnce(args []string, groups []commandGroup, stdin string) string {
@@ -67,7 +101,7 @@ func runOnce(args []string, groups []commandGroup, stdin string) string {
 	if groups == nil {
 		code = Run(args, strings.NewReader(stdin), &out, &errOut)
 	} else {
-		code = run(args, strings.NewReader(stdin), &out, &errOut, groups)
+		code = run(args, strings.NewReader(stdin), &out, &errOut, groups, "")
 	}
 	return fmt.Sprintf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 }

@@ -16,7 +16,8 @@ func templatesCommand(a *app) *cobra.Command {
 		Args:  noArgs,
 		RunE:  groupHelp,
 	}
-	cmd.AddCommand(a.templatesList(), a.templatesShow(), a.templatesSave())
+	a.addSubcommands(cmd, subcommand{"list", a.templatesList}, subcommand{"show", a.templatesShow},
+		subcommand{"save", a.templatesSave})
 	return cmd
 }
 
