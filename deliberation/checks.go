@@ -82,8 +82,60 @@ func citesArtifact(text, artifact string) bool {
 // stressAllowed: the stress test needs early unanimity and must happen in
 // CONSTRUCTIVE (at most one Extended CONSTRUCTIVE iteration each).
 func (s *State) stressAllowed() bool {
-	unanimous := len(s.Buckets.Dismissed) == 0 && len(s.Buckets.Unresolved) == 0 && len(s.Buckets.Agreed) > 0
-	return unanimous && s.Iteration <= 3 && s.Checks.Extended < 2
+	return s.stressBlocker() == ""
+}
+
+// stressBlocker says why the stress test cannot run now, or "".
+func (s *State) stressBlocker() string {
+	return orDefault(s.stressLimit(), s.stressDissent())
+}
+
+// stressLimit says why a stress test can no longer run at all (N only
+// grows, and so do the Extended iterations), or "".
+func (s *State) stressLimit() string {
+	switch {
+	case s.Quick():
+		return "a quick deliberation has no stress test"
+	case s.Iteration > 3:
+		return fmt.Sprintf("it must start by iteration 3 and the deliberation is at iteration %d", s.Iteration)
+	case s.Checks.Extended >= 2:
+		return "both Extended CONSTRUCTIVE iterations are used"
+	}
+	return ""
+}
+
+// stressDissent says why the deliberation is not unanimous, or "":
+// unanimity is at least one Agreed point and nothing Dismissed or
+// Unresolved, where a point triaged out of scope does not count (it was
+// never evaluated; see docs/decisions.md).
+func (s *State) stressDissent() string {
+	var against []string
+	for i, d := range s.Buckets.Dismissed {
+		if d.Tag != TagOutOfScope {
+			against = append(against, rowID(d.ID, i)+" is Dismissed ("+d.Tag+")")
+		}
+	}
+	for i, u := range s.Buckets.Unresolved {
+		against = append(against, rowID(u.ID, i)+" is Unresolved")
+	}
+	switch {
+	case len(against) > 0:
+		return "it needs unanimity and " + strings.Join(against, ", ")
+	case len(s.Buckets.Agreed) == 0:
+		return "it needs unanimity and nothing is Agreed"
+	}
+	return ""
+}
+
+// skipStress records a required stress test that will not run, with its
+// reason, as a warning the synthesis shows.
+func (s *State) skipStress(why string) {
+	if s.Checks.StressTest != "required" {
+		return
+	}
+	s.Checks.StressTest = "skipped"
+	s.Checks.StressSkipped = why
+	s.Warnings = append(s.Warnings, "The requested stress test was not run: "+why+".")
 }
 
 func (s *State) startStress() {

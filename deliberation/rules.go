@@ -287,6 +287,9 @@ func (s *State) apply(ev *Evaluation) {
 	s.SurfacedQuestions = append(s.SurfacedQuestions, ev.SurfacedQuestions...)
 	if ev.RequireStressTest && s.Checks.StressTest == "" {
 		s.Checks.StressTest = "required"
+		if why := s.stressLimit(); why != "" {
+			s.skipStress(why)
+		}
 	}
 	if ev.RequestArbitration && s.Checks.Arbitration == "" {
 		s.Checks.Arbitration = "requested"
@@ -411,9 +414,14 @@ func (s *State) decide(newPoints bool) {
 		s.setNext(ActionCoverage, s.coverageCall())
 	case s.Checks.StressTest == "required" && s.stressAllowed():
 		s.startStress()
-	case newPoints && n > 2 && n < limit:
-		s.advance(ActionCritique) // scope not stable: new points last exchange
 	default:
+		// From here on a required stress test can never run: N grows
+		// past 3 or the deliberation ends.
+		s.skipStress(s.stressBlocker())
+		if newPoints && n > 2 && n < limit {
+			s.advance(ActionCritique) // scope not stable: new points last exchange
+			return
+		}
 		s.converge()
 	}
 }
@@ -503,6 +511,7 @@ func (s *State) finish(reason, message string) {
 		s.notEvaluated(id, s.pointText(id), "awaiting clarification when the deliberation ended")
 	}
 	s.Pending = nil
+	s.skipStress(orDefault(s.stressBlocker(), "the deliberation ended ("+reason+") before it could run"))
 	for _, f := range s.activeFacts() {
 		if f.Kind() == tagUnverified {
 			s.NotEvaluated = append(s.NotEvaluated, NotEvaluated{ID: f.ID, Point: f.Raw, Reason: "codex-unverified fact, not verified by Synthesize"})

@@ -536,6 +536,63 @@ func TestStressTest(t *testing.T) {
 	})
 }
 
+// TestStressTestRequestedButNotRun: an out-of-scope point does not break
+// unanimity; a required stress test that cannot run is recorded as skipped
+// with its reason, warned about, and named in the synthesis.
+func TestStressTestRequestedButNotRun(t *testing.T) {
+	outOfScope := `{"text":"B","triage":"out-of-scope"}`
+	tests := []struct {
+		name    string
+		run     func(t *testing.T, s *State) *Next
+		action  string
+		skipped string // the reason recorded, "" when the stress test is asked
+	}{
+		{"an out-of-scope point does not count against unanimity", func(t *testing.T, s *State) *Next {
+			step(t, s, "1. A 2. B", points(agree("A"), outOfScope))
+			step(t, s, "nothing", `{"require_stress_test":true}`)
+			return step(t, s, "nothing missing", `{"coverage":{}}`)
+		}, ActionStress, ""},
+		{"a rejected point breaks unanimity", func(t *testing.T, s *State) *Next {
+			step(t, s, "1. A 2. B", points(agree("A"), reject("B", "fails under load")))
+			step(t, s, "nothing", `{"require_stress_test":true}`)
+			return step(t, s, "nothing missing", `{"coverage":{}}`)
+		}, ActionSynthesize, "it needs unanimity and P2 is Dismissed (UNDEFENDED)"},
+		{"requested after iteration 3", func(t *testing.T, s *State) *Next {
+			step(t, s, "1. A", points(skeptical("A", "x")))
+			for range 2 {
+				step(t, s, "Re C1: still A", challengeEval(`{"id":"C1","outcome":"rejected"}`))
+			}
+			return step(t, s, "Re C1: A, again", `{"challenges":[{"id":"C1","outcome":"accepted","evidence_type":"n/a","claim_type":"value"}],"require_stress_test":true}`)
+		}, ActionSynthesize, "it must start by iteration 3 and the deliberation is at iteration 4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := start(t, nil)
+			next := tt.run(t, s)
+			if next.Action != tt.action {
+				t.Fatalf("next %s, want %s (checks %+v, warnings %v)", next.Action, tt.action, s.Checks, s.Warnings)
+			}
+			if tt.skipped == "" {
+				if s.Checks.StressTest != "asked" || len(s.Warnings) != 0 {
+					t.Errorf("checks %+v warnings %v", s.Checks, s.Warnings)
+				}
+				return
+			}
+			warning := "The requested stress test was not run: " + tt.skipped + "."
+			if s.Checks.StressTest != "skipped" || s.Checks.StressSkipped != tt.skipped || !slices.Contains(s.Warnings, warning) {
+				t.Errorf("checks %+v warnings %q, want skipped: %s", s.Checks, s.Warnings, tt.skipped)
+			}
+			y, err := Synthesize(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if md := y.Markdown(); !strings.Contains(md, "**Warning:** "+warning) {
+				t.Errorf("synthesis does not say the stress test was not run:\n%s", md)
+			}
+		})
+	}
+}
+
 func TestDeadlock(t *testing.T) {
 	// C1 raised at 1, defended and pushed back at 2 and 3; at 4 it has
 	// been open 3 rounds.

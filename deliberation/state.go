@@ -302,8 +302,10 @@ type Concern struct {
 type Checks struct {
 	// Coverage is "", "asked" or "done".
 	Coverage string `json:"coverage,omitempty"`
-	// StressTest is "", "required", "asked" or "done".
+	// StressTest is "", "required", "asked", "done" or "skipped".
 	StressTest string `json:"stress_test,omitempty"`
+	// StressSkipped says why a required stress test was not run.
+	StressSkipped string `json:"stress_test_skipped,omitempty"`
 	// Extended counts Extended CONSTRUCTIVE iterations (at most 2).
 	Extended int `json:"extended,omitempty"`
 	// Arbitration is "", "requested", "asked" or "done".
