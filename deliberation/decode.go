@@ -48,10 +48,18 @@ func DecodeState(data []byte) (*State, error) {
 	d := treeDecoder{data: data, nullOK: true}
 	var s State
 	d.decode("", &root, reflect.ValueOf(&s).Elem())
-	if err := d.probs.Err(); err != nil {
-		return nil, err
+	// The invariants are checked even after a decoding problem, so one
+	// pass names every problem; a value that could not be decoded is
+	// zero, and what the checks say about it is left out.
+	var invalid problem.List
+	if errors.As(s.Validate(), &invalid) {
+		for _, q := range invalid {
+			if !d.covers(q.Path) {
+				d.probs = append(d.probs, q)
+			}
+		}
 	}
-	if err := s.Validate(); err != nil {
+	if err := d.probs.Err(); err != nil {
 		return nil, err
 	}
 	s.normalize()
@@ -153,11 +161,14 @@ func (s *State) validateConsistency(p *problem.List) {
 		if c.Status == ChallengeOpen && !disputed[id] {
 			p.Add("challenges."+id+".status", "is open, but %s is not in disputed: list it there, or give the status it closed with", id)
 		}
-		if c.RaisedIter < 1 || c.RaisedIter > s.Iteration {
+		// Against an iteration that is itself wrong (or could not be
+		// read) the comparison would only repeat that problem.
+		validIter := s.Iteration >= 1 && s.Iteration <= MaxIterations
+		if c.RaisedIter < 1 || validIter && c.RaisedIter > s.Iteration {
 			p.Add("challenges."+id+".raised_iter", "is %d, want 1 to the iteration (%d)", c.RaisedIter, s.Iteration)
 		}
 	}
-	if s.Quick() && s.Iteration > QuickMaxIterations {
+	if s.Quick() && s.Iteration > QuickMaxIterations && s.Iteration <= MaxIterations {
 		p.Add("iteration", "is %d, but quick mode stops at %d", s.Iteration, QuickMaxIterations)
 	}
 	if s.Consultation != nil && (!active || s.Next == nil || s.Next.Awaiting != AwaitResponse) {

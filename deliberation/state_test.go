@@ -171,6 +171,16 @@ func TestDecodeStateProblems(t *testing.T) {
 			`iteration: is a string ("3"), want a whole number`,
 			"ledger[1]: is a number (2), want a string",
 			"ssm: is an array, want an object"}},
+		{"type errors and contradictions together", edit(func(m map[string]any) {
+			m["iteration"] = 99
+			m["phase"] = "FOO"
+			m["ledger"] = []any{5}
+			m["buckets"].(map[string]any)["agreed"] = []any{map[string]any{"point": "x", "evidence_type": "bogus"}}
+		}), []string{
+			"ledger[0]: is a number (5), want a string",
+			"iteration: is 99, want 1 to 8",
+			`phase: is "FOO", want CONSTRUCTIVE, DEVELOPMENT or CRYSTALLIZATION`,
+			`buckets.agreed[0].evidence_type: is "bogus", want execution, textual or n/a`}},
 		{"duplicate key", strings.Replace(string(seed), `"iteration": 3,`, `"iteration": 3, "iteration": 4,`, 1), []string{
 			"iteration: duplicate key (each key may appear once)"}},
 		{"empty", " \n", []string{"not a deliberation state file: the document is empty; want a JSON object"}},
