@@ -30,9 +30,17 @@ type sendFlags struct {
 	// background runs the consultation in a process of its own; worker is
 	// that process (a hidden flag).
 	background, worker bool
-	// started: start --send created the deliberation, so a failure's JSON
-	// carries its id and state file (the agent retries with send ID).
-	started bool
+	// started: start --send created the deliberation, so the JSON carries
+	// its id, state file and notes, a failure's too (the agent retries
+	// with send ID).
+	started *startInfo
+}
+
+// startInfo is what deliberate start --json prints.
+type startInfo struct {
+	ID        string   `json:"id"`
+	StateFile string   `json:"state_file"`
+	Notes     []string `json:"notes,omitempty"`
 }
 
 // register adds the flags to cmd and returns their names.
@@ -158,12 +166,13 @@ func (a *app) addStartSend(start *cobra.Command) {
 		if _, _, err := a.consultant(f.spec()); err != nil {
 			return err
 		}
-		f.started = true
 		asJSON, _ := cmd.Flags().GetBool("json")
-		id, err := a.startQuietly(run, cmd, args, asJSON)
-		if err != nil || id == "" {
+		started, err := a.startQuietly(run, cmd, args, asJSON)
+		if err != nil || started == nil {
 			return err
 		}
+		f.started = started
+		id := started.ID
 		st, err := a.deliberationStore()
 		if err != nil {
 			return err
@@ -172,28 +181,31 @@ func (a *app) addStartSend(start *cobra.Command) {
 	}
 }
 
-// startQuietly runs start in JSON mode into a buffer and returns the id;
-// a failure's output goes through unchanged.
-func (a *app) startQuietly(run func(*cobra.Command, []string) error, cmd *cobra.Command, args []string, asJSON bool) (string, error) {
+// startQuietly runs start in JSON mode into a buffer and returns what it
+// printed; a failure's output goes through unchanged.
+func (a *app) startQuietly(run func(*cobra.Command, []string) error, cmd *cobra.Command, args []string, asJSON bool) (*startInfo, error) {
 	if err := cmd.Flags().Set("json", "true"); err != nil {
-		return "", err
+		return nil, err
 	}
 	var buf bytes.Buffer
 	out := a.stdout
 	a.stdout = &buf
 	err := run(cmd, args)
 	a.stdout = out
-	var started struct{ ID string }
+	var started startInfo
 	if err != nil || json.Unmarshal(buf.Bytes(), &started) != nil || started.ID == "" {
 		if asJSON || err == nil {
 			io.Copy(out, &buf)
 		}
-		return "", err
+		return nil, err
 	}
 	if !asJSON {
-		fmt.Fprintf(a.stdout, "deliberation %s started; sending the First Call\n", started.ID)
+		fmt.Fprintf(a.stdout, "deliberation %s started (state: %s); sending the First Call\n", started.ID, started.StateFile)
+		for _, n := range started.Notes {
+			fmt.Fprintf(a.stdout, "note: %s\n", n)
+		}
 	}
-	return started.ID, nil
+	return &started, nil
 }
 
 func (f *sendFlags) spec() consultantSpec {
@@ -223,10 +235,20 @@ func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool)
 	a.endProgress(opts.Progress)
 	if err != nil {
 		var started map[string]any
-		if f.started {
-			started = map[string]any{"id": id, "state_file": st.StatePath(id)}
+		if f.started != nil {
+			started = map[string]any{"id": id, "state_file": f.started.StateFile}
+			if len(f.started.Notes) > 0 {
+				started["notes"] = f.started.Notes
+			}
 		}
 		return a.sendFailure(err, asJSON, started)
+	}
+	if asJSON && f.started != nil {
+		return writeJSON(a.stdout, struct {
+			*relay.Result
+			StateFile string   `json:"state_file"`
+			Notes     []string `json:"notes,omitempty"`
+		}{r, f.started.StateFile, f.started.Notes})
 	}
 	if asJSON {
 		return writeJSON(a.stdout, r)
