@@ -436,7 +436,9 @@ func (r *Registry) Lookup(ref string) (Method, bool) {
 // Merge returns r overlaid with extra: a method of extra whose name matches
 // one of r (any case) replaces it and keeps its num; one whose slug only
 // matches is skipped with a warning; the others are appended with the next
-// free nums, in extra's order. Warnings of both are kept.
+// free nums, in extra's order (over an empty r, extra keeps its nums).
+// Warnings of both are kept, and a method whose num changes is warned about
+// (its slug does not change).
 func (r *Registry) Merge(extra *Registry) *Registry {
 	out := &Registry{Methods: append([]Method(nil), r.Methods...)}
 	at := make(map[string]int, len(out.Methods))
@@ -447,10 +449,14 @@ func (r *Registry) Merge(extra *Registry) *Registry {
 		slugs[m.Slug()] = i
 		next = max(next, m.Num+1)
 	}
+	highest := next - 1
 	var clashes problem.List
 	for _, m := range extra.Methods {
 		if i, ok := at[strings.ToLower(m.Name)]; ok {
-			m.Num = out.Methods[i].Num
+			if num := out.Methods[i].Num; m.Num != num {
+				clashes.Add("", "Extra method %s: num %d is renumbered %d (it replaces the registry's %s and keeps its num) — show it as %d or '%s'", m.Name, m.Num, num, out.Methods[i].Name, num, m.Slug())
+				m.Num = num
+			}
 			out.Methods[i] = m
 			continue
 		}
@@ -458,8 +464,17 @@ func (r *Registry) Merge(extra *Registry) *Registry {
 			clashes.Add("", "Duplicate method slug '%s' for extra method %s (already used by %s) — skipping it", m.Slug(), m.Name, out.Methods[i].Name)
 			continue
 		}
-		m.Num = next
-		next++
+		switch {
+		case len(r.Methods) == 0:
+			// Over an empty registry extra is the registry: its nums
+			// (unique within it) are all free and kept.
+		case m.Num != next:
+			clashes.Add("", "Extra method %s: num %d is renumbered %d (extra methods take the next free nums after the registry's highest, %d) — show it as %d or '%s'", m.Name, m.Num, next, highest, next, m.Slug())
+			fallthrough
+		default:
+			m.Num = next
+			next++
+		}
 		at[strings.ToLower(m.Name)] = len(out.Methods)
 		slugs[m.Slug()] = len(out.Methods)
 		out.Methods = append(out.Methods, m)

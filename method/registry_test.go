@@ -146,8 +146,14 @@ func TestMerge(t *testing.T) {
 		`3,risk,New One,First new,a->b,1,"plan:0","","beta",true,` + "\n" +
 		`77,risk,New Two,Second new,a->b,1,"plan:0","","gamma",true,` + "\n"))
 	got := Default().Merge(extra)
-	if len(got.Warnings) != 0 {
-		t.Fatalf("warnings: %v", got.Warnings)
+	// Every num that changes is named, with the new num and the slug.
+	want := []string{
+		"Extra method tree of thoughts: num 900 is renumbered 11 (it replaces the registry's Tree of Thoughts and keeps its num) — show it as 11 or 'tree-of-thoughts'",
+		"Extra method New One: num 3 is renumbered 52 (extra methods take the next free nums after the registry's highest, 51) — show it as 52 or 'new-one'",
+		"Extra method New Two: num 77 is renumbered 53 (extra methods take the next free nums after the registry's highest, 51) — show it as 53 or 'new-two'",
+	}
+	if diff := cmp.Diff(want, got.WarningTexts()); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 	if n := len(got.Methods); n != 26 {
 		t.Fatalf("merged registry has %d methods, want 26", n)
@@ -177,6 +183,7 @@ func TestMergeSlugClash(t *testing.T) {
 	want := []string{
 		"Duplicate method slug 'new-one' for method New One (first on row 3, for New-One) — skipping row",
 		"Duplicate method slug 'tree-of-thoughts' for extra method Tree-of Thoughts (already used by Tree of Thoughts) — skipping it",
+		"Extra method New-One: num 901 is renumbered 52 (extra methods take the next free nums after the registry's highest, 51) — show it as 52 or 'new-one'",
 	}
 	if diff := cmp.Diff(want, got.WarningTexts()); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -197,7 +204,8 @@ func TestMergeUnavailable(t *testing.T) {
 	}{
 		{"empty extra keeps base quiet", Default(), Parse(nil), []string{}},
 		{"both empty", Parse(nil), Parse([]byte(Header)), []string{WarnUnavailable}},
-		{"empty base, extra methods", Parse(nil), Default(), []string{}},
+		{"empty base, extra methods keep their nums", Parse(nil), Default(), []string{}},
+		{"a free num is still the next one", Default(), Parse([]byte(Header + "\n" + `52,risk,Next,d,a->b,1,"plan:0","","alpha",true,` + "\n")), []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
