@@ -1,6 +1,7 @@
 package method
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,9 +27,9 @@ func TestParseWarnings(t *testing.T) {
 		{"valid row", good, 1, nil},
 		{"ten columns", strings.TrimSuffix(good, ","), 1, nil},
 		{"nine columns", `60,risk,Good Method,d,a->b,1,"plan:0","",alpha`, 0, []string{
-			`Row 2 has 9 columns (expected 10): 60,risk,Good Method,d,a->b,1,"plan:0","",alpha`}},
+			`Row 2 has 9 columns (expected 11): 60,risk,Good Method,d,a->b,1,"plan:0","",alpha`}},
 		{"twelve columns, cut at 80", good + `,extra`, 0, []string{
-			`Row 2 has 12 columns (expected 10): 60,risk,Good Method,A description,a->b,1,"plan:0,forge:3","","alpha,beta",true,,`}},
+			`Row 2 has 12 columns (expected 11): 60,risk,Good Method,A description,a->b,1,"plan:0,forge:3","","alpha,beta",true,,`}},
 		{"bad name", withField(colName, "Evil `rm -rf`"), 0, []string{
 			"Invalid method_name 'Evil `rm -rf`' — contains disallowed characters, skipping row"}},
 		{"markdown name", withField(colName, "**Bold**"), 0, []string{
@@ -183,6 +184,23 @@ func TestParseHeader(t *testing.T) {
 	ten := strings.TrimSuffix(Header, ",codex_role")
 	if r := Parse([]byte(ten + "\n" + good)); len(r.Warnings) != 0 {
 		t.Errorf("10-column header: warnings %v", r.Warnings)
+	}
+}
+
+// TestParseShortRowExpectsTheHeader: a row's wrong column count is compared
+// with the header's own count.
+func TestParseShortRowExpectsTheHeader(t *testing.T) {
+	short := `60,risk,Good Method,d`
+	tests := []struct{ header, want string }{
+		{Header, "Row 2 has 4 columns (expected 11): " + short},
+		{strings.TrimSuffix(Header, ",codex_role"), "Row 2 has 4 columns (expected 10): " + short},
+		{"id,name", "Row 2 has 4 columns (expected 10 or 11): " + short},
+	}
+	for _, tt := range tests {
+		got := Parse([]byte(tt.header + "\n" + short + "\n")).WarningTexts()
+		if !slices.Contains(got, tt.want) {
+			t.Errorf("header %s: warnings %q, want %q", tt.header, got, tt.want)
+		}
 	}
 }
 

@@ -144,8 +144,9 @@ func parse(rr *recordReader, size int64, keep int) *Registry {
 		lists:     make([]string, 0, minListBlock), // never nil: an empty list is [], not null
 		maxValues: keep,
 	}
+	p.expected = "10"
 	if rec, ok := rr.next(); ok {
-		checkHeader(rec, &p.r.Warnings)
+		p.expected = checkHeader(rec, &p.r.Warnings)
 	}
 	for {
 		rec, ok := rr.next()
@@ -170,10 +171,13 @@ func parse(rr *recordReader, size int64, keep int) *Registry {
 
 // parser is the state of one parse beyond the record reader.
 type parser struct {
-	r     *Registry
-	size  int64 // the input's length in bytes, or -1
-	idx   index
-	lists []string // the current block of list items (see splitList)
+	r    *Registry
+	size int64 // the input's length in bytes, or -1
+	// expected is the column count a row's warning expects: the header's
+	// (10 or 11), or "10 or 11" when the header is not one of those.
+	expected string
+	idx      index
+	lists    []string // the current block of list items (see splitList)
 	// scratch holds a row's num, name, description, the name's phrase and
 	// its slug on their way to one string.
 	scratch   []byte
@@ -339,17 +343,18 @@ func (r *Registry) finish() {
 	}
 }
 
-func checkHeader(rec record, w *problem.List) {
+func checkHeader(rec record, w *problem.List) (expected string) {
 	fields := make([]string, len(rec.fields))
 	for i, b := range rec.fields {
 		fields[i] = string(bytes.TrimSpace(b))
 	}
 	got := strings.Join(fields, ",")
 	if got == Header || got == strings.TrimSuffix(Header, ",codex_role") {
-		return
+		return strconv.Itoa(len(fields))
 	}
 	w.Add(rowPath(rec.line), "Row %d is not the expected header, skipping it and reading columns by position: %s",
 		rec.line, first80(string(rec.raw)))
+	return "10 or 11"
 }
 
 // index enforces unique nums and unique slugs (so, unique names in any

@@ -55,7 +55,7 @@ func (p *parser) row(rec record, m *Method) (string, bool) {
 		return "", false
 	}
 	if n := len(rec.fields); n != 10 && n != 11 {
-		w.Add(rowPath(rec.line), "Row %d has %d columns (expected 10): %s", rec.line, n, first80(string(rec.raw)))
+		w.Add(rowPath(rec.line), "Row %d has %d columns (expected %s): %s", rec.line, n, p.expected, first80(string(rec.raw)))
 		return "", false
 	}
 	p.f = p.strings(p.f[:0], rec.fields)
