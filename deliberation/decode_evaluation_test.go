@@ -47,6 +47,10 @@ func TestDecodeEvaluationProblems(t *testing.T) {
 			"pointz: unknown key; want one of: iteration, response, degraded, session_id, trivial, points, challenges, facts, require_stress_test, request_arbitration, coverage, stress_test, arbitration, surfaced_questions",
 			"points[0].text: is a number (3), want a string",
 			"points[1].triage: is an array, want a string"}},
+		{"a missing text is required, not empty", `{"iteration":1,"response":"valid","points":[{"text":"a","triage":"in-scope"},{"triage":"in-scope"},{"txt":"c"}],"facts":[{"tag":"user"}]}`, []string{
+			`points[2].txt: unknown key; did you mean "text"?`,
+			"points[1].text: is required (the point in the consultee's words)",
+			"facts[0].text: is required (the fact itself)"}},
 		{"out of range", `{"iteration":99999999999999999999,"response":"valid"}`, []string{
 			"iteration: is a number (99999999999999999999), want a whole number"}},
 	}

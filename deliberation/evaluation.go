@@ -1,9 +1,11 @@
 package deliberation
 
 import (
+	"fmt"
 	"reflect"
 	"time"
 
+	"github.com/elicit/elicit/internal/jsonnode"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -296,7 +298,24 @@ func decodeEvaluation(data []byte) (*Evaluation, *treeDecoder, error) {
 	d := &treeDecoder{data: data}
 	var ev Evaluation
 	d.decode("", &root, reflect.ValueOf(&ev).Elem())
+	requireText(d, &root, "points", "the point in the consultee's words")
+	requireText(d, &root, "facts", "the fact itself")
 	return &ev, d, nil
+}
+
+// requireText names an item of the list at key without a text key as
+// missing it: decoded, it would only read as empty.
+func requireText(d *treeDecoder, root *jsonnode.Node, key, want string) {
+	list := root.Get(key)
+	if list == nil || list.Kind != jsonnode.Array {
+		return
+	}
+	for i := range list.Items {
+		path := fmt.Sprintf("%s[%d].text", key, i)
+		if it := &list.Items[i]; it.Kind == jsonnode.Object && it.Get("text") == nil && !d.covers(path) {
+			d.probs.Add(path, "is required (%s)", want)
+		}
+	}
 }
 
 // EvaluateJSON decodes an evaluation document and applies it, reporting
