@@ -347,20 +347,29 @@ const stressRequest = "Steelman strongest objection. Classify: (i) fatal, (ii) u
 func (s *State) arbitrationCall() string {
 	var b strings.Builder
 	b.WriteString(wrapQuestion(s.QuestionText()) + "\n" + s.ledgerBlock() + "\n")
-	b.WriteString("Agreed:\n")
-	for _, a := range s.Buckets.Agreed {
-		fmt.Fprintf(&b, "- %s: %s (evidence: %s)\n", a.ID, line(a.Point), a.EvidenceType)
-	}
-	b.WriteString("Dismissed:\n")
-	for _, d := range s.Buckets.Dismissed {
-		fmt.Fprintf(&b, "- %s: %s (%s: %s)\n", d.ID, line(d.Point), d.Tag, line(d.Reason))
-	}
-	b.WriteString("Unresolved:\n")
-	for _, u := range s.Buckets.Unresolved {
-		fmt.Fprintf(&b, "- %s: %s (%s: %s)\n", u.ID, line(u.Point), u.Status, line(u.Crux))
-	}
+	bucket(&b, "Agreed", s.Buckets.Agreed, func(a Agreed) string {
+		return fmt.Sprintf("%s: %s (evidence: %s)", a.ID, line(a.Point), a.EvidenceType)
+	})
+	bucket(&b, "Dismissed", s.Buckets.Dismissed, func(d Dismissed) string {
+		return fmt.Sprintf("%s: %s (%s: %s)", d.ID, line(d.Point), d.Tag, line(d.Reason))
+	})
+	bucket(&b, "Unresolved", s.Buckets.Unresolved, func(u Unresolved) string {
+		return fmt.Sprintf("%s: %s (%s: %s)", u.ID, line(u.Point), u.Status, line(u.Crux))
+	})
 	b.WriteString("\nAre agreed points well-supported? Dismissals justified? Unresolved genuinely blocked? Flag each doubtful point by ID with a one-line reason; flag nothing that is sound.\n")
 	return b.String()
+}
+
+// bucket writes a bucket's heading and its entries, one a line; an empty
+// bucket shows "— none —", as in the synthesis.
+func bucket[T any](b *strings.Builder, title string, entries []T, entry func(T) string) {
+	b.WriteString(title + ":\n")
+	if len(entries) == 0 {
+		b.WriteString("— none —\n")
+	}
+	for _, e := range entries {
+		b.WriteString("- " + entry(e) + "\n")
+	}
 }
 
 // Recovery is the Recovery prompt, built from the state (never from
