@@ -352,7 +352,25 @@ func (a *app) delibPrintEntry(w io.Writer, e deliberation.Entry) {
 		status += " (" + e.ExitReason + ")"
 	}
 	// The question is the user's text: one line, control characters escaped.
-	fmt.Fprintf(w, "%s\t%s\titeration %d\t%s old\t%s\n", e.ID, status, e.Iteration, e.Age, visible.Line(e.QuestionExcerpt))
+	fmt.Fprintf(w, "%s\t%s\titeration %d\t%s old\t%s\n", e.ID, status, e.Iteration, humanAge(e.Age), visible.Line(e.QuestionExcerpt))
+}
+
+// humanAge says an age in its largest whole unit: "302 days", "5 hours",
+// "3 minutes", "1 second" (the exact figure is list --json's age_seconds).
+func humanAge(d time.Duration) string {
+	n, unit := int64(d/time.Second), "second"
+	switch {
+	case d >= 24*time.Hour:
+		n, unit = int64(d/(24*time.Hour)), "day"
+	case d >= time.Hour:
+		n, unit = int64(d/time.Hour), "hour"
+	case d >= time.Minute:
+		n, unit = int64(d/time.Minute), "minute"
+	}
+	if n != 1 {
+		unit += "s"
+	}
+	return fmt.Sprintf("%d %s", n, unit)
 }
 
 // writeJSONList prints {"KEY": entries} as writeJSON would, one entry at a
@@ -552,15 +570,21 @@ func delibParseAge(s string) (time.Duration, error) {
 	var d time.Duration
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(days)
-		if err != nil || n < 0 || n > math.MaxInt64/int(24*time.Hour) {
+		switch {
+		case err == nil && n < 0:
+			return 0, fmt.Errorf("%q is negative; want a positive age (72h, 30d)", s)
+		case err != nil || n > math.MaxInt64/int(24*time.Hour):
 			return 0, fmt.Errorf("%q is not a number of days", s)
 		}
 		d = time.Duration(n) * 24 * time.Hour
 	} else {
 		var err error
 		d, err = time.ParseDuration(s)
-		if err != nil || d < 0 {
+		switch {
+		case err != nil:
 			return 0, fmt.Errorf("%q is not a duration (72h, 30d)", s)
+		case d < 0:
+			return 0, fmt.Errorf("%q is negative; want a positive age (72h, 30d)", s)
 		}
 	}
 	if d == 0 {

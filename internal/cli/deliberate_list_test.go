@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/elicit/elicit/deliberation"
 )
@@ -27,6 +28,27 @@ func TestWriteJSONListMatchesWriteJSON(t *testing.T) {
 		}
 		if got.String() != want.String() {
 			t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
+		}
+	}
+}
+
+// TestHumanAge: list says an age in its largest whole unit, singular for 1.
+func TestHumanAge(t *testing.T) {
+	for _, tt := range []struct {
+		age  time.Duration
+		want string
+	}{
+		{0, "0 seconds"},
+		{time.Second, "1 second"},
+		{59 * time.Second, "59 seconds"},
+		{3*time.Minute + 20*time.Second, "3 minutes"},
+		{time.Hour, "1 hour"},
+		{5*time.Hour + 59*time.Minute, "5 hours"},
+		{24 * time.Hour, "1 day"},
+		{7262*time.Hour + 34*time.Minute + 23*time.Second, "302 days"},
+	} {
+		if got := humanAge(tt.age); got != tt.want {
+			t.Errorf("humanAge(%v) = %q, want %q", tt.age, got, tt.want)
 		}
 	}
 }
