@@ -7,18 +7,39 @@ import (
 	"github.com/elicit/elicit/problem"
 )
 
-// ParseResponse reads a response for f: the output of collect
+// ParseResponse reads a response for f: ReadResponse of a document named
+// "response" whose format is told by its content (FormatAuto).
+func ParseResponse(f *form.Form, data []byte, opts *form.CollectOptions) (*form.Response, error) {
+	return ReadResponse(f, Document{Name: "response", Format: FormatAuto, Data: data}, opts)
+}
+
+// ReadResponse reads a response for f from one document in any format
+// Collect reads. In JSON: the output of collect
 // ({"success":true,"responses":{...},"response_id":...}), a response-log
 // record (`responses show ID --json`: "responses" and "response_id", no
-// "success"; unless f has a field "responses"), or answers in any shape
-// ParseAnswers takes. The values are validated again, so a summary never
-// shows an answer the form would refuse. The response id is the one the
+// "success"; unless f has a field "responses"), the widget's chat message,
+// or answers in any shape ParseAnswers takes. Otherwise (a markdown reply,
+// the text Claude Code shows after AskUserQuestion) what Collect reads from
+// it. The values are validated again, so a summary never shows an answer
+// the form would refuse. The response id is the one the
 // response carries, or none: bare answers were never recorded, and an id
 // made up here would name nothing `responses show` knows. Problems are
 // named by their path under "response" (response.goal for bare answers,
 // response.responses.goal for collect's output); a failed collect's output
 // is refused as a whole.
-func ParseResponse(f *form.Form, data []byte, opts *form.CollectOptions) (*form.Response, error) {
+func ReadResponse(f *form.Form, d Document, opts *form.CollectOptions) (*form.Response, error) {
+	if formatOf(d) != FormatJSON {
+		r, err := Collect(f, []Document{d}, opts)
+		if fail, ok := err.(*Failure); ok {
+			return nil, underResponse(fail.Problems, "answers")
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.ResponseID = "" // never recorded: see above
+		return r, nil
+	}
+	data := postbackBlock(d.Data)
 	doc, err := form.DecodeJSON(data, "response", true)
 	if err != nil {
 		return nil, err
@@ -79,7 +100,7 @@ func underResponse(probs problem.List, from string) problem.List {
 				rest = "." + repl + rest
 			}
 			p.Path = "response" + rest
-		case p.Path == "":
+		case p.Path == "" || p.Path == "response": // the document as a whole
 			p.Path = "response"
 		case strings.HasPrefix(p.Path, "["):
 			p.Path = "response" + p.Path

@@ -153,8 +153,10 @@ func (a *app) formCollect() *cobra.Command {
 		Long: `ANSWERS are one or more answer documents, merged and validated as one: answers keyed by
 field id, the widget's postback, AskUserQuestion's output, Codex request_user_input's result
 (JSON), or a person's markdown reply to 'form render --surface markdown' or to a markdown
-follow-up. --format auto (the default) reads a document that starts with { or [ as JSON and
-anything else as markdown. On problems the result carries reask: the markdown (and the
+follow-up, or the text Claude Code shows after AskUserQuestion ("<question>"="<answer>", ...).
+--format auto (the default) reads a document that starts with { or [ as JSON, the widget's chat
+message as the JSON postback it carries, a text with "<question>"= of the form's questions as
+Claude Code's answer text, and anything else as markdown. On problems the result carries reask: the markdown (and the
 AskUserQuestion inputs, where it can carry them) for exactly the fields that failed.`,
 		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgsAtLeast(cmd, args, 1, "ANSWERS") },
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -209,21 +211,29 @@ func (a *app) collect(f *form.Form, names []string, format surfaces.Format, temp
 
 func (a *app) formSummary() *cobra.Command {
 	var src formSource
+	var format string
 	cmd := &cobra.Command{
-		Use:   "summary FILE|- RESPONSE|-",
+		Use:   "summary FILE|- RESPONSE|- [--format auto|json|markdown]",
 		Short: "Collapse an answered form into a few lines of markdown",
-		Long:  "RESPONSE is the output of 'elicit form collect', or answers in any shape collect takes.",
-		Args:  func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 1, "RESPONSE") },
+		Long: `RESPONSE is the output of 'elicit form collect', a record of 'elicit responses show ID
+--json', or answers in any shape collect takes (JSON, a markdown reply, Claude Code's
+"<question>"="<answer>" text, the widget's chat message). --format works as collect's.`,
+		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 1, "RESPONSE") },
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !slices.Contains(surfaces.Formats, surfaces.Format(format)) {
+				return usagef("--format %q is not one of auto, json, markdown", format)
+			}
 			f, tid, err := a.loadForm(&src, args)
 			if err != nil {
 				return err
 			}
-			data, err := a.readInput(args[len(args)-1], answersInput)
+			name := args[len(args)-1]
+			data, err := a.readInput(name, answersInput)
 			if err != nil {
 				return err
 			}
-			r, err := surfaces.ParseResponse(f, data, &form.CollectOptions{TemplateID: tid})
+			doc := surfaces.Document{Name: "response", Format: surfaces.Format(format), Data: data}
+			r, err := surfaces.ReadResponse(f, doc, &form.CollectOptions{TemplateID: tid})
 			if err != nil {
 				return err
 			}
@@ -232,6 +242,7 @@ func (a *app) formSummary() *cobra.Command {
 		},
 	}
 	src.register(cmd)
+	cmd.Flags().StringVar(&format, "format", string(surfaces.FormatAuto), "how RESPONSE is written: auto, json or markdown")
 	return cmd
 }
 
