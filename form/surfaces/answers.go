@@ -10,8 +10,10 @@ import (
 	"github.com/elicit/elicit/problem"
 )
 
-// ParseAnswers decodes an answers document for f. It accepts, and tells
-// apart by content:
+// ParseAnswers decodes a JSON answers document for f. It reads JSON only:
+// Collect reads every format (a markdown reply, the sentence Claude Code
+// shows after AskUserQuestion) as well. It accepts, and tells apart by
+// content:
 //   - answers keyed by field id: {"goal": "Fix a bug", "focus": ["tests"]};
 //   - the widget's postback: {"__elicitation_response__": true, "form_id":
 //     ..., "answers": {...}}, or the whole chat message the widget sent with

@@ -20,7 +20,9 @@ import (
 type Format string
 
 // The formats Collect reads. Auto tells them apart: a document that starts
-// with '{' or '[' is JSON, anything else a markdown reply.
+// with '{' or '[' (a JSON list, not "[x]") is JSON, and so is the widget's
+// chat message; a text with `"<question>"=` of one of the form's questions
+// is Claude Code's AskUserQuestion sentence; anything else a markdown reply.
 const (
 	FormatAuto     Format = "auto"
 	FormatJSON     Format = "json"
@@ -36,7 +38,9 @@ var Formats = []Format{FormatAuto, FormatJSON, FormatMarkdown}
 const formatAskText Format = "ask-text"
 
 // Document is the answers one surface gave: a JSON answer document (any
-// shape ParseAnswers takes) or a person's markdown reply.
+// shape ParseAnswers takes, or the widget's chat message carrying its
+// postback), the sentence Claude Code shows after AskUserQuestion
+// (`"<question>"="<answer>", ...`), or a person's markdown reply.
 type Document struct {
 	// Name names the document in problems: a file name, "answers", "reply".
 	Name   string
