@@ -179,8 +179,14 @@ func stringList(v any) ([]string, bool) {
 }
 
 func checkNumber(f *Field, v any) (any, string) {
-	if b, ok := v.(bigNumber); ok {
-		return nil, rangeMessage(string(b))
+	switch x := v.(type) {
+	case bigNumber:
+		_, msg := parseExact(string(x))
+		return nil, msg
+	case json.Number:
+		if _, msg := parseExact(string(x)); msg != "" {
+			return nil, msg
+		}
 	}
 	n, ok := toFloat(v)
 	if !ok {

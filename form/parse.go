@@ -295,9 +295,9 @@ func (d *decoder) number(path loc, n *jsonnode.Node) (float64, bool) {
 		d.add(path, "must be a number (got %s)", describe(n))
 		return 0, false
 	}
-	v, err := n.Float()
-	if err != nil {
-		d.add(path, "%s", rangeMessage(n.Text))
+	v, msg := parseExact(n.Text)
+	if msg != "" {
+		d.add(path, "%s", msg)
 		return 0, false
 	}
 	return v, true

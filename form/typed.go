@@ -345,6 +345,9 @@ func typedNumber(s string) (any, string) {
 	if err != nil || !plain || math.IsInf(n, 0) {
 		return nil, fmt.Sprintf("%q is not a number (write digits, e.g. 12 or 2.5)", s)
 	}
+	if !keeps(t, n) {
+		return nil, inexactMessage(t, n)
+	}
 	return n, ""
 }
 

@@ -10,9 +10,10 @@ import (
 	"github.com/elicit/elicit/problem"
 )
 
-// bigNumber is a JSON number out of the range of float64, kept as its
-// literal text so a check can say what is wrong with it (jsonnode's Value
-// would turn it into a string, and a text field would accept it).
+// bigNumber is a JSON number float64 cannot hold (out of its range, or
+// with more significant digits than it keeps exactly), kept as its literal
+// text so a check can say what is wrong with it (jsonnode's Value would
+// turn it into a string, and a text field would accept it).
 type bigNumber string
 
 // MarshalJSON writes the number as it was given.
@@ -24,12 +25,12 @@ func rangeMessage(text string) string {
 }
 
 // jsonValue converts a node like jsonnode's Value (the last duplicate key
-// wins), except that a number out of range becomes a bigNumber.
+// wins), except that a number float64 cannot hold becomes a bigNumber.
 func jsonValue(n *jsonnode.Node) any {
 	switch n.Kind {
 	case jsonnode.Number:
-		f, err := n.Float()
-		if err != nil {
+		f, msg := parseExact(n.Text)
+		if msg != "" {
 			return bigNumber(n.Text)
 		}
 		return f

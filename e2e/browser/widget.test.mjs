@@ -200,6 +200,36 @@ describe("collect's messages on the page", () => {
   });
 });
 
+test("a number with more digits than it keeps gets collect's message, a half-typed date a person's", async () => {
+  const page = await browser.context.newPage();
+  const seen = watch(page);
+  await loadWidget(page, await render(form("number")));
+  for (const typed of ["123456789012345678901234567890", "9007199254740993", "0.1000000000000000000001"]) {
+    await page.getByLabel(/How many hours\?/).fill("5");
+    await page.getByLabel(/Which sampling ratio\?/).fill(typed);
+    await page.getByRole("button", { name: "Submit" }).click();
+    const r = await collect(form("number"), `{"hours": 5, "ratio": ${typed}}`);
+    assert.equal(r.code, 1);
+    const want = r.out.problems.find((p) => p.startsWith("answers.ratio: ")).slice("answers.ratio: ".length);
+    assert.match(want, /has more digits than a number keeps exactly/);
+    assert.equal(await errorOf(page, "ratio"), want, typed);
+    assert.deepEqual(await sent(page), [], "nothing is sent");
+  }
+  await page.getByLabel(/Which sampling ratio\?/).fill("0.50"); // kept exactly
+  await page.getByRole("button", { name: "Submit" }).click();
+  assert.equal(await errorOf(page, "ratio"), "");
+  const r = await collect(form("number"), (await sent(page))[0]);
+  assert.equal(r.out.responses.ratio, 0.5);
+  await loadWidget(page, await render(form("date")));
+  await page.getByLabel("When should it ship?").click();
+  await page.keyboard.type("0504"); // month and day, no year
+  await page.getByRole("button", { name: "Submit" }).click();
+  assert.equal(await errorOf(page, "ship_date"), "enter a complete date");
+  assert.deepEqual(await sent(page), []);
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
 test("rows and ranks: partial answers get collect's messages", async () => {
   const page = await browser.context.newPage();
   const seen = watch(page);
@@ -215,8 +245,13 @@ test("rows and ranks: partial answers get collect's messages", async () => {
   };
   await check("triage", (p) => group(p, /^Counter updated/).getByRole("radio", { name: "defer" }).check(),
     { findings: { sqli: "fix now", race: "defer" } }, "findings");
-  await check("assumption_review", (p) => group(p, /^PostgreSQL/).getByRole("radio", { name: "Edit" }).check(),
-    { assumed: { go: "accept", db: { edit: "" } } }, "assumed");
+  // A blank edit gets a person's message, not collect's JSON wording.
+  await loadWidget(page, await render(form("assumption_review")));
+  await group(page, /^PostgreSQL/).getByRole("radio", { name: "Edit" }).check();
+  await group(page, /^Deploys go through the CI pipeline/).getByRole("radio", { name: "Reject" }).check();
+  await page.getByRole("button", { name: "Submit" }).click();
+  assert.equal(await errorOf(page, "assumed"), "type the corrected assumption for \u201cPostgreSQL is the only database\u201d, or pick Accept or Reject");
+  assert.deepEqual(await sent(page), []);
   await check("ranking", async (p) => {
     await p.getByLabel("Rank 2 of 3").selectOption("Reliability");
     await p.getByLabel("Rank 3 of 3").selectOption("");

@@ -1,7 +1,5 @@
 // Rows and ranks, added to the widget's script for forms with a triage
 // board, an assumption review or a ranking (see @ext in widget.js).
-// P is a row key as collect writes it in a path: .key, or ["key"].
-var P=k=>/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/.test(k)?'.'+k:'['+JSON.stringify(k)+']';
 // g: {row key: ruling}, an assumption's edit as {edit: text}.
 R.g=d=>{
 var a={},n=0;
@@ -20,7 +18,7 @@ var m=[],e=[];
 d.querySelectorAll('.rw').forEach(r=>{
 var k=r.dataset.k,x=v[k];
 if(x===void 0)m.push(JSON.stringify(k));
-else if(x.edit!==void 0&&!x.edit.trim())e.push(P(k)+': an edit needs its replacement text as a non-empty string (got string '+JSON.stringify(x.edit)+')')
+else if(x.edit!==void 0&&!x.edit.trim())e.push('type the corrected assumption for “'+r.querySelector('legend').firstChild.textContent+'”, or pick Accept or Reject')
 });
 if(m.length&&d.dataset.r)e.push('no ruling for '+m.join(', ')+' (every row needs one)');
 return e.join('; ')

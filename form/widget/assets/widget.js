@@ -38,16 +38,26 @@ if(X[t])return X[t](d,v);
 if(t=='n'){
 if(v!==v)return'must be a number';
 if(!isFinite(v))return(v>0?'+':'-')+'Inf is not a finite number';
+if(N(c.value)!=N(v+''))return c.value+' has more digits than a number keeps exactly (it would become '+v+'): write at most 15 significant digits';
 if(c.min&&v<c.min)return v+' is below the minimum '+c.min;
 if(c.max&&v>c.max)return v+' is above the maximum '+c.max
 }
 if(t=='d'){
-if(v!==v||!/^\d{4}-\d\d-\d\d$/.test(v))return(v===v?JSON.stringify(v)+' ':'')+'is not a date in the form YYYY-MM-DD (zero-padded, e.g. 2026-01-05)';
+if(v!==v)return'enter a complete date';
+if(!/^\d{4}-\d\d-\d\d$/.test(v))return JSON.stringify(v)+' is not a date in the form YYYY-MM-DD (zero-padded, e.g. 2026-01-05)';
 c=new Date(v+'T00:00:00Z');
 if(isNaN(c)||c.toISOString().slice(0,10)!=v)return JSON.stringify(v)+' is not a real calendar date'
 }
 if(n&&[...v].length>n)return'is '+[...v].length+' characters, over max_length '+n;
 return''
+}
+// N writes decimal text s in one canonical form (sign, significant
+// digits, exponent), so that a number typed with more digits than it keeps
+// is told from the number it would become, as collect tells it.
+function N(s){
+var m=/^(-?)(\d*)\.?(\d*)(?:e(.+))?$/i.exec(s),d=m[2]+m[3],z=d.search(/[^0]|$/);
+d=d.slice(z).replace(/0+$/,'');
+return d?m[1]+d+'e'+(~~m[4]+m[2].length-z):'0'
 }
 // E puts message m beside field d, or clears it.
 function E(d,m){
