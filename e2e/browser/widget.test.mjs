@@ -321,6 +321,25 @@ test("guessed defaults are shown and confirmed with one tap", async () => {
   await page.close();
 });
 
+test("without sendPrompt the person gets the message to paste into the chat", async () => {
+  const page = await browser.context.newPage();
+  const seen = watch(page);
+  await page.setContent(`<!doctype html><html lang="en"><meta charset="utf-8"><title>bare</title><body>${await render(form("decision"))}</body></html>`);
+  await page.getByRole("radio", { name: /Non-LLM backlog/ }).check();
+  await page.getByRole("button", { name: "Submit" }).click();
+  assert.equal(await page.locator(".st").evaluate((e) => e.firstChild.textContent), "Paste this into the chat:");
+  const box = page.getByRole("textbox", { name: "Your answers" });
+  const msg = await box.inputValue();
+  assert.match(msg, /^Elicitation form submitted — parse and validate this response:\n```json\n/);
+  assert.equal(await box.evaluate((e) => e.readOnly && document.activeElement === e && e.selectionEnd - e.selectionStart), msg.length, "selected, ready to copy");
+  const r = await collect(form("decision"), msg);
+  assert.equal(r.code, 0, JSON.stringify(r.out));
+  assert.deepEqual(r.out.responses, { approach: "Non-LLM backlog" });
+  assert.doesNotMatch(await page.locator("form.el").innerText(), /AskUserQuestion|sendPrompt/);
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
 test("a postback is refused for another form", async () => {
   const page = await browser.context.newPage();
   await loadWidget(page, await render(form("decision")));

@@ -43,8 +43,9 @@ if(c.min&&v<c.min)return v+' is below the minimum '+c.min;
 if(c.max&&v>c.max)return v+' is above the maximum '+c.max
 }
 if(t=='d'){
+// The date control gives YYYY-MM-DD or, half typed, nothing it can
+// read; what else a browser without one lets through is no real date.
 if(v!==v)return'enter a complete date';
-if(!/^\d{4}-\d\d-\d\d$/.test(v))return JSON.stringify(v)+' is not a date in the form YYYY-MM-DD (zero-padded, e.g. 2026-01-05)';
 c=new Date(v+'T00:00:00Z');
 if(isNaN(c)||c.toISOString().slice(0,10)!=v)return JSON.stringify(v)+' is not a real calendar date'
 }
@@ -84,7 +85,7 @@ O(b,p[''])
 });
 F.addEventListener('submit',e=>{
 e.preventDefault();
-var a={},b,p;
+var a={},b,p,m,t;
 L().forEach(d=>{
 var v=V(d),m=K(d,v);
 E(d,m);
@@ -96,8 +97,17 @@ if(b)return;
 p={__elicitation_response__:!0,form_id:F.dataset.form,title:F.dataset.title,answers:a};
 // A page that sends the answers itself cancels this event.
 if(!F.dispatchEvent(new CustomEvent('elicit-submit',{detail:p,cancelable:!0})))return;
-if(typeof sendPrompt!='function')return O(0,'This host has no sendPrompt: answer with AskUserQuestion instead.');
-sendPrompt('Elicitation form submitted — parse and validate this response:\n```json\n'+JSON.stringify(p).replace(/`/g,'\\u0060')+'\n```');
+m='Elicitation form submitted — parse and validate this response:\n```json\n'+JSON.stringify(p).replace(/`/g,'\\u0060')+'\n```';
+// Without sendPrompt (the HTML opened on its own), the person gets the
+// message to paste into the chat themselves.
+if(typeof sendPrompt!='function'){
+O(0,'Paste this into the chat:');
+S.append(t=document.createElement('textarea'));
+t.value=m;
+t.readOnly=t.ariaLabel='Your answers';
+return t.select()
+}
+sendPrompt(m);
 F.querySelector('[type=submit]').disabled=!0;
 O(0,'Sent.')
 });
