@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/visible"
 	"github.com/spf13/cobra"
@@ -59,6 +60,25 @@ func (a *app) openLog() (*responselog.Store, error) {
 	return l.Read()
 }
 
+// explainLog says on stderr why the log may hold less than expected:
+// logging is off (and how to turn it on), or, when empty, that nothing
+// was recorded yet and where the log is.
+func (a *app) explainLog(empty bool) {
+	dir := responselog.DirFor(a.getenv)
+	s, err := config.LogFor(a.project(), a.getenv)
+	switch {
+	case err == nil && !s.Value && s.Source == config.LogEnv:
+		fmt.Fprintf(a.stderr, "elicit: the response log is off in this environment (%s=%s), so nothing new is recorded: unset %s or set it to on\n",
+			config.LogEnv, visible.String(a.getenv(config.LogEnv)), config.LogEnv)
+	case err == nil && !s.Value:
+		fmt.Fprintf(a.stderr, "elicit: the response log is off for this project (\"log\": false in %s), so nothing new is recorded: turn it on with 'elicit config set log true'\n",
+			visible.String(s.Source))
+	case empty:
+		fmt.Fprintf(a.stderr, "elicit: the response log in %s is empty: it records the forms elicit renders and collects (form collect, form ask, form open, the MCP tools)\n",
+			visible.String(dir))
+	}
+}
+
 func (a *app) responsesList() *cobra.Command {
 	var out outputFormat
 	var filter responselog.Filter
@@ -86,6 +106,7 @@ func (a *app) responsesList() *cobra.Command {
 				}
 				fmt.Fprintln(a.stderr, "elicit: "+visible.String(why))
 			}
+			a.explainLog(len(list) == 0 && filter.TemplateID == "" && filter.Shape == "")
 			return a.printEntries(list, out)
 		},
 	}
@@ -295,6 +316,7 @@ more, with the 'elicit templates save' command that makes each a template.`,
 			if err != nil {
 				return err
 			}
+			a.explainLog(st.Records == 0)
 			if asJSON {
 				return writeJSON(a.stdout, st)
 			}
