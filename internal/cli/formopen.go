@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -35,7 +36,8 @@ func (a *app) formOpen() *cobra.Command {
 		Short: "Ask a person on a local web page and print the validated answers",
 		Long: `Serves the form as a web page on 127.0.0.1 (a random port unless --port) behind a
 one-time token, prints "open URL" on stderr and opens the system browser (unless
---no-browser, or none is found; $BROWSER names one). Each submission is checked with
+--no-browser, or none is found). $BROWSER names it: a colon-separated list of commands,
+the first on PATH used, each with %s for the address (else it is added at the end). Each submission is checked with
 collect, and problems are shown beside their fields. On success the page confirms and
 collect's JSON is printed (exit 0). Cancel on the page, Ctrl-C, SIGTERM, SIGHUP (the
 terminal closed) or the timeout (default 30m; 0 waits forever) print
@@ -94,26 +96,74 @@ terminal closed) or the timeout (default 30m; 0 waits forever) print
 }
 
 // openBrowser starts the system browser on url without waiting for it:
-// $BROWSER when set (the first of a colon-separated list), else the
-// platform's opener.
+// $BROWSER when set (browserCommands: the first command of its list that
+// is on PATH), else the platform's opener.
 func (a *app) openBrowser(url string) error {
-	name, args := "xdg-open", []string{url}
+	cmds := [][]string{{"xdg-open", url}}
 	switch {
 	case a.getenv("BROWSER") != "":
-		name, _, _ = strings.Cut(a.getenv("BROWSER"), ":")
+		cmds = browserCommands(a.getenv("BROWSER"), url)
 	case runtime.GOOS == "darwin":
-		name = "open"
+		cmds = [][]string{{"open", url}}
 	case runtime.GOOS == "windows":
-		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", url}
+		cmds = [][]string{{"rundll32", "url.dll,FileProtocolHandler", url}}
 	}
-	path, err := exec.LookPath(name)
-	if err != nil {
-		return fmt.Errorf("no browser found (%s is not on PATH)", name)
+	var missing []string
+	for _, c := range cmds {
+		path, err := exec.LookPath(c[0])
+		if err != nil {
+			missing = append(missing, c[0])
+			continue
+		}
+		p := exec.Command(path, c[1:]...)
+		if err := p.Start(); err != nil {
+			return fmt.Errorf("start the browser %s: %w", c[0], err)
+		}
+		go func() { _ = p.Wait() }() // reap it; the answer does not depend on it
+		return nil
 	}
-	c := exec.Command(path, args...)
-	if err := c.Start(); err != nil {
-		return fmt.Errorf("start the browser %s: %w", name, err)
+	if len(missing) == 0 {
+		return fmt.Errorf("no browser found ($BROWSER names no command)")
 	}
-	go func() { _ = c.Wait() }() // reap it; the answer does not depend on it
-	return nil
+	return fmt.Errorf("no browser found (not on PATH: %s)", strings.Join(missing, ", "))
+}
+
+// browserCommands reads $BROWSER as the convention has it: a list of
+// commands separated by the path list separator (':'), each split into
+// arguments at spaces, with %s replaced by the URL (%% is a '%'), or the
+// URL added as the last argument when there is no %s.
+func browserCommands(env, url string) [][]string {
+	var cmds [][]string
+	for _, entry := range filepath.SplitList(env) {
+		args := strings.Fields(entry)
+		if len(args) == 0 {
+			continue
+		}
+		placed := false
+		for i, arg := range args {
+			if i == 0 || !strings.Contains(arg, "%") {
+				continue
+			}
+			var b strings.Builder
+			for j := 0; j < len(arg); j++ {
+				switch {
+				case arg[j] == '%' && j+1 < len(arg) && arg[j+1] == 's':
+					b.WriteString(url)
+					placed = true
+					j++
+				case arg[j] == '%' && j+1 < len(arg) && arg[j+1] == '%':
+					b.WriteByte('%')
+					j++
+				default:
+					b.WriteByte(arg[j])
+				}
+			}
+			args[i] = b.String()
+		}
+		if !placed {
+			args = append(args, url)
+		}
+		cmds = append(cmds, args)
+	}
+	return cmds
 }
