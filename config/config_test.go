@@ -102,7 +102,7 @@ func TestErrorsHaveLineAndColumn(t *testing.T) {
 	tests := []struct {
 		name, content, want string
 	}{
-		{"syntax", "{\n  \"keyboard_mode\": tru\n}", ":2:20: is not a JSON object: invalid JSON: invalid literal (expected true)"},
+		{"syntax", "{\n  \"keyboard_mode\": tru\n}", ":2:20: is not a JSON object: invalid JSON: unexpected word \"tru\" (expected a value: an object, a list, a string, a number, true, false or null)"},
 		{"not an object", "\n\n  [1]", ":3:3: is not a JSON object (got array)"},
 		{"wrong type", "{\"theme\": 1,\n \"keyboard_mode\": 1}", ":2:19: keyboard_mode must be true or false (got 1)"},
 		{"not UTF-8", "{\"a\": \"\xff\"}", ":1:8: is not valid UTF-8"},

@@ -180,12 +180,12 @@ func (ts *Templates) collect(fsys fs.FS, dir, source string, names map[string]st
 
 func (ts *Templates) info(name, source string) TemplateInfo {
 	ti := TemplateInfo{Name: name, Source: source, Slots: []string{}}
-	data, _, err := ts.source(name)
+	data, from, err := ts.source(name)
 	if err != nil {
 		ti.Error = err.Error()
 		return ti
 	}
-	root, probs := parseDocument(data, "template "+name, false)
+	root, probs := parseDocument(data, ts.what(name, from), false)
 	if probs != nil {
 		ti.Error = probs.Error()
 		return ti
@@ -272,27 +272,41 @@ func (ts *Templates) source(name string) ([]byte, string, error) {
 // problems (missing, unexpected, undeclared, unused, empty) and form
 // problems are reported together.
 func (ts *Templates) Cast(name string, slots map[string]string) (*Form, error) {
-	data, _, err := ts.Source(name)
+	data, from, err := ts.Source(name)
 	if err != nil {
 		return nil, problem.List{{Path: "template", Message: err.Error()}}
 	}
-	return cast(name, data, slots, false)
+	return cast(ts.what(name, from), data, slots, false)
 }
 
 // Lint reports, as Cast would, the problems of a template that no slot
 // values could mend: its structure, undeclared or unused placeholders, bad
 // slot declarations. nil means it casts once its slots are given.
 func (ts *Templates) Lint(name string) error {
-	data, _, err := ts.Source(name)
+	data, from, err := ts.Source(name)
 	if err != nil {
 		return err
 	}
-	return lint(name, data)
+	return lint(ts.what(name, from), data)
 }
 
-// lint is Lint for a template's file.
-func lint(name string, data []byte) error {
-	_, err := cast(name, data, nil, true)
+// what names template name from source ("folder" or "embedded") in
+// messages: a folder template by its file too, "template x (x.json in
+// --templates ./tpl)".
+func (ts *Templates) what(name, source string) string {
+	if source != "folder" {
+		return "template " + name
+	}
+	folder := ts.FolderName
+	if folder == "" {
+		folder = "the template folder"
+	}
+	return fmt.Sprintf("template %s (%s.json in %s)", name, name, folder)
+}
+
+// lint is Lint for a template's file; what names it (Templates.what).
+func lint(what string, data []byte) error {
+	_, err := cast(what, data, nil, true)
 	return err
 }
 
@@ -309,8 +323,8 @@ func oneLineError(err error) string {
 // casts without values, for Lint: each slot is filled with its own name,
 // and the form's problems at strings a slot filled are left out (they may
 // depend on the values).
-func cast(name string, data []byte, slots map[string]string, dry bool) (*Form, error) {
-	root, probs := parseDocument(data, "template "+name, false)
+func cast(what string, data []byte, slots map[string]string, dry bool) (*Form, error) {
+	root, probs := parseDocument(data, what, false)
 	if probs != nil {
 		return nil, probs
 	}

@@ -84,7 +84,7 @@ func TestTemplateNamesAndOverrides(t *testing.T) {
 	want := []TemplateInfo{
 		{Name: "Upper", Source: "folder", Slots: []string{},
 			Error: `file "Upper.json" is not named as a template (NAME.json, NAME lowercase letters, digits and '-'); rename it upper.json`},
-		{Name: "bad", Source: "folder", Slots: []string{}, Error: "template bad is not valid JSON: at line 1, column 2: unexpected end of input (expected a value)"},
+		{Name: "bad", Source: "folder", Slots: []string{}, Error: "template bad (bad.json in the template folder) is not valid JSON: at line 1, column 2: unexpected end of input (expected a value)"},
 		{Name: "retro", Title: "Retro for {team}", Slots: []string{"team"}, Fields: 1, Source: "folder"},
 		{Name: "session-contract", Title: "Mine", Slots: []string{}, Fields: 1, Source: "folder"},
 	}

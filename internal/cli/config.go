@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/elicit/elicit/config"
 	"github.com/spf13/cobra"
@@ -21,7 +22,7 @@ func configCommand(a *app) *cobra.Command {
 
 func checkKey(key string) error {
 	if !slices.Contains(config.Keys, key) {
-		return usagef("unknown setting %q (settings: %v)", key, config.Keys)
+		return usagef("unknown setting %q (settings: %s)", key, strings.Join(config.Keys, ", "))
 	}
 	return nil
 }

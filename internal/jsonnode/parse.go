@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -341,6 +342,10 @@ func (p *parser) parseValue(depth int) Node {
 		p.literal("null")
 		return Node{Kind: Null, Offset: int32(start)}
 	}
+	if w := p.word(); w != "" {
+		p.fail("unexpected word %q (expected a value: an object, a list, a string, a number, true, false or null)", w)
+		return Node{}
+	}
 	p.fail("unexpected %s (expected a value)", p.describe())
 	return Node{}
 }
@@ -350,7 +355,22 @@ func (p *parser) literal(word string) {
 		p.pos += len(word)
 		return
 	}
-	p.fail("invalid literal (expected %s)", word)
+	w := p.word()
+	if p.pos+len(w) == len(p.data) && strings.HasPrefix(word, w) {
+		p.fail("%q is cut short (expected %s)", w, word)
+		return
+	}
+	p.fail("unexpected word %q (expected a value: an object, a list, a string, a number, true, false or null)", w)
+}
+
+// word is the run of ASCII letters at the current position (at most 20),
+// for messages about a bare word where a value belongs.
+func (p *parser) word() string {
+	end := p.pos
+	for end < len(p.data) && end-p.pos < 20 && (p.data[end] >= 'a' && p.data[end] <= 'z' || p.data[end] >= 'A' && p.data[end] <= 'Z') {
+		end++
+	}
+	return string(p.data[p.pos:end])
 }
 
 func (p *parser) object(depth int) Node {

@@ -20,14 +20,17 @@ func TestParseErrors(t *testing.T) {
 		{"bad escape", `"\x"`, `invalid escape '\x'`},
 		{"control char", "\"a\nb\"", "control character"},
 		{"leading zero", `01`, "unexpected character '1' after the end of the value"},
-		{"bare word", `{"a": yes}`, "line 1, column 7: unexpected character 'y' (expected a value)"},
+		{"bare word", `{"a": yes}`, `line 1, column 7: unexpected word "yes" (expected a value: an object, a list, a string, a number, true, false or null)`},
+		{"not json", "not json\n", `line 1, column 1: unexpected word "not" (expected a value: an object, a list, a string, a number, true, false or null)`},
+		{"bad literal", `[nul]`, `unexpected word "nul" (expected a value`},
+		{"bare symbol", `{"a": *}`, "unexpected character '*' (expected a value)"},
 		{"two values", `{} {}`, "after the end of the value"},
 		{"column counts characters", "{\"é\": x}", "line 1, column 7"},
 		{"too deep", strings.Repeat("[", MaxDepth+1), "nesting deeper than 64 levels"},
 		{"bad exponent", `1e`, "expected a digit in the exponent"},
 		{"bad fraction", `1.`, "expected a digit after '.'"},
 		{"bad unicode", `"\u12G4"`, `invalid \u escape`},
-		{"truncated true", `tru`, "invalid literal (expected true)"},
+		{"truncated true", `tru`, `"tru" is cut short (expected true)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

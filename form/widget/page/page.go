@@ -20,6 +20,7 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/widget"
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -206,7 +207,7 @@ func (s *server) submit(w http.ResponseWriter, r *http.Request) {
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
-		writeJSON(w, http.StatusRequestEntityTooLarge, failure(s.form, problem.List{{Message: fmt.Sprintf("the answers are over %d bytes", MaxBody)}}))
+		writeJSON(w, http.StatusRequestEntityTooLarge, failure(s.form, problem.List{{Message: fmt.Sprintf("the answers are over %s, more than a submission may have: shorten the longest answers", infile.Size(MaxBody))}}))
 		return
 	}
 	resp, err := s.collect(data)

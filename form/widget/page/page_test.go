@@ -187,8 +187,9 @@ func TestSubmit(t *testing.T) {
 	}
 	// Too large.
 	big := bytes.Repeat([]byte("x"), MaxBody+1)
-	if code, _ := do(t, "POST", s.url+"submit", `{"a":"`+string(big)+`"}`, nil); code != http.StatusRequestEntityTooLarge {
-		t.Errorf("a large post = %d, want 413", code)
+	if code, body := do(t, "POST", s.url+"submit", `{"a":"`+string(big)+`"}`, nil); code != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(body, "the answers are over 1 MiB, more than a submission may have: shorten the longest answers") {
+		t.Errorf("a large post = %d %s, want 413 saying 1 MiB", code, body)
 	}
 	// A corrected one ends the page with the response.
 	good := map[string]any{"track": "beta", "platforms": []string{"linux"}, "budget": 12, "ship_date": "2026-05-04"}
