@@ -156,8 +156,9 @@ field id, the widget's postback, AskUserQuestion's output, Codex request_user_in
 follow-up, or the text Claude Code shows after AskUserQuestion ("<question>"="<answer>", ...).
 --format auto (the default) reads a document that starts with { or [ as JSON, the widget's chat
 message as the JSON postback it carries, a text with "<question>"= of the form's questions as
-Claude Code's answer text, and anything else as markdown. On problems the result carries reask: the markdown (and the
-AskUserQuestion inputs, where it can carry them) for exactly the fields that failed.`,
+Claude Code's answer text, and anything else as markdown. On problems the result carries
+reask: the markdown (and the AskUserQuestion inputs, where it can carry them) for exactly the
+fields that failed.`,
 		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgsAtLeast(cmd, args, 1, "ANSWERS") },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(surfaces.Formats, surfaces.Format(format)) {
