@@ -10,10 +10,18 @@ const (
 	// consultant's answer (consult.MaxAnswer). Files are read by path.
 	MaxResponse = 1 << 20
 	// MaxStateFile is the largest state file read: room for the 8
-	// iterations' answers, prompts and judgments at their caps.
+	// iterations' answers, prompts and judgments at their caps. A step
+	// that would write a larger one is refused before anything is written.
 	MaxStateFile = 64 << 20
-	// MaxTranscript is the largest transcript read.
+	// MaxTranscript is the largest transcript read; a step that would
+	// grow it past this is refused before anything is written.
 	MaxTranscript = 256 << 20
+	// MaxQuestion is the largest question a deliberation starts on, and
+	// the largest of each start option's texts together (the facts, the
+	// interpretations, the SSM, the paths): 64 KiB, which every prompt
+	// may carry, and which a command-line argument can hold. Longer
+	// material belongs in a file named by path.
+	MaxQuestion = 64 << 10
 )
 
 var (

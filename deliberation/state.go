@@ -488,6 +488,24 @@ func CheckStart(question string, opts *StartOptions) error {
 	return checkInvocation(question, o)
 }
 
+// inFile is what to do with a start text over MaxQuestion.
+const inFile = "keep it short and put longer material in a file the consultee reads (its absolute path in paths, --path)"
+
+// capText adds a problem when a start input of n bytes is over MaxQuestion.
+func capText(p *problem.List, path, what string, n int, fix string) {
+	if n > MaxQuestion {
+		p.Add(path, "is %d bytes, over the cap of %d KiB for %s (every prompt may carry it): %s", n, MaxQuestion>>10, what, fix)
+	}
+}
+
+func totalLen(texts ...string) int {
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	return n
+}
+
 // checkInvocation is the invocation check: an explicit request (calling
 // New is one) and a substantive question. The question must be non-empty;
 // whether it needs several iterations is the caller's judgment (the
@@ -519,6 +537,11 @@ func checkInvocation(question string, o StartOptions) error {
 		}
 		checkUTF8(&p, fmt.Sprintf("paths[%d]", i), path)
 	}
+	capText(&p, "question", "a deliberation's question", len(question), inFile)
+	capText(&p, "facts", "the user facts together", totalLen(o.Facts...), inFile)
+	capText(&p, "interpretations", "the interpretations together", totalLen(o.Interpretations...), inFile)
+	capText(&p, "ssm", "the Solution Space Mapping (shape, tangents, drift_signals together)", totalLen(o.SSM.Shape, o.SSM.Tangents, o.SSM.DriftSignals), inFile)
+	capText(&p, "paths", "the paths together", totalLen(o.Paths...), "name fewer files, or a folder")
 	if o.LedgerBudget < 0 {
 		p.Add("ledger_budget", "is %d, want 0 (no cap) or more", o.LedgerBudget)
 	}

@@ -157,12 +157,13 @@ func (st *Store) Start(question string, opts *StartOptions) (string, *State, err
 		return "", nil, fmt.Errorf("deliberation store: %w", err)
 	}
 	rec := Record{Kind: "start", Iteration: 1, Text: s.Next.Prompt, Data: start}
-	end, err := st.appendRecords(lock, now, []Record{rec})
-	if err != nil {
+	if err := st.commit(id, lock, now, s, []Record{rec}); err != nil {
+		if info, serr := lock.Stat(); serr == nil && info.Size() == 0 {
+			os.Remove(st.TranscriptPath(id)) // nothing was written: no deliberation
+		}
 		return "", nil, err
 	}
-	s.TranscriptOffset = end
-	return id, s, st.save(id, s)
+	return id, s, nil
 }
 
 // reserve claims a fresh ID by creating its transcript exclusively, and
@@ -253,12 +254,10 @@ func (st *Store) Update(id string, fn func(s *State, now time.Time) ([]Record, e
 		}
 		return nil, err
 	}
-	end, err := st.appendRecords(lock, now, recs)
-	if err != nil {
+	if err := st.commit(id, lock, now, s, recs); err != nil {
 		return nil, err
 	}
-	s.TranscriptOffset = end
-	return s, st.save(id, s)
+	return s, nil
 }
 
 // lock opens (creating if need be: a state file of the original skill has
@@ -302,39 +301,69 @@ func (st *Store) openLocked(id string, create int) (*os.File, error) {
 }
 
 func (st *Store) save(id string, s *State) error {
+	data, err := st.encodeState(id, s)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(st.StatePath(id), data)
+}
+
+// encodeState is s as its state file. A state over MaxStateFile is
+// refused: it could never be read back.
+func (st *Store) encodeState(id string, s *State) ([]byte, error) {
 	s.normalize()
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
-		return fmt.Errorf("deliberation store: %w", err)
+		return nil, fmt.Errorf("deliberation store: %w", err)
 	}
-	return writeAtomic(st.StatePath(id), append(data, '\n'))
+	data = append(data, '\n')
+	if len(data) > MaxStateFile {
+		return nil, tooLong(st.StatePath(id), int64(len(data)), stateInput)
+	}
+	return data, nil
 }
 
-// appendRecords writes recs at the end of the transcript f as JSON lines,
-// in one write, and syncs it; it returns the transcript's size after them.
-func (st *Store) appendRecords(f *os.File, now time.Time, recs []Record) (int64, error) {
+// tooLong is the refusal of a write that would make a file larger than
+// the cap it is read with.
+func tooLong(path string, n int64, l infile.Limit) error {
+	return problem.List{{Path: path, Message: fmt.Sprintf("would grow to %d bytes, over the cap of %d MiB for %s, and could not be read back: the step is refused and nothing was written (synthesize the deliberation now, or start a new one on what is left)", n, l.Max>>20, l.What)}}
+}
+
+// commit appends recs to the transcript (open and locked as lock), then
+// writes s, which includes them. A transcript or state that would grow
+// past the cap it is read with is refused before anything is written.
+func (st *Store) commit(id string, lock *os.File, now time.Time, s *State, recs []Record) error {
 	var buf []byte
 	for _, r := range recs {
 		r.Time = now.UTC().Format(time.RFC3339)
 		line, err := json.Marshal(r)
 		if err != nil {
-			return 0, fmt.Errorf("deliberation transcript: %w", err)
+			return fmt.Errorf("deliberation transcript: %w", err)
 		}
 		buf = append(append(buf, line...), '\n')
 	}
-	if len(buf) > 0 {
-		if _, err := f.Write(buf); err != nil {
-			return 0, fmt.Errorf("deliberation transcript %s: %w", f.Name(), err)
-		}
-		if err := f.Sync(); err != nil {
-			return 0, fmt.Errorf("deliberation transcript %s: %w", f.Name(), err)
-		}
-	}
-	info, err := f.Stat()
+	info, err := lock.Stat()
 	if err != nil {
-		return 0, fmt.Errorf("deliberation transcript: %w", err)
+		return fmt.Errorf("deliberation transcript: %w", err)
 	}
-	return info.Size(), nil
+	end := info.Size() + int64(len(buf))
+	if end > MaxTranscript {
+		return tooLong(st.TranscriptPath(id), end, transcriptInput)
+	}
+	s.TranscriptOffset = end
+	data, err := st.encodeState(id, s)
+	if err != nil {
+		return err
+	}
+	if len(buf) > 0 {
+		if _, err := lock.Write(buf); err != nil {
+			return fmt.Errorf("deliberation transcript %s: %w", lock.Name(), err)
+		}
+		if err := lock.Sync(); err != nil {
+			return fmt.Errorf("deliberation transcript %s: %w", lock.Name(), err)
+		}
+	}
+	return writeAtomic(st.StatePath(id), data)
 }
 
 // writeAtomic replaces path with data: a temp file in the same directory,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit/elicit/deliberation"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -77,6 +78,7 @@ func TestDeliberationToolErrors(t *testing.T) {
 	}{
 		{"deliberation_start", map[string]any{"question": "  "}, "question: is empty"},
 		{"deliberation_start", map[string]any{}, "question: missing (a string is required)"},
+		{"deliberation_start", map[string]any{"question": strings.Repeat("q", deliberation.MaxQuestion+1)}, "question: is 65537 bytes, over the cap of 64 KiB for a deliberation's question"},
 		{"deliberation_status", map[string]any{"id": "../../etc/passwd"}, `id: "../../etc/passwd" is not a deliberation ID`},
 		{"deliberation_status", map[string]any{"id": "20990101-000000"}, "id: no deliberation 20990101-000000"},
 		{"deliberation_evaluate", map[string]any{"id": "20990101-000000", "evaluation": "x"}, "evaluation: must be a JSON object"},

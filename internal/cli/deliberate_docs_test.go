@@ -77,3 +77,20 @@ func jsonKeys(t *testing.T, data []byte) ([]string, map[string]json.RawMessage) 
 	}
 	return keys, values
 }
+
+// TestDeliberateStartQuestionCap: the CLI refuses a question over the cap
+// with the problem the library and the MCP tool give, and starts nothing.
+func TestDeliberateStartQuestionCap(t *testing.T) {
+	home := t.TempDir()
+	os.Chmod(home, 0o700)
+	t.Setenv("ELICIT_HOME", home)
+	var stdout, stderr bytes.Buffer
+	code := Run([]string{"deliberate", "start", "--question", strings.Repeat("q", 64<<10+1)}, strings.NewReader(""), &stdout, &stderr)
+	want := "question: is 65537 bytes, over the cap of 64 KiB for a deliberation's question (every prompt may carry it): keep it short and put longer material in a file the consultee reads (its absolute path in paths, --path)"
+	if code != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("exit %d, stderr %q, want exit 1 and %q", code, stderr.String(), want)
+	}
+	if entries, _ := os.ReadDir(home + "/deliberations"); len(entries) != 0 {
+		t.Errorf("a refused start wrote %v", entries)
+	}
+}
