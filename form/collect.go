@@ -35,8 +35,25 @@ type CollectOptions struct {
 
 // Collect validates answers keyed by field id against the form. It reports
 // every problem (unknown keys first, then each field in form order) and
-// injects defaults for unanswered fields that have one.
+// injects defaults for unanswered fields that have one. A form that breaks
+// a definition rule (see Validate) is refused with its problems.
 func Collect(f *Form, answers map[string]any, opts *CollectOptions) (*Response, error) {
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	return collect(f, answers, opts)
+}
+
+// CheckAnswer checks one answer to fl with Collect's rules and returns
+// Collect's problems, or nil: what a surface that asks one question at a
+// time says before the next. The field itself is not checked (it may be
+// one row of a construct, keyed as flat surfaces key it).
+func CheckAnswer(fl *Field, v any) error {
+	_, err := collect(&Form{Fields: []Field{*fl}}, map[string]any{fl.ID: v}, nil)
+	return err
+}
+
+func collect(f *Form, answers map[string]any, opts *CollectOptions) (*Response, error) {
 	if opts == nil {
 		opts = &CollectOptions{}
 	}

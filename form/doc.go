@@ -1,6 +1,7 @@
-// Package form is elicit's forms engine: declarative JSON forms of ten field
-// types (single_select, multi_select, boolean, text_input, number, date,
-// textarea and the decision, pushback and progress constructs), strictly
+// Package form is elicit's forms engine: declarative JSON forms of fifteen
+// field types (seven plain controls: single_select, multi_select, boolean,
+// text_input, number, date, textarea; eight constructs: decision, pushback,
+// progress, deliberation, triage, confirm, ranking, assumption_review), strictly
 // decoded with every problem listed, routed to the surface that fits
 // (SelectSurface), cast from templates with slots, and answered: Collect
 // validates answers keyed by field id and Summary collapses a response into
@@ -15,6 +16,10 @@
 // present.go.
 //
 // The package is pure: it reads templates through an fs.FS and does no other
-// I/O. Values of type Form come only from Parse or a template cast, so code
-// that holds one can rely on every definition rule.
+// I/O. A Form from Parse or a template cast satisfies every definition rule;
+// one built or changed in Go code may not, so Form.Validate checks it with
+// Parse's rules, and every entry point that takes a form (Collect,
+// SelectSurface, Summary, the surfaces' renderers and readers) refuses an
+// invalid one with its problems: an error, or a result with success false
+// and the problems, never a panic or a response the form would refuse.
 package form

@@ -61,8 +61,9 @@ func (t Type) RichControl() bool {
 	return t == Number || t == Date || t == Textarea
 }
 
-// Form is a validated form definition. Values of this type come from Parse
-// (or a template cast) and satisfy every definition rule.
+// Form is a form definition. One from Parse (or a template cast) satisfies
+// every definition rule; check one built or changed in Go code with
+// Validate (the entry points that take a form check it too).
 type Form struct {
 	Title       string  `json:"title"`
 	Description string  `json:"description,omitempty"`

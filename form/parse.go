@@ -109,8 +109,17 @@ func describe(n *jsonnode.Node) string {
 	return n.Kind.String()
 }
 
-// fromNode decodes a form from a parsed object.
+// fromNode decodes a form from a parsed object and remembers it is valid.
 func fromNode(root *jsonnode.Node) (*Form, error) {
+	f, err := decodeForm(root)
+	if err == nil {
+		markValid(f)
+	}
+	return f, err
+}
+
+// decodeForm decodes a form from a parsed object.
+func decodeForm(root *jsonnode.Node) (*Form, error) {
 	d := &decoder{}
 	f := d.form(root)
 	if d.probs.count() > 0 {

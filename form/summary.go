@@ -24,7 +24,12 @@ func EscapeMarkdown(s string) string { return visible.String(markdownEscaper().R
 
 // Summary collapses an answered form into a few lines of markdown: the title
 // (with the response id) and one bullet per answered field, in form order.
+// A form that breaks a definition rule (see Validate) is summarised as one
+// line naming its problems.
 func Summary(f *Form, r *Response) string {
+	if err := f.Check(); err != nil {
+		return "**Form not valid**, nothing to summarise: " + EscapeMarkdown(strings.Join(ProblemStrings(err), "; ")) + "\n"
+	}
 	var b strings.Builder
 	b.WriteString("**" + EscapeMarkdown(f.Title) + "** — answered")
 	if r.ResponseID != "" {

@@ -82,6 +82,9 @@ type SurfaceChoice struct {
 	Surface Surface `json:"surface"`
 	Reason  string  `json:"reason"`
 	How     string  `json:"how"`
+	// Problems, for a form that breaks a definition rule (see
+	// Validate), name every problem; Surface is then "".
+	Problems []string `json:"problems,omitempty"`
 }
 
 func choose(s Surface, reason string) SurfaceChoice {
@@ -92,8 +95,14 @@ func choose(s Surface, reason string) SurfaceChoice {
 // a client that cannot render widgets gets its question tool
 // (AskUserQuestion, or request_user_input for Codex); a number, date or
 // textarea field gets the widget; keyboard mode gets AskUserQuestion; a
-// trivial form gets AskUserQuestion; everything else gets the widget.
+// trivial form gets AskUserQuestion; everything else gets the widget. A form
+// that breaks a definition rule (see Validate) gets no surface: Surface is ""
+// and Problems names every problem.
 func SelectSurface(f *Form, opts *SurfaceOptions) SurfaceChoice {
+	if err := f.Check(); err != nil {
+		probs := ProblemStrings(err)
+		return SurfaceChoice{Reason: "the form is not valid (" + strings.Join(probs, "; ") + "): fix it before asking", Problems: probs}
+	}
 	if opts == nil {
 		opts = &SurfaceOptions{}
 	}

@@ -39,6 +39,9 @@ func (r *Result) AppendJSON(b []byte) ([]byte, error) {
 	if r.MarkdownFollowup != nil {
 		b = appendMarkdownFollowup(jsonenc.Key(b, "markdown_followup", false), r.MarkdownFollowup)
 	}
+	if len(r.Problems) > 0 {
+		b = jsonenc.Strings(jsonenc.Key(b, "problems", false), r.Problems)
+	}
 	return append(b, '}'), nil
 }
 

@@ -39,6 +39,10 @@ type Result struct {
 	// MarkdownFollowup asks those fields in one chat message; collect
 	// takes its reply together with AskUserQuestion's output.
 	MarkdownFollowup *markdown.Followup `json:"markdown_followup,omitempty"`
+	// Problems, for a form that breaks a definition rule (see
+	// form.Validate), name every problem; Success is then false and nothing
+	// else is rendered.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // FollowupLead introduces the markdown follow-up of a chat tool's questions.
@@ -95,13 +99,22 @@ type FollowupGroup struct {
 }
 
 // Render renders a form for AskUserQuestion. Fields the host cannot express
-// are listed in Unsupported, never dropped.
-func Render(f *form.Form) *Result { return render(f, askedFields(f)) }
+// are listed in Unsupported, never dropped. A form that breaks a definition
+// rule is not rendered: Success is false and Problems names every problem.
+func Render(f *form.Form) *Result {
+	if err := f.Check(); err != nil {
+		return &Result{Problems: form.ProblemStrings(err), Batches: [][]Payload{}, AskUserQuestion: []Input{}, Unsupported: []form.Unsupported{}}
+	}
+	return render(f, askedFields(f))
+}
 
 // RenderOnly renders the fields of f with the given ids (a re-ask) as
 // Render renders them in the whole form: a question whose text an earlier
 // field of f has keeps its "[id]", so its answer maps back to it.
 func RenderOnly(f *form.Form, ids ...string) *Result {
+	if err := f.Check(); err != nil {
+		return &Result{Problems: form.ProblemStrings(err), Batches: [][]Payload{}, AskUserQuestion: []Input{}, Unsupported: []form.Unsupported{}}
+	}
 	sub := f.Only(ids...)
 	only := sub.ByID()
 	fields := make([]*form.Field, 0, len(sub.Fields))

@@ -34,6 +34,10 @@ type Result struct {
 	Unsupported []form.Unsupported `json:"unsupported"`
 	// MarkdownFollowup asks those fields in one chat message.
 	MarkdownFollowup *markdown.Followup `json:"markdown_followup,omitempty"`
+	// Problems, for a form that breaks a definition rule (see
+	// form.Validate), name every problem; Success is then false and nothing
+	// else is rendered.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // Input is one request_user_input call: {questions: [...]}.
@@ -73,7 +77,13 @@ type FollowupGroup struct {
 
 // Render renders f for request_user_input. Fields the tool cannot ask are
 // listed in Unsupported and asked in the markdown follow-up instead.
+//
+// A form that breaks a definition rule is not rendered: Success is false and
+// Problems names every problem.
 func Render(f *form.Form) *Result {
+	if err := f.Check(); err != nil {
+		return &Result{Problems: form.ProblemStrings(err), RequestUserInput: []Input{}, Unsupported: []form.Unsupported{}}
+	}
 	r := &Result{Success: true, Title: f.Title, Description: f.Description,
 		RequestUserInput: []Input{}, Unsupported: []form.Unsupported{}}
 	var batch []Question

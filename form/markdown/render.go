@@ -18,6 +18,10 @@ type Result struct {
 	FieldIDs []string `json:"field_ids"`
 	// Unsupported lists the fields it does not ask (see Carries).
 	Unsupported []form.Unsupported `json:"unsupported"`
+	// Problems, for a form that breaks a definition rule (see
+	// form.Validate), name every problem; Success is then false and nothing
+	// else is rendered.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // Options shape a questionnaire. A nil *Options asks every field.
@@ -32,8 +36,13 @@ type Options struct {
 	Lead string
 }
 
-// Render renders f as a questionnaire a person answers in one chat reply.
+// Render renders f as a questionnaire a person answers in one chat reply. A
+// form that breaks a definition rule is not rendered: Success is false and
+// Problems names every problem.
 func Render(f *form.Form, opts *Options) *Result {
+	if err := f.Check(); err != nil {
+		return &Result{Problems: form.ProblemStrings(err), FieldIDs: []string{}, Unsupported: []form.Unsupported{}}
+	}
 	if opts == nil {
 		opts = &Options{}
 	}

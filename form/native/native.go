@@ -16,6 +16,9 @@ type Result struct {
 	Schema Schema `json:"requested_schema"`
 	// Unsupported lists the fields native elicitation cannot ask.
 	Unsupported []form.Unsupported `json:"unsupported"`
+	// Problems, for a form that breaks a definition rule (see
+	// form.Validate), name every problem; the schema is then empty.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // MaxRankChoices bounds a ranking asked as a dialog: one choice of every
@@ -75,9 +78,14 @@ func (s Schema) MarshalJSON() ([]byte, error) {
 // form's order: single choices as titled oneOf strings, multi-selects as
 // arrays of enum strings, booleans, numbers with bounds, dates as format
 // date, text with maxLength, defaults as the spec allows. Display-only
-// progress reports cannot be asked.
+// progress reports cannot be asked. A form that breaks a definition rule is
+// not rendered: Problems names every problem.
 func Render(f *form.Form) *Result {
 	r := &Result{Unsupported: []form.Unsupported{}}
+	if err := f.Check(); err != nil {
+		r.Problems = form.ProblemStrings(err)
+		return r
+	}
 	s := &r.Schema
 	for i := range f.Fields {
 		fl := &f.Fields[i]

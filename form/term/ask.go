@@ -66,6 +66,9 @@ func Ask(f *form.Form, ui *termui.Session) (map[string]any, error) {
 
 // unsupported refuses a form with fields the terminal does not ask.
 func unsupported(f *form.Form) error {
+	if err := f.Check(); err != nil {
+		return err
+	}
 	var ids []string
 	for i := range f.Fields {
 		if !Carries(&f.Fields[i]) {

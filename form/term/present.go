@@ -114,8 +114,7 @@ func note(f *form.Field, o string) string {
 // check validates one answer with collect's own rules and returns collect's
 // message, or "".
 func check(f *form.Form, fl *form.Field, v any) string {
-	one := &form.Form{Title: f.Title, Fields: []form.Field{*fl}}
-	_, err := form.Collect(one, map[string]any{fl.ID: v}, nil)
+	err := form.CheckAnswer(fl, v)
 	probs, ok := err.(problem.List)
 	if !ok || len(probs) == 0 {
 		return ""

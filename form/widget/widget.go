@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,10 @@ type Result struct {
 	FieldIDs []string `json:"field_ids"`
 	// HTML is the self-contained fragment to show.
 	HTML string `json:"html"`
+	// Problems, for a form that breaks a definition rule (see
+	// form.Validate), name every problem; Success is then false and HTML is
+	// only a notice naming them.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // Options configures Render. A nil *Options means the chat widget.
@@ -36,9 +41,23 @@ type Options struct {
 // back through the host's sendPrompt as a fenced __elicitation_response__
 // JSON block (see Postback), unless a page that embeds the fragment
 // handles the elicit-submit event itself.
+//
+// A form that breaks a definition rule is not rendered (its template would
+// not run): Success is false, Problems names every problem and HTML is a
+// notice that says so, never a panic.
 func Render(f *form.Form, opts *Options) *Result {
 	if opts == nil {
 		opts = &Options{}
+	}
+	if err := f.Check(); err != nil {
+		probs := form.ProblemStrings(err)
+		var b strings.Builder
+		b.WriteString(`<div class="elicit-error" role="alert"><p>This form cannot be shown: it breaks these rules.</p><ul>`)
+		for _, p := range probs {
+			b.WriteString("<li>" + html.EscapeString(p) + "</li>")
+		}
+		b.WriteString("</ul></div>")
+		return &Result{FieldIDs: []string{}, HTML: b.String(), Problems: probs}
 	}
 	ids := make([]string, len(f.Fields))
 	for i := range f.Fields {
