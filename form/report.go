@@ -31,10 +31,20 @@ func (r *report) add(path, format string, args ...any) {
 	r.list.Add(path, format, args...)
 }
 
+// addErr records a problem with the error behind it (see problem.Problem).
+func (r *report) addErr(path string, err error, format string, args ...any) {
+	if r.full() {
+		r.more++
+		return
+	}
+	r.list.Add(path, format, args...)
+	r.list[len(r.list)-1].Err = err
+}
+
 // addList records problems found by another check.
 func (r *report) addList(l problem.List) {
 	for _, p := range l {
-		r.add(p.Path, "%s", p.Message)
+		r.addErr(p.Path, p.Err, "%s", p.Message)
 	}
 }
 

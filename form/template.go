@@ -233,6 +233,28 @@ func Embedded(name string) bool {
 // no template: unknown, or not a valid name.
 var ErrNoTemplate = errors.New("no such template")
 
+// SlotHints rewrites the message of each missing slot in err (see
+// ErrMissingSlot) with hint(name), which says how the caller's users give
+// one; err is returned as it is otherwise.
+func SlotHints(err error, hint func(name string) string) error {
+	probs, ok := err.(problem.List)
+	if !ok {
+		return err
+	}
+	for i, p := range probs {
+		if errors.Is(p.Err, ErrMissingSlot) {
+			probs[i].Message = "missing value (" + hint(strings.TrimPrefix(p.Path, "slots.")) + ")"
+		}
+	}
+	return probs
+}
+
+// ErrMissingSlot matches (errors.Is) the problem list of a cast that lacks
+// a declared slot's value; the problem's Err is it, and its Path
+// "slots.<name>", so a caller can say how its users give one (the CLI:
+// --slot name=VALUE).
+var ErrMissingSlot = errors.New("missing slot value")
+
 type notFound struct{ error }
 
 func (notFound) Is(target error) bool { return target == ErrNoTemplate }
@@ -274,7 +296,7 @@ func (ts *Templates) source(name string) ([]byte, string, error) {
 func (ts *Templates) Cast(name string, slots map[string]string) (*Form, error) {
 	data, from, err := ts.Source(name)
 	if err != nil {
-		return nil, problem.List{{Path: "template", Message: err.Error()}}
+		return nil, problem.List{{Path: "template", Message: err.Error(), Err: err}}
 	}
 	return cast(ts.what(name, from), data, slots, false)
 }
@@ -480,7 +502,7 @@ func (c *caster) checkSlots() {
 		v, ok := c.values[name]
 		switch {
 		case !ok:
-			c.probs.add("slots."+name, "missing value (pass --slot %s=VALUE on the command line, or \"slots\": {%q: \"VALUE\"} over MCP)", name, name)
+			c.probs.addErr("slots."+name, ErrMissingSlot, "missing value (give the slot %q a value)", name)
 		case !utf8.ValidString(v):
 			c.probs.add("slots."+name, "value %q is not valid UTF-8 (first bad byte at offset %d; give the slot UTF-8 text)", v, jsonnode.FirstInvalidUTF8([]byte(v)))
 		case strings.TrimSpace(v) == "":

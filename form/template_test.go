@@ -1,6 +1,7 @@
 package form
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -48,8 +49,8 @@ func TestCastProblemsTogether(t *testing.T) {
 	want := []string{
 		`slots[2]: "Bad" is not a valid slot name (use lowercase letters, digits, '_' and '-')`,
 		`title: uses undeclared placeholder {who} (declare it in "slots", or write {{who} for a literal brace)`,
-		`slots.project: missing value (pass --slot project=VALUE on the command line, or "slots": {"project": "VALUE"} over MCP)`,
-		`slots.unused: missing value (pass --slot unused=VALUE on the command line, or "slots": {"unused": "VALUE"} over MCP)`,
+		`slots.project: missing value (give the slot "project" a value)`,
+		`slots.unused: missing value (give the slot "unused" a value)`,
 		"slots.unused: declared but never used in the template",
 		"slots.extra: unexpected value: the template declares only project, unused",
 		"fields[0].maximun: unknown key (did you mean 'maximum'?)",
@@ -368,5 +369,27 @@ func BenchmarkList4000(b *testing.B) {
 		if n := len(ts.List()); n != 4001 {
 			b.Fatalf("%d templates", n)
 		}
+	}
+}
+
+// TestCastErrorsMatch: a cast's problem list matches its sentinels with
+// errors.Is (an unknown template, a missing slot) and stays a problem.List;
+// SlotHints says how a caller's users give a missing slot.
+func TestCastErrorsMatch(t *testing.T) {
+	var ts Templates
+	_, err := ts.Cast("NOPE", nil)
+	if !errors.Is(err, ErrNoTemplate) {
+		t.Errorf("Cast(NOPE): errors.Is(ErrNoTemplate) false for %v", err)
+	}
+	if probs, ok := err.(problem.List); !ok || len(probs) != 1 || probs[0].Path != "template" {
+		t.Errorf("Cast(NOPE) = %#v, want a problem at template", err)
+	}
+	_, err = ts.Cast("session-contract", nil)
+	if !errors.Is(err, ErrMissingSlot) || errors.Is(err, ErrNoTemplate) {
+		t.Errorf("missing slot: %v", err)
+	}
+	err = SlotHints(err, func(name string) string { return "pass --slot " + name + "=VALUE" })
+	if got := err.Error(); got != "slots.project: missing value (pass --slot project=VALUE)" {
+		t.Errorf("SlotHints: %q", got)
 	}
 }

@@ -255,7 +255,7 @@ func (a *args) template(ts *form.Templates) (*form.Form, string) {
 		return nil, ""
 	}
 	f, err := ts.Cast(name, slots)
-	a.addPrefixed("", err)
+	a.addPrefixed("", form.SlotHints(err, func(name string) string { return fmt.Sprintf(`pass "slots": {%q: "VALUE"}`, name) }))
 	return f, name
 }
 

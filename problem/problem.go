@@ -12,6 +12,10 @@ type Problem struct {
 	Path string
 	// Message says what is wrong and, where it helps, what would be right.
 	Message string
+	// Err, when set, is the error behind the problem: errors.Is and
+	// errors.As on the List reach it (a sentinel such as
+	// form.ErrNoTemplate).
+	Err error `json:"-"`
 }
 
 // String renders the problem as "path: message".
@@ -56,4 +60,16 @@ func (l List) Err() error {
 		return nil
 	}
 	return l
+}
+
+// Unwrap returns the errors behind the problems (see Problem.Err), so that
+// errors.Is and errors.As see them through the list.
+func (l List) Unwrap() []error {
+	var out []error
+	for _, p := range l {
+		if p.Err != nil {
+			out = append(out, p.Err)
+		}
+	}
+	return out
 }

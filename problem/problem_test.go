@@ -23,3 +23,14 @@ func TestList(t *testing.T) {
 		t.Errorf("one problem: %q", got)
 	}
 }
+
+func TestListUnwrap(t *testing.T) {
+	sentinel := errors.New("sentinel")
+	l := List{{Path: "a", Message: "x"}, {Path: "b", Message: "y", Err: sentinel}}
+	if !errors.Is(l, sentinel) {
+		t.Error("errors.Is does not reach a problem's Err")
+	}
+	if errors.Is(l[:1], sentinel) {
+		t.Error("errors.Is matches a list without the error")
+	}
+}

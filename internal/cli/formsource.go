@@ -79,7 +79,7 @@ func (a *app) loadForm(s *formSource, args []string) (*form.Form, string, error)
 			return nil, "", err
 		}
 		f, err := a.templates().Cast(s.template, slots)
-		return f, s.template, err
+		return f, s.template, form.SlotHints(err, func(name string) string { return "pass --slot " + name + "=VALUE" })
 	}
 	data, err := a.readInput(args[0], formInput)
 	if err != nil {
