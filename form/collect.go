@@ -5,9 +5,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/elicit/elicit/internal/jsonnode"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -58,10 +62,18 @@ func collect(f *Form, answers map[string]any, opts *CollectOptions) (*Response, 
 		opts = &CollectOptions{}
 	}
 	var probs report
+	answers, bad := invalidUTF8Answers(answers, &probs)
 	var folding problem.List
 	answers, reported := foldDotted(f, answers, &folding)
 	probs.addList(folding)
 	unknownAnswers(f, answers, &probs)
+	for k := range bad {
+		if reported == nil {
+			reported = map[string]bool{}
+		}
+		id, _, _ := strings.Cut(k, ".")
+		reported[k], reported[id] = true, true
+	}
 	out := make(map[string]any, len(f.Fields))
 	for i := range f.Fields {
 		if !reported[f.Fields[i].ID] {
@@ -72,6 +84,82 @@ func collect(f *Form, answers map[string]any, opts *CollectOptions) (*Response, 
 		return nil, probs.problems()
 	}
 	return &Response{Success: true, Responses: out, ResponseID: responseID(opts), TemplateID: opts.TemplateID}, nil
+}
+
+// invalidUTF8Answers reports each answer whose key or text is not valid
+// UTF-8, as a JSON document with such bytes is refused whole: written out,
+// the bytes would become U+FFFD and the answer change. It returns the
+// answers without those keys, and the keys.
+func invalidUTF8Answers(answers map[string]any, probs *report) (map[string]any, map[string]bool) {
+	var bad map[string]bool
+	for _, k := range slices.Sorted(maps.Keys(answers)) {
+		v := answers[k]
+		at, where := -1, "text"
+		if !utf8.ValidString(k) {
+			at, where = jsonnode.FirstInvalidUTF8([]byte(k)), "key"
+		} else {
+			at = firstInvalidUTF8In(v)
+		}
+		if at < 0 {
+			continue
+		}
+		if bad == nil {
+			bad = map[string]bool{}
+		}
+		bad[k] = true
+		probs.add(keyPath("answers", k), "the %s is not valid UTF-8 (first bad byte at offset %d); give UTF-8 text", where, at)
+	}
+	if bad == nil {
+		return answers, nil
+	}
+	kept := make(map[string]any, len(answers))
+	for k, v := range answers {
+		if !bad[k] {
+			kept[k] = v
+		}
+	}
+	return kept, bad
+}
+
+// firstInvalidUTF8In is the offset of the first byte that is not UTF-8 in
+// the first string of v (an answer: a string, a list or map of them) that
+// has one, or -1.
+func firstInvalidUTF8In(v any) int {
+	check := func(s string) int {
+		if utf8.ValidString(s) {
+			return -1
+		}
+		return jsonnode.FirstInvalidUTF8([]byte(s))
+	}
+	switch v := v.(type) {
+	case string:
+		return check(v)
+	case []string:
+		for _, s := range v {
+			if at := check(s); at >= 0 {
+				return at
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if at := firstInvalidUTF8In(e); at >= 0 {
+				return at
+			}
+		}
+	case map[string]string:
+		for k, s := range v {
+			if at := max(check(k), check(s)); at >= 0 {
+				return at
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if at := max(check(k), firstInvalidUTF8In(e)); at >= 0 {
+				return at
+			}
+		}
+	}
+	return -1
 }
 
 // suggestBudget bounds the "did you mean" work for unknown answer keys:

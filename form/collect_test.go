@@ -2,7 +2,9 @@ package form
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -128,5 +130,36 @@ func TestCollectTextCountsCharacters(t *testing.T) {
 	}
 	if _, err := Collect(f, map[string]any{"c": "😀😀😀😀"}, nil); err == nil {
 		t.Error("4 characters must not fit max_length 3")
+	}
+}
+
+// TestCollectUTF8LikeJSON: answers given in Go are held to what the JSON
+// path holds them to: text that is not UTF-8 is refused (a JSON document
+// with it is refused whole; written out it would change to U+FFFD), and
+// control characters are kept as data, as in "a\u0000b" from JSON.
+func TestCollectUTF8LikeJSON(t *testing.T) {
+	f, err := Parse([]byte(`{"title": "T", "fields": [{"id": "txt", "text": "Q", "type": "text_input"},
+		{"id": "tags", "text": "Tags", "type": "multi_select", "options": ["a", "b"], "required": false}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Collect(f, map[string]any{"txt": "ab\xffcd", "tags": []string{"a\xfe"}, "x\xff": "1"}, nil)
+	want := []string{
+		"answers.tags: the text is not valid UTF-8 (first bad byte at offset 1); give UTF-8 text",
+		"answers.txt: the text is not valid UTF-8 (first bad byte at offset 2); give UTF-8 text",
+		`answers["x\xff"]: the key is not valid UTF-8 (first bad byte at offset 1); give UTF-8 text`,
+	}
+	probs, _ := err.(problem.List)
+	if got := probs.Strings(); !slices.Equal(got, want) {
+		t.Errorf("Collect = %q, want %q", got, want)
+	}
+	for _, data := range []string{`{"txt": "a\u0000b"}`} {
+		var answers map[string]any
+		if err := json.Unmarshal([]byte(data), &answers); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Collect(f, answers, nil); err != nil {
+			t.Errorf("%s: %v", data, err)
+		}
 	}
 }
