@@ -1,6 +1,10 @@
 package form
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
 
 // Type is a field type.
 type Type string
@@ -156,6 +160,27 @@ func (s Suggested) MarshalJSON() ([]byte, error) {
 		return json.Marshal(s.Order)
 	}
 	return json.Marshal(s.Rulings)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: an object of rulings (a
+// triage, an assumption review), a list (a ranking's order) or null
+// (nothing suggested). Rules beyond the shape are Parse's (or Validate's).
+func (s *Suggested) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	switch {
+	case len(data) > 0 && data[0] == '[':
+		*s = Suggested{}
+		return json.Unmarshal(data, &s.Order)
+	case bytes.Equal(data, []byte("null")):
+		*s = Suggested{}
+		return nil
+	}
+	var rulings map[string]string
+	if err := json.Unmarshal(data, &rulings); err != nil {
+		return fmt.Errorf("suggested: must be an object of rulings by item key or a list of options in order: %w", err)
+	}
+	*s = Suggested{Rulings: rulings}
+	return nil
 }
 
 // The rulings of an assumption review, in the order they are offered.

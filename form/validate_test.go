@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -108,5 +109,53 @@ func TestCheckNoticesChanges(t *testing.T) {
 	f.Fields = append(f.Fields, Field{ID: "a", Text: "Q2", Type: TextInput})
 	if _, err := Collect(f, map[string]any{"a": "x"}, nil); err == nil || !strings.Contains(err.Error(), "duplicate id") {
 		t.Errorf("duplicate id added: Collect = %v", err)
+	}
+}
+
+// TestUnmarshalRoundTrip: every testdata form written with encoding/json
+// reads back with json.Unmarshal into the same form, suggested rulings and
+// a ranking's suggested order included.
+func TestUnmarshalRoundTrip(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*/*.json")
+	more, _ := filepath.Glob("testdata/*/*/*.json")
+	n, suggested := 0, 0
+	for _, p := range append(files, more...) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Parse(data)
+		if err != nil {
+			continue // a refused form
+		}
+		n++
+		out, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Form
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		again, _ := json.Marshal(&back)
+		if string(again) != string(out) {
+			t.Errorf("%s: round trip changed the form:\n%s\n%s", p, out, again)
+		}
+		for i := range f.Fields {
+			if !f.Fields[i].Suggested.IsZero() {
+				suggested++
+				if !reflect.DeepEqual(f.Fields[i].Suggested, back.Fields[i].Suggested) {
+					t.Errorf("%s: fields[%d].suggested = %+v, want %+v", p, i, back.Fields[i].Suggested, f.Fields[i].Suggested)
+				}
+			}
+		}
+	}
+	if n < 15 || suggested < 2 {
+		t.Fatalf("only %d forms, %d with suggestions", n, suggested)
+	}
+	var s Suggested
+	if err := json.Unmarshal([]byte(`"fix now"`), &s); err == nil || !strings.Contains(err.Error(), "suggested: must be an object") {
+		t.Errorf("a string: %v", err)
 	}
 }
