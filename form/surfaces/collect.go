@@ -43,7 +43,9 @@ const formatAskText Format = "ask-text"
 // (`"<question>"="<answer>", ...`), or a person's markdown reply.
 type Document struct {
 	// Name names the document in problems: a file name, "answers", "reply".
-	Name   string
+	Name string
+	// Format is one of Formats; "" means FormatAuto. Another is refused
+	// (Collect, ReadResponse), naming the document and the formats.
 	Format Format
 	Data   []byte
 }
@@ -83,6 +85,9 @@ const ReaskLead = "Some answers need another look: reply with these lines again.
 // document answered, if there is exactly one. On problems the error is a
 // *Failure carrying the re-ask.
 func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Response, error) {
+	if err := checkFormats(docs); err != nil {
+		return nil, err
+	}
 	read := make([]docAnswers, len(docs))
 	parsed := map[string]any{} // the JSON documents' answers, for bare
 	var replies []int
@@ -122,6 +127,28 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 	more, _ := err.(problem.List)
 	probs = append(probs, skipReported(more, probs)...)
 	return nil, &Failure{Problems: probs, Reask: NewReask(f, probs)}
+}
+
+// checkFormats refuses a document whose Format is none of Formats (a
+// "yaml" read as JSON would be misread), naming the document and the
+// formats; "" means auto.
+func checkFormats(docs []Document) error {
+	var probs problem.List
+	for i, d := range docs {
+		if d.Format == "" || slices.Contains(Formats, d.Format) {
+			continue
+		}
+		name := d.Name
+		if name == "" {
+			name = fmt.Sprintf("documents[%d]", i)
+		}
+		names := make([]string, len(Formats))
+		for j, f := range Formats {
+			names[j] = string(f)
+		}
+		probs.Add(name+".format", "unknown format %q (use %s)", d.Format, strings.Join(names, ", "))
+	}
+	return probs.Err()
 }
 
 // docAnswers is what one document answered and its problems.

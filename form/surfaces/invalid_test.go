@@ -29,3 +29,24 @@ func TestInvalidFormRefused(t *testing.T) {
 		t.Errorf("surfaces.Collect = %v", err)
 	}
 }
+
+// TestUnknownFormatRefused: a document format elicit does not read is
+// refused, naming the document and the formats, not read as JSON.
+func TestUnknownFormatRefused(t *testing.T) {
+	f, err := form.Parse([]byte(`{"title": "T", "fields": [{"id": "a", "text": "Q", "type": "text_input"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `reply.format: unknown format "yaml" (use auto, json, markdown)`
+	d := Document{Name: "reply", Format: "yaml", Data: []byte(`{"a": "x"}`)}
+	if _, err := Collect(f, []Document{d}, nil); err == nil || err.Error() != want {
+		t.Errorf("Collect = %v, want %s", err, want)
+	}
+	if _, err := ReadResponse(f, d, nil); err == nil || err.Error() != want {
+		t.Errorf("ReadResponse = %v, want %s", err, want)
+	}
+	d.Format = ""
+	if _, err := Collect(f, []Document{d}, nil); err != nil {
+		t.Errorf("no format (auto): %v", err)
+	}
+}
