@@ -18,15 +18,20 @@ import (
 // and ChatAnswers, which maps the labels back, keeps a two-tier picker's
 // tiers together and reports a question answered differently twice.
 
-// Badges are the suffixes the chat surfaces add to option labels.
-var Badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}
+// Badges are the suffixes the chat surfaces add to option labels. It is
+// information only: the package reads its own copy, so writing to it
+// changes nothing.
+var Badges = slices.Clone(badges)
+
+// badges is the package's own Badges.
+var badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}
 
 // StripBadges drops the badges s ends with, in any case and any order
 // ("X (Recommended) (your approach)" is "X").
 func StripBadges(s string) string {
 	for {
 		cut := false
-		for _, b := range Badges {
+		for _, b := range badges {
 			if len(s) > len(b) && strings.EqualFold(s[len(s)-len(b):], b) {
 				s, cut = s[:len(s)-len(b)], true
 			}

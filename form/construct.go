@@ -188,9 +188,9 @@ func (d *decoder) checkConstruct(s *fieldState) {
 		d.requireKey(s, "consequences", "a confirm lists what the action will do: [{label, severity?, detail?}]")
 		switch {
 		case !s.has("options"):
-			s.Options = slices.Clone(ConfirmOptions)
+			s.Options = slices.Clone(confirmOptions)
 		case len(s.Options) != 2 && !s.hadProblem("options"):
-			d.add(s.path.key("options"), "a confirm has exactly 2 options, approve and abort (got %d; leave options out for %s)", len(s.Options), quoteList(ConfirmOptions, " and "))
+			d.add(s.path.key("options"), "a confirm has exactly 2 options, approve and abort (got %d; leave options out for %s)", len(s.Options), quoteList(confirmOptions, " and "))
 		}
 	case Ranking:
 		d.checkRanking(s)

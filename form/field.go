@@ -32,7 +32,7 @@ type fieldState struct {
 	Field
 	path        loc
 	typeOK      bool
-	typeIdx     int             // index of Type in Types, when typeOK
+	typeIdx     int             // index of Type in types, when typeOK
 	seen        uint32          // bits of fieldKeys seen
 	nulls       uint32          // bits of the keys given as null
 	bad         uint32          // bits of the keys a problem was reported under
@@ -60,7 +60,7 @@ func (d *decoder) field(path loc, n *jsonnode.Node) (Field, bool) {
 	s := &fieldState{path: path}
 	s.Required = true
 	if t := n.Get("type"); t != nil && t.Kind == jsonnode.String {
-		if s.typeIdx = slices.Index(Types, Type(t.Text)); s.typeIdx >= 0 {
+		if s.typeIdx = slices.Index(types, Type(t.Text)); s.typeIdx >= 0 {
 			s.Type, s.typeOK = Type(t.Text), true
 		}
 	}
@@ -205,11 +205,11 @@ func (d *decoder) id(s *fieldState, path loc, v *jsonnode.Node) {
 
 func (d *decoder) typ(path loc, v *jsonnode.Node) {
 	t, ok := d.word(path, v)
-	if !ok || slices.Contains(Types, Type(t)) {
+	if !ok || slices.Contains(types, Type(t)) {
 		return
 	}
-	names := make([]string, len(Types))
-	for i, t := range Types {
+	names := make([]string, len(types))
+	for i, t := range types {
 		names[i] = string(t)
 	}
 	if s := suggest(t, names); s != "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Type is a field type.
@@ -36,8 +37,12 @@ const (
 )
 
 // Types lists every field type: the seed's ten, then attune-forms' five
-// later constructs.
-var Types = []Type{SingleSelect, MultiSelect, Boolean, TextInput, Number, Date, Textarea, Decision, Pushback, Progress,
+// later constructs. It is information only: the package reads its own
+// copy, so writing to it changes nothing.
+var Types = slices.Clone(types)
+
+// types is the package's own Types.
+var types = []Type{SingleSelect, MultiSelect, Boolean, TextInput, Number, Date, Textarea, Decision, Pushback, Progress,
 	Deliberation, Triage, Confirm, Ranking, AssumptionReview}
 
 // SingleChoice reports whether the answer is one of the options: the plain
@@ -190,15 +195,21 @@ const (
 	RulingReject = "reject"
 )
 
-// AssumptionRulings are an assumption review's fixed rulings.
+// AssumptionRulings are an assumption review's fixed rulings. It is
+// information only: writing to it changes nothing in this package.
 var AssumptionRulings = []string{RulingAccept, RulingEdit, RulingReject}
 
 // EditTextSuffix ends the dotted key of an edited assumption's replacement
 // text on flat surfaces: "<id>.<item key>.text".
 const EditTextSuffix = ".text"
 
-// ConfirmOptions are a confirm's options when the form names none.
-var ConfirmOptions = []string{"Approve", "Abort"}
+// ConfirmOptions are a confirm's options when the form names none. It is
+// information only: the package reads its own copy, so writing to it
+// changes nothing.
+var ConfirmOptions = slices.Clone(confirmOptions)
+
+// confirmOptions is the package's own ConfirmOptions.
+var confirmOptions = []string{"Approve", "Abort"}
 
 // ProgressItem is one reported item of a progress field.
 type ProgressItem struct {

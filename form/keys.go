@@ -66,7 +66,7 @@ var forbidden = sync.OnceValue(func() map[Type]map[string]string {
 // fieldKeys are all keys any field may have.
 var fieldKeys = sync.OnceValue(func() []string {
 	keys := slices.Clone(commonKeys)
-	for _, t := range Types {
+	for _, t := range types {
 		for _, k := range typeKeys()[t] {
 			if !slices.Contains(keys, k) {
 				keys = append(keys, k)
@@ -178,10 +178,10 @@ func typeMask(t Type) uint32 {
 	return m
 }
 
-// typeMasks holds typeMask for each of Types, by index.
+// typeMasks holds typeMask for each of types, by index.
 var typeMasks = sync.OnceValue(func() []uint32 {
-	out := make([]uint32, len(Types))
-	for i, t := range Types {
+	out := make([]uint32, len(types))
+	for i, t := range types {
 		out[i] = typeMask(t)
 	}
 	return out
@@ -213,7 +213,7 @@ func suggest(word string, candidates []string) string {
 // typesWith lists the types that have key, for "belongs to" hints.
 func typesWith(key string) []string {
 	var out []string
-	for _, t := range Types {
+	for _, t := range types {
 		if slices.Contains(typeKeys()[t], key) {
 			out = append(out, string(t))
 		}

@@ -54,15 +54,15 @@ func nonEmptyString(desc string) obj {
 // fieldProperties describes every field key.
 func fieldProperties() obj {
 	option := obj{"type": "string", "pattern": `^\S([\s\S]*\S)?$`}
-	types := make([]string, len(Types))
-	for i, t := range Types {
-		types[i] = string(t)
+	names := make([]string, len(types))
+	for i, t := range types {
+		names[i] = string(t)
 	}
 	return obj{
 		"id":             obj{"type": "string", "pattern": idPattern, "description": "The key the answer comes back under."},
 		"text":           nonEmptyString("The question."),
 		textAlias:        nonEmptyString("An alias of text (attune-forms)."),
-		"type":           obj{"enum": types},
+		"type":           obj{"enum": names},
 		"options":        obj{"type": "array", "items": option, "uniqueItems": true, "description": "The choices (suggestions for text_input)."},
 		"required":       obj{"type": "boolean", "description": "Whether an answer is needed; default true."},
 		"default":        obj{"type": []string{"string", "number", "array", "object"}, "items": obj{"type": "string"}, "additionalProperties": obj{"type": "string"}, "description": "A preselected answer; must pass the field's own answer validation."},
@@ -105,7 +105,7 @@ var requiredKeys = sync.OnceValue(func() map[Type][]string {
 
 func fieldSchema() obj {
 	var rules []any
-	for _, t := range Types {
+	for _, t := range types {
 		allowed := allowedKeys(t)
 		// Keys of other types are refused, unless null (not given).
 		props := obj{}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -157,5 +158,25 @@ func TestUnmarshalRoundTrip(t *testing.T) {
 	var s Suggested
 	if err := json.Unmarshal([]byte(`"fix now"`), &s); err == nil || !strings.Contains(err.Error(), "suggested: must be an object") {
 		t.Errorf("a string: %v", err)
+	}
+}
+
+// TestExportedListsReadOnly: writing to the exported lists (information
+// only) does not change how forms parse.
+func TestExportedListsReadOnly(t *testing.T) {
+	saved := [][]string{ConfirmOptions, Badges, AssumptionRulings}
+	savedTypes := Types
+	t.Cleanup(func() {
+		ConfirmOptions, Badges, AssumptionRulings, Types = saved[0], saved[1], saved[2], savedTypes
+	})
+	ConfirmOptions[0], Types[0] = "Nuke", "bogus"
+	Types = nil
+	f, err := Parse([]byte(`{"title": "T", "fields": [{"id": "go", "text": "Go?", "type": "confirm", "consequences": [{"label": "Deploys"}]},
+		{"id": "s", "text": "S", "type": "single_select", "options": ["a", "b"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Fields[0].Options; !slices.Equal(got, []string{"Approve", "Abort"}) {
+		t.Errorf("confirm options = %q", got)
 	}
 }
