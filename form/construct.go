@@ -22,6 +22,15 @@ const MinRankOptions = 2
 // is a rubber stamp, not a choice.
 const MinDispositions = 2
 
+// Rulings are the rulings each row of a triage (its dispositions) or an
+// assumption review (accept, edit, reject) may get.
+func (f *Field) Rulings() []string {
+	if f.Type == AssumptionReview {
+		return []string{RulingAccept, RulingEdit, RulingReject}
+	}
+	return f.Dispositions
+}
+
 // Items are the rows of a triage board or an assumption review (nil for
 // other types).
 func (f *Field) Items() []Item {

@@ -195,8 +195,9 @@ const (
 	RulingReject = "reject"
 )
 
-// AssumptionRulings are an assumption review's fixed rulings. It is
-// information only: writing to it changes nothing in this package.
+// AssumptionRulings are an assumption review's fixed rulings (see
+// Field.Rulings). It is information only: no package of elicit reads it,
+// so writing to it changes nothing.
 var AssumptionRulings = []string{RulingAccept, RulingEdit, RulingReject}
 
 // EditTextSuffix ends the dotted key of an edited assumption's replacement

@@ -29,10 +29,7 @@ func expandProperties(f *form.Field) []expandedProperty {
 	switch f.Type {
 	case form.Triage, form.AssumptionReview:
 		for _, it := range f.Items() {
-			choices := f.Dispositions
-			if f.Type == form.AssumptionReview {
-				choices = form.AssumptionRulings
-			}
+			choices := f.Rulings()
 			p := choiceProperty(f.Text+" — "+it.Text(), choices, f.SuggestedRuling(it.Key()), nil)
 			out = append(out, expandedProperty{name: f.ID + "." + it.Key(), prop: p, required: f.Required})
 			if f.Type == form.AssumptionReview {

@@ -385,10 +385,8 @@ func note(f *form.Field, o string) string {
 // suggestion badged.
 func (v *fieldView) rows(f *form.Field) {
 	v.Mode, v.WhyHead = "g", "Why"
-	rulings := f.Dispositions
-	if f.Type == form.AssumptionReview {
-		rulings, v.Edit = form.AssumptionRulings, true
-	}
+	rulings := f.Rulings()
+	v.Edit = f.Type == form.AssumptionReview
 	defaults, _ := f.Default.(map[string]string)
 	for i, it := range f.Items() {
 		r := row{Key: it.Key(), Label: it.Label, Tag: it.Tag, Detail: it.Detail}
