@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/deliberation"
 	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,11 +21,12 @@ import (
 func (h *handlers) store(a *args) *deliberation.Store {
 	dir := h.opts.DeliberationDir
 	if dir == "" {
-		d, err := deliberation.DefaultDir(h.opts.Getenv)
+		d, err := config.Home(h.opts.Getenv)
 		if err != nil {
-			a.errorf("", "no deliberation folder: %v", err)
+			a.errorf("", "no deliberation folder: the server was given none, and neither ELICIT_HOME nor HOME is set in its environment (set ELICIT_HOME to the folder where elicit keeps its state; a program serving the tools can set Options.DeliberationDir instead)")
 			return nil
 		}
+		d = filepath.Join(d, "deliberations")
 		dir = d
 	}
 	return deliberation.NewStore(dir, nil)

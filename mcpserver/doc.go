@@ -10,6 +10,11 @@
 // every problem is listed in one tool error, and arguments over 1 MiB are
 // refused.
 //
+// New(nil) serves every tool with the CLI's defaults, reading the process
+// environment: deliberations in $ELICIT_HOME/deliberations (or
+// ~/.elicit/deliberations), no response log unless Options.ResponseLogDir
+// names its folder.
+//
 // ServeStdio runs a server on elicit's own stdio transport, which frames
 // messages as the SDK's does but writes each result as the SDK encoded it,
 // and New's servers hand the SDK finished tool results in a form encoding/json

@@ -2,7 +2,9 @@ package mcpserver
 
 import (
 	"context"
+	"os"
 	"strings"
+	"sync"
 
 	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
@@ -21,8 +23,8 @@ type Options struct {
 	Registry func() *method.Registry
 	// Project is the directory holding elicit.config.json; default ".".
 	Project string
-	// Getenv reads the environment (keyboard-mode overrides, ELICIT_HOME);
-	// default none.
+	// Getenv reads the environment (keyboard-mode overrides, ELICIT_HOME,
+	// HOME), as the CLI does; default os.Getenv, the process environment.
 	Getenv func(string) string
 	// DeliberationDir holds the deliberation state files; default
 	// $ELICIT_HOME/deliberations (or ~/.elicit/deliberations).
@@ -32,12 +34,18 @@ type Options struct {
 	// Background runs the consultations deliberation_send starts; the
 	// caller stops it when the server ends. Default: one never stopped.
 	Background *Background
-	// ResponseLog records renders, surface decisions and responses, and
-	// answers elicitation_stats; nil keeps no log.
-	ResponseLog *responselog.Log
+	// ResponseLogDir is the folder of the response log, which records
+	// renders, surface decisions and responses, and answers
+	// elicitation_stats; elicit serve uses $ELICIT_HOME/log (or
+	// ~/.elicit/log), which the CLI's responses commands read too. ""
+	// keeps no log.
+	ResponseLogDir string
 	// NoLogWrites keeps the log readable by elicitation_stats but records
 	// nothing (ELICIT_LOG=off).
 	NoLogWrites bool
+	// Warn receives the response log's warnings, one call at a time
+	// (logging never fails a tool call); default none.
+	Warn func(string)
 }
 
 func (o *Options) withDefaults() *Options {
@@ -58,7 +66,7 @@ func (o *Options) withDefaults() *Options {
 		out.Project = "."
 	}
 	if out.Getenv == nil {
-		out.Getenv = func(string) string { return "" }
+		out.Getenv = os.Getenv
 	}
 	if out.Background == nil {
 		out.Background = NewBackground()
@@ -102,7 +110,7 @@ func newSDKEncoded(opts *Options) *mcp.Server {
 	groups := groupsOf(o.Tools)
 	s := mcp.NewServer(&mcp.Implementation{Name: "elicit", Title: "elicit", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions(groups)})
-	h := &handlers{opts: o}
+	h := &handlers{opts: o, log: openLog(o)}
 	for _, t := range h.tools(o.Tools) {
 		s.AddTool(t.tool, t.handler)
 	}
@@ -116,7 +124,29 @@ func newSDKEncoded(opts *Options) *mcp.Server {
 }
 
 // handlers holds what the tool handlers share.
-type handlers struct{ opts *Options }
+type handlers struct {
+	opts *Options
+	log  *responselog.Log // nil: no response log
+}
+
+// openLog is the response log in o.ResponseLogDir, its warnings passed to
+// o.Warn one at a time (tool calls run concurrently); nil when there is
+// no folder.
+func openLog(o *Options) *responselog.Log {
+	if o.ResponseLogDir == "" {
+		return nil
+	}
+	l := responselog.Open(o.ResponseLogDir)
+	if o.Warn != nil {
+		var mu sync.Mutex
+		l.Warn = func(w string) {
+			mu.Lock()
+			defer mu.Unlock()
+			o.Warn(w)
+		}
+	}
+	return l
+}
 
 // simple wraps a handler that decodes its arguments and returns a value or
 // the argument problems.

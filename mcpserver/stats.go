@@ -17,9 +17,9 @@ func (h *handlers) statsTool() toolDef {
 }
 
 func (h *handlers) stats(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
-	l := h.opts.ResponseLog
+	l := h.log
 	if l == nil {
-		a.probs.Add("", "this server keeps no response log (it has no ELICIT_HOME or HOME)")
+		a.probs.Add("", "this server keeps no response log: it was started without a folder for one (elicit serve keeps it in $ELICIT_HOME/log or ~/.elicit/log, and needs ELICIT_HOME or HOME set; a program serving the tools sets Options.ResponseLogDir)")
 		return nil
 	}
 	s, err := l.Read()
@@ -40,11 +40,11 @@ func (h *handlers) stats(_ context.Context, _ *mcp.CallToolRequest, a *args) any
 // record appends an event about form f (cast from template tmpl, "" for a
 // hand-built form) to the response log, with the client as the host.
 func (h *handlers) record(req *mcp.CallToolRequest, f *form.Form, tmpl string, e responselog.Event) {
-	if h.opts.ResponseLog == nil || h.opts.NoLogWrites || f == nil {
+	if h.log == nil || h.opts.NoLogWrites || f == nil {
 		return
 	}
 	e.Template = tmpl
-	h.opts.ResponseLog.Append(responselog.New(f, e, whoOf(req)))
+	h.log.Append(responselog.New(f, e, whoOf(req)))
 }
 
 // recordCollect logs a collect: a submission, or the answers' problems.

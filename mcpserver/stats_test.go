@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"path/filepath"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -16,7 +18,7 @@ func TestResponseLogOverMCP(t *testing.T) {
 	l := responselog.Open(t.TempDir())
 	var warnings []string
 	l.Warn = func(w string) { warnings = append(warnings, w) }
-	cs := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLog: l}), protocols[0], nil)
+	cs := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLogDir: l.Dir(), Warn: l.Warn}), protocols[0], nil)
 	scope := readForm(t, "scope")
 	for range 3 {
 		call(t, cs, "elicitation_render_form", map[string]any{"form": scope})
@@ -51,7 +53,7 @@ func TestStatsWithoutLog(t *testing.T) {
 		t.Errorf("stats without a log: %v", out)
 	}
 	l := responselog.Open(t.TempDir())
-	cs = dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLog: l, NoLogWrites: true}), protocols[0], nil)
+	cs = dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLogDir: l.Dir(), Warn: l.Warn, NoLogWrites: true}), protocols[0], nil)
 	call(t, cs, "elicitation_render_form", map[string]any{"form": readForm(t, "scope")})
 	out, _ := call(t, cs, "elicitation_stats", map[string]any{})
 	if out["records"] != 0.0 {
@@ -64,7 +66,7 @@ func TestStatsWithoutLog(t *testing.T) {
 func TestStatsSuggestsFreeNames(t *testing.T) {
 	l := responselog.Open(t.TempDir())
 	taken := &form.Templates{Folder: fstest.MapFS{"scope-this-work.json": {Data: []byte(`{"title": "Taken", "fields": [{"id": "a", "text": "A?", "type": "boolean"}]}`)}}}
-	cs := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLog: l, Templates: taken}), protocols[0], nil)
+	cs := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLogDir: l.Dir(), Warn: l.Warn, Templates: taken}), protocols[0], nil)
 	scope := readForm(t, "scope")
 	for range 3 {
 		call(t, cs, "elicitation_render_form", map[string]any{"form": scope})
@@ -76,5 +78,42 @@ func TestStatsSuggestsFreeNames(t *testing.T) {
 	}
 	if p := promote[0].(map[string]any); p["suggested_name"] != "scope-this-work-2" {
 		t.Errorf("suggested %v, want scope-this-work-2 (scope-this-work is a template)", p["suggested_name"])
+	}
+}
+
+// TestEmbedderDefaults: mcpserver.New(nil) reads the process environment
+// as the CLI does, so the deliberation tools use ~/.elicit/deliberations
+// (or $ELICIT_HOME/deliberations) as Options documents; without either,
+// the tools and elicitation_stats say what is missing.
+func TestEmbedderDefaults(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("ELICIT_HOME", "")
+	cs := dial(t, New(nil), protocols[0], nil)
+	out, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Should we cache this?"})
+	if isErr {
+		t.Fatalf("deliberation_start with HOME set: %v", out)
+	}
+	if want := filepath.Join(home, ".elicit", "deliberations"); filepath.Dir(out["state_file"].(string)) != want {
+		t.Errorf("state file %v, want it in %s", out["state_file"], want)
+	}
+	elicitHome := t.TempDir()
+	t.Setenv("ELICIT_HOME", elicitHome)
+	cs = dial(t, New(nil), protocols[0], nil)
+	if out, _ := call(t, cs, "deliberation_start", map[string]any{"question": "Should we cache this?"}); filepath.Dir(out["state_file"].(string)) != filepath.Join(elicitHome, "deliberations") {
+		t.Errorf("with ELICIT_HOME: state file %v", out["state_file"])
+	}
+
+	none := func(string) string { return "" }
+	cs = dial(t, New(&Options{Getenv: none, Project: t.TempDir()}), protocols[0], nil)
+	out, isErr = call(t, cs, "deliberation_start", map[string]any{"question": "Should we cache this?"})
+	want := "no deliberation folder: the server was given none, and neither ELICIT_HOME nor HOME is set in its environment (set ELICIT_HOME to the folder where elicit keeps its state; a program serving the tools can set Options.DeliberationDir instead)"
+	if !isErr || !slices.Equal(toStrings(out["problems"]), []string{want}) {
+		t.Errorf("deliberation_start without a home: %v, want %q", out, want)
+	}
+	out, isErr = call(t, cs, "elicitation_stats", map[string]any{})
+	want = "this server keeps no response log: it was started without a folder for one (elicit serve keeps it in $ELICIT_HOME/log or ~/.elicit/log, and needs ELICIT_HOME or HOME set; a program serving the tools sets Options.ResponseLogDir)"
+	if !isErr || !slices.Equal(toStrings(out["problems"]), []string{want}) {
+		t.Errorf("elicitation_stats without a log: %v, want %q", out, want)
 	}
 }

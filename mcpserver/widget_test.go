@@ -221,7 +221,7 @@ func TestSurfacePerClient(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(v+"/"+tt.name, func(t *testing.T) {
 				l := responselog.Open(t.TempDir())
-				cs := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLog: l}), v, tt.opts, tt.client)
+				cs := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLogDir: l.Dir(), Warn: l.Warn}), v, tt.opts, tt.client)
 				args := map[string]any{"form": readForm(t, "scope")}
 				for k, a := range tt.args {
 					args[k] = a

@@ -56,16 +56,22 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			bg := mcpserver.NewBackground()
 			defer bg.Stop(15 * time.Second)
 			rlog, writes := a.serveLog()
+			var logDir string
+			var warn func(string)
+			if rlog != nil {
+				logDir, warn = rlog.Dir(), rlog.Warn
+			}
 			s := mcpserver.New(&mcpserver.Options{
-				Version:     version.Get().Version,
-				Templates:   a.templates(),
-				Registry:    func() *method.Registry { return reg },
-				Project:     a.project(),
-				Getenv:      a.getenv,
-				Tools:       names,
-				Background:  bg,
-				ResponseLog: rlog,
-				NoLogWrites: !writes,
+				Version:        version.Get().Version,
+				Templates:      a.templates(),
+				Registry:       func() *method.Registry { return reg },
+				Project:        a.project(),
+				Getenv:         a.getenv,
+				Tools:          names,
+				Background:     bg,
+				ResponseLogDir: logDir,
+				NoLogWrites:    !writes,
+				Warn:           warn,
 			})
 			if err := a.tightenHome(); err != nil {
 				fmt.Fprintln(a.stderr, "elicit: warning: "+err.Error())
