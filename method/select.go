@@ -90,6 +90,10 @@ func (r *Registry) Select(q Query) (*Selection, error) {
 		return nil, err
 	}
 	s := &Selection{Status: StatusNoMatch, Keywords: q.keywords(), Methods: []Candidate{}, Warnings: r.WarningTexts()}
+	if len(r.Methods) == 0 && !slices.Contains(s.Warnings, WarnUnavailable) {
+		// a Registry built in code (the zero value) has not been told
+		s.Warnings = append(s.Warnings, WarnUnavailable)
+	}
 	best, t := r.rank(q, s.Keywords)
 	switch {
 	case t.phase == 0:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -226,5 +227,19 @@ func TestSelectionJSONKeys(t *testing.T) {
 	}
 	if !strings.Contains(string(out), `"score":0.1667`) {
 		t.Error("score not rounded to 4 decimals")
+	}
+}
+
+// TestSelectEmptyRegistryWarns: a registry without methods, even one built
+// in code (the zero value), gives WarnUnavailable among the warnings, once.
+func TestSelectEmptyRegistryWarns(t *testing.T) {
+	for name, r := range map[string]*Registry{"zero value": {}, "parsed empty": Parse(nil)} {
+		s, err := r.Select(Query{Phase: "forge:3"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := slices.Index(s.Warnings, WarnUnavailable); n < 0 || slices.Index(s.Warnings[n+1:], WarnUnavailable) >= 0 {
+			t.Errorf("%s: warnings %q, want WarnUnavailable once", name, s.Warnings)
+		}
 	}
 }
