@@ -86,3 +86,25 @@ func TestUpdateRefusesWhatCouldNotBeRead(t *testing.T) {
 		t.Errorf("Load after a refused step: %v", err)
 	}
 }
+
+// TestEvaluateNil: a nil evaluation is an error naming it, not a panic,
+// and the state is left as it was.
+func TestEvaluateNil(t *testing.T) {
+	now := time.Date(2026, 1, 31, 17, 15, 0, 0, time.UTC)
+	s, err := New("should we cache this?", nil, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Respond("Yes: cache the parsed registry.", now); err != nil {
+		t.Fatal(err)
+	}
+	before := mustJSONString(s)
+	next, err := s.Evaluate(nil, now)
+	want := "evaluation: is nil: want the orchestrator's evaluation of the last response"
+	if next != nil || err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Evaluate(nil): %v, %v, want an error starting %q", next, err, want)
+	}
+	if mustJSONString(s) != before {
+		t.Error("a refused evaluation changed the state")
+	}
+}

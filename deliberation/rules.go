@@ -220,6 +220,9 @@ func (s *State) Evaluate(ev *Evaluation, now time.Time) (*Next, error) {
 	if err := s.expect(AwaitEvaluation); err != nil {
 		return nil, err
 	}
+	if ev == nil {
+		return nil, problem.List{{Path: "evaluation", Message: "is nil: want the orchestrator's evaluation of the last response (an *Evaluation; EvaluateJSON takes its JSON document)"}}
+	}
 	if err := s.validateEvaluation(ev); err != nil {
 		return nil, err
 	}
