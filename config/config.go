@@ -29,9 +29,12 @@ var Keys = []string{KeyboardMode, Log}
 // Path returns the settings file of a project directory.
 func Path(dir string) string { return filepath.Join(dir, FileName) }
 
-// Input is the cap on the settings file: it is a small object of settings,
-// and a file over the cap (or a link to /dev/zero) is refused, not read.
-var Input = infile.Limit{Max: 1 << 20, What: "a settings file", Fix: "it holds a few settings; fix or remove it"}
+// MaxFile is the cap on the settings file in bytes: it is a small object
+// of settings, and a file over the cap (or a link to /dev/zero) is
+// refused, not read.
+const MaxFile = 1 << 20
+
+var input = infile.Limit{Max: MaxFile, What: "a settings file", Fix: "it holds a few settings; fix or remove it"}
 
 // file is the settings file as read: its members, with where each value
 // starts, for errors that give a line and a column.
@@ -42,7 +45,7 @@ type file struct {
 }
 
 // load reads the settings file; a missing file is an empty object. Only a
-// regular file within Input's cap is read, and a file that is not a JSON
+// regular file within MaxFile is read, and a file that is not a JSON
 // object is an error naming the line and column of the first problem.
 func load(dir string) (*file, error) {
 	return loadPath(Path(dir))
@@ -51,7 +54,7 @@ func load(dir string) (*file, error) {
 // loadPath reads a settings file at path, as load does.
 func loadPath(path string) (*file, error) {
 	f := &file{path: path, root: jsonnode.Node{Kind: jsonnode.Object}}
-	data, err := infile.ReadFile(f.path, Input)
+	data, err := infile.ReadFile(f.path, input)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return f, nil

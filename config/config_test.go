@@ -186,7 +186,7 @@ func TestUnreadableFilesRefused(t *testing.T) {
 		{"device", func(p string) error { return os.Symlink("/dev/zero", p) }, "a character device, not a regular file"},
 		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "a named pipe (FIFO), not a regular file"},
 		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }, "a directory, not a regular file"},
-		{"over the cap", func(p string) error { return os.WriteFile(p, make([]byte, Input.Max+1), 0o644) }, "more than 1 MiB, the cap for a settings file"},
+		{"over the cap", func(p string) error { return os.WriteFile(p, make([]byte, MaxFile+1), 0o644) }, "more than 1 MiB, the cap for a settings file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -259,14 +259,17 @@ type notFound struct{ error }
 
 func (notFound) Is(target error) bool { return target == ErrNoTemplate }
 
-// TemplateInput is the cap on a template file: a form's (1 MiB).
-var TemplateInput = infile.Limit{Max: MaxInput, What: "a template", Fix: "split it into smaller templates"}
+// MaxTemplate is the cap on a template file in bytes: a form's (1 MiB). A
+// larger one is listed as unusable, and casting it is an error.
+const MaxTemplate = MaxInput
+
+var templateInput = infile.Limit{Max: MaxTemplate, What: "a template", Fix: "split it into smaller templates"}
 
 // source is Source for a valid name in a checked folder.
 func (ts *Templates) source(name string) ([]byte, string, error) {
 	if ts.Folder != nil {
 		file := name + ".json"
-		data, err := infile.ReadFS(ts.Folder, file, TemplateInput)
+		data, err := infile.ReadFS(ts.Folder, file, templateInput)
 		if err == nil {
 			return data, "folder", nil
 		}

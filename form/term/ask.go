@@ -1,6 +1,7 @@
 package term
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -15,8 +16,16 @@ const skipLabel = "(skip)"
 // returns the answers keyed by field id, each checked with collect's rules
 // as it is given. When every field is a guess, the form is one Confirm of
 // the guesses (No asks each field, the guesses preselected). Escape or
-// Ctrl-C returns termui.ErrCancelled.
-func Ask(f *form.Form, ui *termui.Session) (map[string]any, error) {
+// Ctrl-C returns ErrCancelled. s comes from Open (a terminal) or
+// NewSession (any reader and writer).
+func Ask(f *form.Form, s *Session) (map[string]any, error) {
+	if f == nil {
+		return nil, errors.New("term: Ask needs a form: parse one with form.Parse")
+	}
+	if s == nil || s.ui == nil {
+		return nil, errors.New("term: Ask needs a session: open one with term.Open (a terminal) or term.NewSession (any reader and writer)")
+	}
+	ui := s.ui
 	if err := unsupported(f); err != nil {
 		return nil, err
 	}

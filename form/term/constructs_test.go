@@ -7,7 +7,6 @@ import (
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/formtest"
 	"github.com/elicit/elicit/internal/golden"
-	"github.com/elicit/elicit/internal/termui"
 	"github.com/elicit/elicit/internal/termui/termuitest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -36,7 +35,7 @@ func TestAskConstructs(t *testing.T) {
 		t.Run(tt.form, func(t *testing.T) {
 			f := formtest.MustParse(t, forms[tt.form])
 			scr := &termuitest.Screen{}
-			got, err := Ask(f, termui.New(strings.NewReader(tt.keys), scr, 81, false))
+			got, err := Ask(f, NewSession(strings.NewReader(tt.keys), scr, 81))
 			if err != nil {
 				t.Fatalf("Ask: %v\n%s", err, scr)
 			}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/elicit/elicit/internal/formtest"
-	"github.com/elicit/elicit/internal/termui"
 )
 
 // TestAskRefusesControlCharacters: a form changed in Go code to hold
@@ -30,7 +29,7 @@ func TestAskRefusesControlCharacters(t *testing.T) {
 		ask  func(w io.Writer) (map[string]any, error)
 	}{
 		{"widgets", func(w io.Writer) (map[string]any, error) {
-			return Ask(f, termui.New(strings.NewReader("2"+enter+"x"+enter), w, 81, false))
+			return Ask(f, NewSession(strings.NewReader("2"+enter+"x"+enter), w, 81))
 		}},
 		{"lines", func(w io.Writer) (map[string]any, error) {
 			return AskLines(f, strings.NewReader("abort\nx\n"), w)

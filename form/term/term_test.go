@@ -1,15 +1,16 @@
 package term
 
 import (
+	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/formtest"
 	"github.com/elicit/elicit/internal/golden"
-	"github.com/elicit/elicit/internal/termui"
 	"github.com/elicit/elicit/internal/termui/termuitest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -52,7 +53,7 @@ func TestAsk(t *testing.T) {
 		t.Run(tt.form, func(t *testing.T) {
 			f := formtest.MustParse(t, forms[tt.form])
 			scr := &termuitest.Screen{}
-			ui := termui.New(strings.NewReader(tt.keys), scr, 81, false)
+			ui := NewSession(strings.NewReader(tt.keys), scr, 81)
 			got, err := Ask(f, ui)
 			if err != nil {
 				t.Fatalf("Ask: %v\n%s", err, scr)
@@ -75,7 +76,7 @@ func TestAskLive(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := formtest.MustParse(t, forms[name])
 			scr := &termuitest.Screen{}
-			_, err := Ask(f, termui.New(strings.NewReader(""), scr, 81, false))
+			_, err := Ask(f, NewSession(strings.NewReader(""), scr, 81))
 			if !errors.Is(err, io.EOF) {
 				t.Fatalf("err = %v", err)
 			}
@@ -89,13 +90,13 @@ func TestAskAllGuessed(t *testing.T) {
 		{"id": "track", "text": "Which track?", "type": "single_select", "options": ["stable", "beta"], "default": "beta", "inferred_from": "the branch name"},
 		{"id": "ok", "text": "Ship it?", "type": "boolean", "default": "Yes", "inferred_from": "you said so"}]}`))
 	scr := &termuitest.Screen{}
-	got, err := Ask(f, termui.New(strings.NewReader(enter), scr, 81, false))
+	got, err := Ask(f, NewSession(strings.NewReader(enter), scr, 81))
 	if err != nil || !cmp.Equal(got, map[string]any{"track": "beta", "ok": "Yes"}) {
 		t.Errorf("got %v, %v", got, err)
 	}
 	golden.Check(t, "all-guessed.txt", []byte(scr.String()))
 	// No: each field is asked, the guesses preselected.
-	got, err = Ask(f, termui.New(strings.NewReader("n"+down+enter+enter), &termuitest.Screen{}, 81, false))
+	got, err = Ask(f, NewSession(strings.NewReader("n"+down+enter+enter), &termuitest.Screen{}, 81))
 	if err != nil || !cmp.Equal(got, map[string]any{"track": "stable", "ok": "Yes"}) {
 		t.Errorf("after No: got %v, %v", got, err)
 	}
@@ -104,8 +105,8 @@ func TestAskAllGuessed(t *testing.T) {
 func TestAskCancel(t *testing.T) {
 	f := formtest.MustParse(t, formtest.Forms(t)["scope"])
 	for _, keys := range []string{esc, enter + " " + esc, "\x03"} {
-		_, err := Ask(f, termui.New(strings.NewReader(keys), &termuitest.Screen{}, 81, false))
-		if !errors.Is(err, termui.ErrCancelled) {
+		_, err := Ask(f, NewSession(strings.NewReader(keys), &termuitest.Screen{}, 81))
+		if !errors.Is(err, ErrCancelled) {
 			t.Errorf("keys %q: err = %v, want cancelled", keys, err)
 		}
 	}
@@ -206,5 +207,33 @@ func TestAskLinesLineTooLong(t *testing.T) {
 	guesses := formtest.MustParse(t, []byte(`{"title":"S","fields":[{"id":"ok","text":"OK?","type":"boolean","default":"Yes","inferred_from":"x"}]}`))
 	if _, err := AskLines(guesses, strings.NewReader(long), io.Discard); err == nil || !strings.HasPrefix(err.Error(), `the answer to "Use these guesses?" `+cap) {
 		t.Errorf("guesses: err = %v", err)
+	}
+}
+
+// TestAskNeedsFormAndSession: a nil form or session is an error saying
+// what to give, not a panic; Open refuses what is not a terminal.
+func TestAskNeedsFormAndSession(t *testing.T) {
+	f := formtest.MustParse(t, formtest.Forms(t)["scope"])
+	tests := []struct {
+		f    *form.Form
+		s    *Session
+		want string
+	}{
+		{f, nil, "term: Ask needs a session: open one with term.Open (a terminal) or term.NewSession (any reader and writer)"},
+		{f, &Session{}, "term: Ask needs a session: open one with term.Open (a terminal) or term.NewSession (any reader and writer)"},
+		{nil, NewSession(strings.NewReader(""), &termuitest.Screen{}, 0), "term: Ask needs a form: parse one with form.Parse"},
+	}
+	for _, tt := range tests {
+		if _, err := Ask(tt.f, tt.s); err == nil || err.Error() != tt.want {
+			t.Errorf("Ask: %v, want %q", err, tt.want)
+		}
+	}
+	file, err := os.CreateTemp(t.TempDir(), "not-a-terminal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if _, err := Open(context.Background(), file, io.Discard); err == nil || !strings.Contains(err.Error(), "is not a terminal: use AskLines") {
+		t.Errorf("Open on a file: %v", err)
 	}
 }

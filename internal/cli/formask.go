@@ -85,7 +85,7 @@ func (a *app) askForm(f *form.Form, accessible bool) (map[string]any, error) {
 	defer done()
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	ui, err := termui.Open(ctx, in, out)
+	ui, err := term.Open(ctx, in, out)
 	if err != nil {
 		return nil, err
 	}
