@@ -48,3 +48,18 @@ func ExampleTemplates_Cast() {
 	// Session contract: elicit
 	// widget
 }
+
+func ExampleForm_Validate() {
+	f := &form.Form{Title: "Scope", Fields: []form.Field{
+		{ID: "n", Text: "Hours?", Type: form.Number, Default: "abc"},
+		{ID: "n", Text: "Area?", Type: "bogus"}}}
+	fmt.Println(f.Validate())
+	_, err := form.Collect(f, map[string]any{"n": 2.0}, nil)
+	fmt.Println(err != nil)
+	// Output:
+	// 3 problems:
+	// fields[0].default: must be a number (got string "abc")
+	// fields[1].type: unknown type "bogus" (one of: single_select, multi_select, boolean, text_input, number, date, textarea, decision, pushback, progress, deliberation, triage, confirm, ranking, assumption_review)
+	// fields[1].id: duplicate id "n" (same as fields[0])
+	// true
+}
