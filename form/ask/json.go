@@ -70,7 +70,7 @@ func appendPayload(b []byte, p Payload) ([]byte, error) {
 	b = jsonenc.Strings(jsonenc.Key(b, "options", false), p.Options)
 	if p.Default != nil {
 		var err error
-		if b, err = jsonenc.Any(jsonenc.Key(b, "default", false), p.Default); err != nil {
+		if b, err = jsonenc.Value(jsonenc.Key(b, "default", false), p.Default); err != nil {
 			return b, err
 		}
 	}

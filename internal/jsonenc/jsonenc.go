@@ -102,9 +102,8 @@ func Field(b []byte, key, value string, first bool) []byte {
 	return String(Key(b, key, first), value)
 }
 
-// Any appends v through encoding/json, for values whose type varies (a
-// field's default: a string, a list, a number, a map). It is the one
-// reflective step, and only for the value's own, simple type.
+// Any appends v through encoding/json: the one reflective step, for the
+// types Value does not write itself.
 func Any(b []byte, v any) ([]byte, error) {
 	buf := bytes.NewBuffer(b)
 	enc := json.NewEncoder(buf)
