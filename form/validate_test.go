@@ -56,6 +56,9 @@ func TestValidate(t *testing.T) {
 func TestValidateParsed(t *testing.T) {
 	files, _ := filepath.Glob("testdata/forms/*.json")
 	more, _ := filepath.Glob("testdata/attune/loads/*.json")
+	if len(files) < 10 || len(more) < 5 {
+		t.Fatalf("only %d + %d testdata forms", len(files), len(more))
+	}
 	for _, p := range append(files, more...) {
 		data, err := os.ReadFile(p)
 		if err != nil {
