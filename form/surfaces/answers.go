@@ -27,6 +27,9 @@ import (
 // Duplicate keys and lone surrogate escapes ("\ud800") are reported, with
 // the problems the answers have besides, rather than silently decoded.
 func ParseAnswers(f *form.Form, data []byte) (map[string]any, error) {
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
 	data = postbackBlock(data)
 	doc, err := form.DecodeJSON(data, "answers", true)
 	if err != nil {

@@ -85,6 +85,9 @@ const ReaskLead = "Some answers need another look: reply with these lines again.
 // document answered, if there is exactly one. On problems the error is a
 // *Failure carrying the re-ask.
 func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Response, error) {
+	if err := f.Check(); err != nil { // a nil or invalid form: its problems, before any answer is read
+		return nil, err
+	}
 	if err := checkFormats(docs); err != nil {
 		return nil, err
 	}
@@ -368,8 +371,11 @@ func bare(f *form.Form, merged map[string]any) string {
 }
 
 // NewReask asks again for the fields the problems name, or returns nil
-// when they name none.
+// when they name none (or f is nil).
 func NewReask(f *form.Form, probs problem.List) *Reask {
+	if f == nil {
+		return nil
+	}
 	byField := map[string][]string{}
 	byID := f.ByID()
 	var ids []string

@@ -30,6 +30,41 @@ func TestInvalidFormRefused(t *testing.T) {
 	}
 }
 
+// TestNilOrInvalidFormEveryEntry: each entry point that reads answers for
+// a form refuses a nil or invalid one with its problem, before reading any
+// answer (a nil form was a nil dereference in Collect and ReadResponse).
+func TestNilOrInvalidFormEveryEntry(t *testing.T) {
+	bogus := &form.Form{Title: "T", Fields: []form.Field{{ID: "a", Text: "Q1", Type: "bogus"}}}
+	for _, tc := range []struct {
+		name string
+		f    *form.Form
+		want string
+	}{
+		{"nil", nil, "form: missing (a nil *Form"},
+		{"invalid", bogus, `fields[0].type: unknown type "bogus"`},
+	} {
+		for _, doc := range []Document{{Name: "json", Data: []byte(`{"a": "x"}`)}, {Name: "reply", Data: []byte("a: x\n")}} {
+			check := func(entry string, err error) {
+				t.Helper()
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%s form, %s document: %s = %v, want %q", tc.name, doc.Name, entry, err, tc.want)
+				}
+			}
+			_, err := Collect(tc.f, []Document{doc}, nil)
+			check("Collect", err)
+			_, err = ReadResponse(tc.f, doc, nil)
+			check("ReadResponse", err)
+			_, err = ParseResponse(tc.f, doc.Data, nil)
+			check("ParseResponse", err)
+			_, err = ParseAnswers(tc.f, doc.Data)
+			check("ParseAnswers", err)
+		}
+	}
+	if r := NewReask(nil, nil); r != nil {
+		t.Errorf("NewReask(nil) = %+v", r)
+	}
+}
+
 // TestUnknownFormatRefused: a document format elicit does not read is
 // refused, naming the document and the formats, not read as JSON.
 func TestUnknownFormatRefused(t *testing.T) {

@@ -28,6 +28,9 @@ func ParseResponse(f *form.Form, data []byte, opts *form.CollectOptions) (*form.
 // response.responses.goal for collect's output); a failed collect's output
 // is refused as a whole.
 func ReadResponse(f *form.Form, d Document, opts *form.CollectOptions) (*form.Response, error) {
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
 	if err := checkFormats([]Document{d}); err != nil {
 		return nil, err
 	}
