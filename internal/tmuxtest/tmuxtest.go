@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,7 +30,9 @@ func Available() bool {
 
 // Start runs command (a shell command line) in dir on a new terminal of
 // width×height cells. When the command ends, "[exit N]" is printed below its
-// output and the window stays, so the screen can still be read.
+// output and the window stays, so the screen can still be read. Unless env
+// names one, the session gets an ELICIT_HOME of its own, removed with it:
+// a test never writes to the real ~/.elicit (its response log).
 func Start(t testing.TB, dir string, width, height int, command string, env ...string) *Terminal {
 	t.Helper()
 	if !Available() {
@@ -48,6 +51,9 @@ func Start(t testing.TB, dir string, width, height int, command string, env ...s
 	script := command + `; echo "[exit $?]"; sleep 600`
 	args := []string{"-S", term.socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-c", dir,
 		"-x", strconv.Itoa(width), "-y", strconv.Itoa(height)}
+	if !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "ELICIT_HOME=") }) {
+		env = append([]string{"ELICIT_HOME=" + filepath.Join(sockDir, "home")}, env...)
+	}
 	for _, e := range env {
 		args = append(args, "-e", e)
 	}
