@@ -16,7 +16,8 @@ let browser, client, plain, hostJS;
 
 async function connect(capabilities) {
   const c = new Client({ name: "elicit-apps-test", version: "1.0.0" }, { capabilities });
-  await c.connect(new StdioClientTransport({ command: bin, args: ["serve"], stderr: "pipe" }));
+  // The whole environment, ELICIT_HOME with it (lib.mjs gives one): the SDK passes only HOME, PATH and a few more by default.
+  await c.connect(new StdioClientTransport({ command: bin, args: ["serve"], env: { ...process.env }, stderr: "pipe" }));
   return c;
 }
 

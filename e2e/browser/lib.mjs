@@ -12,6 +12,9 @@ import { chromium } from "playwright-core";
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, "..", "..");
 export const bin = process.env.ELICIT_BIN || path.join(root, "bin", "elicit");
+// Every elicit a suite starts gets a home of its own unless one is given:
+// the suites never write to the real ~/.elicit (its response log).
+if (!process.env.ELICIT_HOME) process.env.ELICIT_HOME = fs.mkdtempSync(path.join(os.tmpdir(), "elicit-home-"));
 export const widgetForms = path.join(root, "form", "widget", "testdata", "forms");
 export const benchForm = path.join(root, "form", "testdata", "bench", "six-fields.json");
 
