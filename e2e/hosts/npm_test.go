@@ -44,9 +44,12 @@ func TestE2ENpmPackageInstallsOfflineAndServesMCP(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(build, "elicit"), data, 0o755)
 	// Without ELICIT_BIN (make e2e sets it): the launcher must run the
-	// platform package's binary, not the one the suite was given.
+	// platform package's binary, not the one the suite was given. A home of
+	// its own: the installed elicit serve opens a response log there, never
+	// in the real ~/.elicit.
 	npmEnv := append(withoutELICITBIN(os.Environ()), "npm_config_cache="+filepath.Join(tmp, "cache"), "npm_config_offline=true",
-		"npm_config_update_notifier=false", "npm_config_fund=false", "npm_config_audit=false")
+		"npm_config_update_notifier=false", "npm_config_fund=false", "npm_config_audit=false",
+		"ELICIT_HOME="+filepath.Join(tmp, "elicit-home"))
 	out := run(t, root, npmEnv, "node", "npm/pack.mjs", "--dist", filepath.Join(tmp, "dist"), "--out", filepath.Join(tmp, "out"), "--only", npmPlatform())
 	tarballs := strings.Fields(out)
 	if len(tarballs) != 2 || !strings.HasSuffix(tarballs[0], "elicit-"+npmPlatform()+"-0.1.0.tgz") || !strings.HasSuffix(tarballs[1], "/elicit-0.1.0.tgz") {
