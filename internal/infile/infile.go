@@ -138,6 +138,9 @@ func (f *File) Name() string { return f.name }
 
 // ReadFile reads the whole regular file at path under l.
 func ReadFile(path string, l Limit) ([]byte, error) {
+	if data, ok, err := readRegular(path, l); ok {
+		return data, err
+	}
 	f, err := Open(path, l)
 	if err != nil {
 		return nil, err

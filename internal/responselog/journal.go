@@ -89,7 +89,7 @@ func (l *Log) append(line []byte) error {
 	}
 	path := filepath.Join(l.dir, journalName)
 	for range 3 {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err := openJournal(path)
 		if err != nil {
 			return err
 		}
@@ -104,11 +104,12 @@ func (l *Log) append(line []byte) error {
 		// An ingest may have renamed the journal away between open and
 		// lock: then this file is being read, and the record belongs in
 		// the new journal.
-		if !samePath(f, path) {
+		fi, err := f.Stat()
+		if err != nil || !isPath(fi, path) {
 			f.Close()
 			continue
 		}
-		_, err = f.Write(freshLine(f, line))
+		_, err = f.Write(freshLine(f, fi.Size(), line))
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -120,13 +121,12 @@ func (l *Log) append(line []byte) error {
 // freshLine is line with a newline before it when f does not end in one
 // (a writer killed mid-write left a torn line): the record starts a line of
 // its own instead of being glued onto the torn one.
-func freshLine(f *os.File, line []byte) []byte {
-	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 {
+func freshLine(f *os.File, size int64, line []byte) []byte {
+	if size == 0 {
 		return line
 	}
 	var last [1]byte
-	if _, err := f.ReadAt(last[:], fi.Size()-1); err != nil || last[0] == '\n' {
+	if _, err := f.ReadAt(last[:], size-1); err != nil || last[0] == '\n' {
 		return line
 	}
 	return append([]byte{'\n'}, line...)
@@ -134,12 +134,14 @@ func freshLine(f *os.File, line []byte) []byte {
 
 // samePath reports whether f is still the file at path.
 func samePath(f *os.File, path string) bool {
-	a, err := f.Stat()
-	if err != nil {
-		return false
-	}
+	fi, err := f.Stat()
+	return err == nil && isPath(fi, path)
+}
+
+// isPath reports whether fi describes the file at path.
+func isPath(fi os.FileInfo, path string) bool {
 	b, err := os.Stat(path)
-	return err == nil && os.SameFile(a, b)
+	return err == nil && os.SameFile(fi, b)
 }
 
 // writeSide writes a record to a file of its own, complete before it gets
