@@ -1,11 +1,12 @@
 package form
 
 import (
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -33,7 +34,8 @@ type CollectOptions struct {
 	TemplateID string
 	// Now gives the time for the response id; default time.Now.
 	Now func() time.Time
-	// Random supplies the response id's random part; default crypto/rand.
+	// Random supplies the response id's random part; default math/rand/v2's
+	// generator (the id is a label that tells responses apart, not a secret).
 	Random io.Reader
 }
 
@@ -257,11 +259,11 @@ func responseID(opts *CollectOptions) string {
 	if opts.Now != nil {
 		now = opts.Now
 	}
-	r := opts.Random
-	if r == nil {
-		r = rand.Reader
-	}
 	var b [4]byte
-	_, _ = io.ReadFull(r, b[:])
+	if opts.Random != nil {
+		_, _ = io.ReadFull(opts.Random, b[:])
+	} else {
+		binary.LittleEndian.PutUint32(b[:], rand.Uint32())
+	}
 	return "resp-" + now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }

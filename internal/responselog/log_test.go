@@ -427,3 +427,18 @@ func TestNewRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestNewID checks the records' ids: 16 lowercase hex digits, distinct.
+func TestNewID(t *testing.T) {
+	seen := map[string]bool{}
+	for range 10000 {
+		id := newID()
+		if len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
+			t.Fatalf("id %q is not 16 lowercase hex digits", id)
+		}
+		if seen[id] {
+			t.Fatalf("id %q given twice", id)
+		}
+		seen[id] = true
+	}
+}
