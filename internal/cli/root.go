@@ -50,6 +50,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, version.Get())
 		return 0
 	}
+	growStack(false)
 	groups := groupsFor(args)
 	sub := ""
 	if len(groups) == 1 && len(args) > 1 {
