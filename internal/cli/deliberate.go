@@ -267,7 +267,8 @@ func (a *app) deliberateStatus() *cobra.Command {
 
 func (a *app) delibPrintStatus(id string, doc *deliberation.StatusDocument) {
 	s := doc.State
-	w := a.stdout
+	w := bufio.NewWriter(a.stdout) // one write, not one per line
+	defer w.Flush()
 	status := string(s.Status)
 	if status == "" {
 		status = string(deliberation.StatusActive)
