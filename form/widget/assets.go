@@ -2,8 +2,6 @@ package widget
 
 import (
 	"embed"
-	"html/template"
-	"io"
 	"strings"
 	"sync"
 
@@ -13,9 +11,9 @@ import (
 //go:embed assets
 var assetFS embed.FS
 
-// parsed holds the widget's template, script and styles, ready to use.
+// parsed holds the widget's script and styles, ready to use. Its HTML is
+// written by html.go.
 type parsed struct {
-	tmpl *template.Template
 	// The script is head + the extensions a form needs + tail; rows reads
 	// rulings and ranks.
 	jsHead, jsTail, jsRows string
@@ -24,7 +22,7 @@ type parsed struct {
 	base, cards, progress, rows string
 }
 
-// assets parses the embedded files on first use, not at package init: every
+// assets reads the embedded files on first use, not at package init: every
 // CLI call links this package and most never render a widget.
 var assets = sync.OnceValue(func() *parsed {
 	read := func(name string) string {
@@ -39,7 +37,6 @@ var assets = sync.OnceValue(func() *parsed {
 		panic("widget: widget.js has no @ext line")
 	}
 	return &parsed{
-		tmpl:     template.Must(template.New("widget").Parse(read("widget.tmpl"))),
 		jsHead:   minifyJS(head),
 		jsTail:   minifyJS(tail),
 		jsRows:   minifyJS(read("rows.js")),
@@ -49,14 +46,6 @@ var assets = sync.OnceValue(func() *parsed {
 		rows:     minifyCSS(read("rows.css")),
 	}
 })
-
-// exec runs one named block. The blocks and the values given to them are
-// fixed by this package, so an error is a bug in it.
-func (p *parsed) exec(w io.Writer, name string, data any) {
-	if err := p.tmpl.ExecuteTemplate(w, name, data); err != nil {
-		panic("widget: " + err.Error())
-	}
-}
 
 // needs says which optional styles and script a form's fields use.
 type needs struct{ cards, progress, rows bool }
@@ -78,7 +67,7 @@ func needsOf(f *form.Form) needs {
 
 // css is the style sheet for f: the base, plus the styles of cards,
 // progress reports and rows when f has such fields.
-func (p *parsed) css(n needs) template.CSS {
+func (p *parsed) css(n needs) string {
 	css := p.base
 	if n.cards {
 		css += p.cards
@@ -89,15 +78,15 @@ func (p *parsed) css(n needs) template.CSS {
 	if n.rows {
 		css += p.rows
 	}
-	return template.CSS(css)
+	return css
 }
 
 // js is the script for f: the rows and ranks reader only when f has them.
-func (p *parsed) js(n needs) template.JS {
+func (p *parsed) js(n needs) string {
 	if n.rows {
-		return template.JS(p.jsHead + p.jsRows + p.jsTail)
+		return p.jsHead + p.jsRows + p.jsTail
 	}
-	return template.JS(p.jsHead + p.jsTail)
+	return p.jsHead + p.jsTail
 }
 
 // minifyJS drops comment lines, indentation and the line breaks JavaScript

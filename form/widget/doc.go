@@ -3,8 +3,10 @@
 // external requests) that shows the whole option space at once, and the
 // reader of its postback.
 //
-// Every field type has its own block in assets/widget.tmpl. The constructs
-// are cards: a decision's recommended option first with its badge, its
+// Every field type has its own block in html.go (written by hand, not by
+// html/template, which every CLI call would pay for at start-up; the tests
+// hold its output byte for byte to what the former template gives). The
+// constructs are cards: a decision's recommended option first with its badge, its
 // rationale and the option notes as trade-offs; a pushback marks the user's
 // approach and says why it pushes back; a progress report lists done and
 // in-flight items and offers the blocked ones, the suggested next step

@@ -1,7 +1,6 @@
 package widget
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -42,28 +41,36 @@ type Options struct {
 // JSON block (see Postback), unless a page that embeds the fragment
 // handles the elicit-submit event itself.
 //
-// A form that breaks a definition rule is not rendered (its template would
-// not run): Success is false, Problems names every problem and HTML is a
+// A form that breaks a definition rule is not rendered: Success is false, Problems names every problem and HTML is a
 // notice that says so, never a panic.
 func Render(f *form.Form, opts *Options) *Result {
 	if opts == nil {
 		opts = &Options{}
 	}
 	if err := f.Check(); err != nil {
-		probs := form.ProblemStrings(err)
-		var b strings.Builder
-		b.WriteString(`<div class="elicit-error" role="alert"><p>This form cannot be shown: it breaks these rules.</p><ul>`)
-		for _, p := range probs {
-			b.WriteString("<li>" + html.EscapeString(p) + "</li>")
-		}
-		b.WriteString("</ul></div>")
-		return &Result{FieldIDs: []string{}, HTML: b.String(), Problems: probs}
+		return failed(form.ProblemStrings(err))
+	}
+	out, err := render(f, opts)
+	if err != nil { // Check lets through only the types html.go writes
+		return failed([]string{err.Error()})
 	}
 	ids := make([]string, len(f.Fields))
 	for i := range f.Fields {
 		ids[i] = f.Fields[i].ID
 	}
-	return &Result{Success: true, Title: f.Title, FieldIDs: ids, HTML: render(f, opts)}
+	return &Result{Success: true, Title: f.Title, FieldIDs: ids, HTML: out}
+}
+
+// failed is the Result for a form that cannot be shown: a notice naming
+// its problems.
+func failed(probs []string) *Result {
+	var b strings.Builder
+	b.WriteString(`<div class="elicit-error" role="alert"><p>This form cannot be shown: it breaks these rules.</p><ul>`)
+	for _, p := range probs {
+		b.WriteString("<li>" + html.EscapeString(p) + "</li>")
+	}
+	b.WriteString("</ul></div>")
+	return &Result{FieldIDs: []string{}, HTML: b.String(), Problems: probs}
 }
 
 // FormID identifies a form by its content: 16 hex digits of the SHA-256 of
@@ -78,33 +85,42 @@ func FormID(f *form.Form) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// page is what the head and foot templates show.
+// page is what head and foot show.
 type page struct {
 	ID, FormID, Title, Description, Submit string
 	AllGuessed, Cancel                     bool
-	CSS                                    any // template.CSS
-	JS                                     any // template.JS
+	// CSS and JS are the package's own styles and script, written as
+	// they are.
+	CSS, JS string
 }
 
-func render(f *form.Form, opts *Options) string {
+func newPage(f *form.Form, opts *Options) *page {
 	a := assets()
 	fid := FormID(f)
-	p := page{ID: "e" + fid[:4], FormID: fid, Title: f.Title, Description: f.Description,
+	p := &page{ID: "e" + fid[:4], FormID: fid, Title: f.Title, Description: f.Description,
 		Submit: "Submit", AllGuessed: f.AllGuessed(), Cancel: opts.Cancel}
 	n := needsOf(f)
 	p.JS, p.CSS = a.js(n), a.css(n)
 	if p.AllGuessed {
 		p.Submit = "Confirm"
 	}
-	var b bytes.Buffer
-	b.Grow(4096)
-	a.exec(&b, "head", p)
+	return p
+}
+
+// render writes head, one block per field (see field) and foot.
+func render(f *form.Form, opts *Options) (string, error) {
+	p := newPage(f, opts)
+	var w writer
+	w.Grow(4096)
+	head(&w, p)
 	for i := range f.Fields {
 		fl := &f.Fields[i]
-		a.exec(&b, string(fl.Type), view(fl, p.ID+strconv.Itoa(i)))
+		if err := field(&w, fl.Type, view(fl, p.ID+strconv.Itoa(i))); err != nil {
+			return "", err
+		}
 	}
-	a.exec(&b, "foot", p)
-	return b.String()
+	foot(&w, p)
+	return w.String(), nil
 }
 
 // fieldView is what a field's block shows.

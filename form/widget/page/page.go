@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"net"
 	"net/http"
@@ -46,31 +45,37 @@ type Options struct {
 //go:embed assets
 var assetFS embed.FS
 
-var pageTemplate = sync.OnceValue(func() *template.Template {
-	return template.Must(template.ParseFS(assetFS, "assets/page.tmpl"))
-})
-
-var pageJS = sync.OnceValue(func() template.JS {
+var pageJS = sync.OnceValue(func() string {
 	data, err := assetFS.ReadFile("assets/page.js")
 	if err != nil {
 		panic("page: missing embedded page.js")
 	}
-	return template.JS(data)
+	return string(data)
 })
+
+// The page around the widget: pageTop, the title, pageStyle, the widget,
+// then page.js. (testdata/page.tmpl is the same page as an html/template;
+// the tests hold HTML to its output byte for byte.)
+const (
+	pageTop = `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>`
+	pageStyle = `</title>
+<style>body{margin:0;padding:2rem 1rem;background:#f6f8fa;font:15px/1.45 system-ui,sans-serif}.el{margin:0 auto}.el .cn{background:0;color:var(--f);border:1px solid var(--l)}@media(prefers-color-scheme:dark){body{background:#010409;color:#e6edf3}}</style>
+<body>
+`
+)
 
 // HTML is the whole page for f: the widget with a Cancel button and the
 // script that sends the answers to the server that served it.
 func HTML(f *form.Form) string {
-	var b strings.Builder
-	err := pageTemplate().Execute(&b, struct {
-		Title  string
-		Widget template.HTML
-		JS     template.JS
-	}{f.Title, template.HTML(widget.Render(f, &widget.Options{Cancel: true}).HTML), pageJS()})
-	if err != nil {
-		panic("page: " + err.Error())
-	}
-	return b.String()
+	return pageTop + widget.EscapeText(f.Title) + pageStyle +
+		widget.Render(f, &widget.Options{Cancel: true}).HTML +
+		"\n<script>" + pageJS() + "</script>\n</body>\n</html>\n"
 }
 
 // Serve shows f as a web page on 127.0.0.1 behind a one-time token and
