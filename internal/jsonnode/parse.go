@@ -597,18 +597,24 @@ func (p *parser) skipStr() {
 func (p *parser) escapedStr(start int) string {
 	buf := append([]byte(nil), p.data[start:p.pos]...)
 	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		switch {
+		run := p.pos // the bytes up to the next quote, escape or control character go in at once
+		for p.pos < len(p.data) {
+			if c := p.data[p.pos]; c == '"' || c == '\\' || c < 0x20 {
+				break
+			}
+			p.pos++
+		}
+		buf = append(buf, p.data[run:p.pos]...)
+		if p.pos == len(p.data) {
+			break
+		}
+		switch c := p.data[p.pos]; {
 		case c == '"':
 			p.pos++
 			return string(buf)
 		case c < 0x20:
 			p.fail("control character %q in a string (escape it)", rune(c))
 			return ""
-		case c != '\\':
-			buf = append(buf, c)
-			p.pos++
-			continue
 		}
 		r, ok := p.escape()
 		if !ok {
@@ -620,7 +626,24 @@ func (p *parser) escapedStr(start int) string {
 	return ""
 }
 
-var simpleEscapes = map[byte]rune{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+// simpleEscape is the character a one-letter escape \e stands for.
+func simpleEscape(e byte) (rune, bool) {
+	switch e {
+	case '"', '\\', '/':
+		return rune(e), true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
 
 // escape decodes one escape sequence at p.pos (the backslash).
 func (p *parser) escape() (rune, bool) {
@@ -630,7 +653,7 @@ func (p *parser) escape() (rune, bool) {
 		return 0, false
 	}
 	e := p.data[p.pos+1]
-	if r, ok := simpleEscapes[e]; ok {
+	if r, ok := simpleEscape(e); ok {
 		p.pos += 2
 		return r, true
 	}
