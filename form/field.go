@@ -116,7 +116,7 @@ func (d *decoder) memberKey(s *fieldState, m *jsonnode.Member, key string, bit u
 		s.nulls |= bit // null stands for "not given"
 		return
 	}
-	if s.typeOK && typeMasks()[s.typeIdx]&bit == 0 {
+	if s.typeOK && typeMasks[s.typeIdx]&bit == 0 {
 		if why := forbidden()[s.Type][key]; why != "" {
 			d.add(path, "not allowed on %s: %s", s.Type, why)
 			return

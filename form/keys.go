@@ -178,14 +178,28 @@ func typeMask(t Type) uint32 {
 	return m
 }
 
-// typeMasks holds typeMask for each of types, by index.
-var typeMasks = sync.OnceValue(func() []uint32 {
-	out := make([]uint32, len(types))
-	for i, t := range types {
-		out[i] = typeMask(t)
-	}
-	return out
-})
+// typeMasks holds typeMask for each of types, by index, written out: every
+// parse checks each key against it, and computing it builds typeKeys and
+// forbidden (maps of slices and maps: about 30,000 instructions and 40
+// allocations, in every CLI call that reads a form). TestTypeMasks keeps it
+// equal to typeMask.
+var typeMasks = [...]uint32{
+	0x1ff,     // single_select
+	0x1ff,     // multi_select
+	0x7f,      // boolean
+	0x2ff,     // text_input
+	0xc7f,     // number
+	0x7f,      // date
+	0x27f,     // textarea
+	0x70ff,    // decision
+	0xf0ff,    // pushback
+	0x370ff,   // progress
+	0x470ff,   // deliberation
+	0x38207f,  // triage
+	0x4020ef,  // confirm
+	0xa060ef,  // ranking
+	0x120206f, // assumption_review
+}
 
 // aliases are names people reach for that mean one of our keys.
 var aliases = sync.OnceValue(func() map[string]string {

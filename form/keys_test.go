@@ -22,3 +22,16 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeMasks keeps the written-out typeMasks equal to typeMask, type by
+// type, in the order of types.
+func TestTypeMasks(t *testing.T) {
+	if len(typeMasks) != len(types) {
+		t.Fatalf("typeMasks has %d entries for %d types", len(typeMasks), len(types))
+	}
+	for i, ty := range types {
+		if got, want := typeMasks[i], typeMask(ty); got != want {
+			t.Errorf("typeMasks[%d] (%s) = %#x, want %#x (typeMask)", i, ty, got, want)
+		}
+	}
+}
