@@ -2,25 +2,57 @@ package form
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/elicit/elicit/internal/visible"
 )
 
-// markdownEscaper escapes what would change the meaning of text inside a
-// markdown line: emphasis, code, links, HTML, tables, strikethrough, and
-// line breaks (joined with " / " so a bullet stays one line).
-var markdownEscaper = sync.OnceValue(func() *strings.Replacer {
-	return strings.NewReplacer(
-		`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-		"<", `\<`, ">", `\>`, "|", `\|`, "~", `\~`, "#", `\#`,
-		"\r\n", " / ", "\n", " / ", "\r", " / ",
-	)
-})
-
 // EscapeMarkdown makes s safe to show as literal text inside a markdown line;
-// control characters are written as visible escapes (\x1b), never raw.
-func EscapeMarkdown(s string) string { return visible.String(markdownEscaper().Replace(s)) }
+// control characters are written as visible escapes (\x1b), never raw. It
+// escapes what would change the meaning of the text (emphasis, code, links,
+// HTML, tables, strikethrough, headings) with a backslash and joins line
+// breaks with " / ", so that a bullet stays one line.
+func EscapeMarkdown(s string) string { return visible.String(escapeMarkdown(s)) }
+
+// escapeMarkdown is EscapeMarkdown before control characters are made
+// visible: a loop over the bytes, not a strings.Replacer, whose trie every
+// CLI call that renders a form built first (FuzzEscapeMarkdown compares the
+// two).
+func escapeMarkdown(s string) string {
+	i := 0
+	for i < len(s) && !markdownSpecial(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\r' || c == '\n':
+			if c == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+			b.WriteString(" / ")
+		case markdownSpecial(c):
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// markdownSpecial reports whether escapeMarkdown changes byte c.
+func markdownSpecial(c byte) bool {
+	switch c {
+	case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~', '#', '\r', '\n':
+		return true
+	}
+	return false
+}
 
 // Summary collapses an answered form into a few lines of markdown: the title
 // (with the response id) and one bullet per answered field, in form order.
