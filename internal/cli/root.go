@@ -52,6 +52,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	growStack(false)
 	groups := groupsFor(args)
+	if isDirect(args) {
+		return runDirect(args, stdin, stdout, stderr, groups)
+	}
 	sub := ""
 	if len(groups) == 1 && len(args) > 1 {
 		sub = args[1] // the group builds only it, if it is one of its commands
