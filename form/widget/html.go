@@ -1,13 +1,12 @@
 package widget
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/widget/internal/htmlesc"
 )
 
 // The widget's HTML, written by hand: one function per block of the
@@ -445,110 +444,27 @@ func ranking(w *writer, v *fieldView) {
 	closeFieldset(w, v)
 }
 
-// Escaping, one helper per context. Each gives the bytes html/template's
-// escaper for that context gives for a string.
+// Escaping, one helper per context (internal/htmlesc holds the tables):
+// each gives the bytes html/template's escaper for that context gives for a
+// string.
 
-// text escapes s for an HTML text node. It matches html/template's
-// htmlEscaper: NUL becomes U+FFFD; " & ' + < > become entities; every
-// other byte, invalid UTF-8 included, is kept.
-func text(s string) string { return replace(s, &htmlTable, false) }
-
-// EscapeText escapes s for HTML text or the body of a <title>, as
-// html/template does: see text. The local page writes its title with it.
-func EscapeText(s string) string { return text(s) }
+// text escapes s for an HTML text node (htmlesc.Text).
+func text(s string) string { return htmlesc.Text(s) }
 
 // attr escapes s for a quoted attribute value. It matches html/template's
 // attrEscaper, which for a string uses htmlEscaper's table: text's bytes.
 // (Every attribute the widget fills is of html/template's plain or unsafe
 // type, data-* ones by the name after "data-": none is a URL, script or
 // style.)
-func attr(s string) string { return text(s) }
+func attr(s string) string { return htmlesc.Text(s) }
 
-// rcdata escapes s for the body of a <textarea> or a <title>. It matches
-// html/template's rcdataEscaper, which for a string uses htmlEscaper's
-// table: text's bytes.
-func rcdata(s string) string { return text(s) }
+// rcdata escapes s for the body of a <textarea>. It matches html/template's
+// rcdataEscaper, which for a string uses htmlEscaper's table: text's bytes.
+func rcdata(s string) string { return htmlesc.Text(s) }
 
-// htmlTable is html/template's htmlReplacementTable.
-var htmlTable = [utf8.RuneSelf]string{
-	0:    "\uFFFD",
-	'"':  "&#34;",
-	'&':  "&amp;",
-	'\'': "&#39;",
-	'+':  "&#43;",
-	'<':  "&lt;",
-	'>':  "&gt;",
-}
+// unquoted escapes s for an unquoted attribute value (type=radio)
+// (htmlesc.Unquoted).
+func unquoted(s string) string { return htmlesc.Unquoted(s) }
 
-// unquoted escapes s for an unquoted attribute value (type=radio). It
-// matches html/template's htmlNospaceEscaper: the empty string becomes
-// "ZgotmplZ"; NUL, white space, " & ' + < = > and ` become entities, as do
-// the runes U+FDD0-U+FDEF and U+FFF0-U+FFFF and each byte of invalid
-// UTF-8 (as &#xfffd;).
-func unquoted(s string) string {
-	if s == "" {
-		return "ZgotmplZ"
-	}
-	return replace(s, &unquotedTable, true)
-}
-
-// replace is html/template's htmlReplacer: it replaces the ASCII
-// characters table names and, with nonchars (for unquoted), the runes
-// U+FDD0-U+FDEF and U+FFF0-U+FFFF and each byte of invalid UTF-8 (as
-// &#xfffd;). It returns s itself when nothing is to be replaced.
-func replace(s string, table *[utf8.RuneSelf]string, nonchars bool) string {
-	i := 0
-	for i < len(s) && (s[i] < utf8.RuneSelf && table[s[i]] == "" || s[i] >= utf8.RuneSelf && !nonchars) {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r < utf8.RuneSelf && table[r] != "":
-			b.WriteString(table[r])
-		case nonchars && (0xfdd0 <= r && r <= 0xfdef || 0xfff0 <= r && r <= 0xffff):
-			b.WriteString("&#x" + strconv.FormatInt(int64(r), 16) + ";")
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// unquotedTable is html/template's htmlNospaceReplacementTable.
-var unquotedTable = [utf8.RuneSelf]string{
-	0:    "&#xfffd;",
-	'\t': "&#9;",
-	'\n': "&#10;",
-	'\v': "&#11;",
-	'\f': "&#12;",
-	'\r': "&#13;",
-	' ':  "&#32;",
-	'"':  "&#34;",
-	'&':  "&amp;",
-	'\'': "&#39;",
-	'+':  "&#43;",
-	'<':  "&lt;",
-	'=':  "&#61;",
-	'>':  "&gt;",
-	'`':  "&#96;",
-}
-
-// jsValue writes s as a value in a script: a JSON string. It matches
-// html/template's jsValEscaper, which marshals a string with
-// encoding/json (< > & U+2028 U+2029 and invalid UTF-8 escaped, so the
-// value cannot end the script) and pads nothing around a quote.
-func jsValue(s string) string {
-	b, err := json.Marshal(s)
-	if err != nil { // a string always marshals
-		return " null "
-	}
-	return string(b)
-}
+// jsValue writes s as a value in a script (htmlesc.JSValue).
+func jsValue(s string) string { return htmlesc.JSValue(s) }

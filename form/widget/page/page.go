@@ -19,6 +19,7 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/widget"
+	"github.com/elicit/elicit/form/widget/internal/htmlesc"
 	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )
@@ -73,7 +74,7 @@ const (
 // HTML is the whole page for f: the widget with a Cancel button and the
 // script that sends the answers to the server that served it.
 func HTML(f *form.Form) string {
-	return pageTop + widget.EscapeText(f.Title) + pageStyle +
+	return pageTop + htmlesc.Text(f.Title) + pageStyle +
 		widget.Render(f, &widget.Options{Cancel: true}).HTML +
 		"\n<script>" + pageJS() + "</script>\n</body>\n</html>\n"
 }
