@@ -108,3 +108,21 @@ func FuzzSteps(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseIndex checks that checking nums and slugs once all rows are read
+// finds what going through the rows one by one finds: the registry, its
+// warnings and their order are the same.
+func FuzzParseIndex(f *testing.F) {
+	f.Add(string(DefaultCSV()))
+	f.Add(string(generated(60)))
+	f.Add(Header + "\n" + withField(colName, "A-B") + "\n" + strings.Replace(withField(colName, "A B"), "60,", "61,", 1) + "\n" +
+		strings.Replace(withField(colCodexRole, "blue"), "60,risk,Good Method", "61,risk,Other", 1) + "\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		byRow := newIndex()
+		byRow.disorder = true // as if nums were out of order: every row is checked in turn
+		want := parseWith(newRecordReader(strings.NewReader(in), 4096), int64(len(in)), maxValues, byRow)
+		if diff := cmp.Diff(want, Parse([]byte(in)), cmp.AllowUnexported(Method{})); diff != "" {
+			t.Fatalf("(-row by row +at the end):\n%s", diff)
+		}
+	})
+}

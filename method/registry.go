@@ -137,10 +137,15 @@ func readBuffer(size int64) int {
 // in bytes (-1: unknown); it lets the method list be reserved once. Each
 // column keeps up to keep distinct values (see value).
 func parse(rr *recordReader, size int64, keep int) *Registry {
+	return parseWith(rr, size, keep, newIndex())
+}
+
+// parseWith is parse with the index idx.
+func parseWith(rr *recordReader, size int64, keep int, idx index) *Registry {
 	p := &parser{
 		r:         &Registry{Methods: []Method{}},
 		size:      size,
-		idx:       newIndex(),
+		idx:       idx,
 		lists:     make([]string, 0, minListBlock), // never nil: an empty list is [], not null
 		maxValues: keep,
 	}
@@ -159,12 +164,14 @@ func parse(rr *recordReader, size int64, keep int) *Registry {
 		n := len(p.r.Methods)
 		p.r.Methods = p.r.Methods[:n+1]
 		m := &p.r.Methods[n] // zero: read in place
-		if key, ok := p.row(rec, m); ok && p.idx.admit(m, key, p.r.Methods[:n], rec.line, &p.r.Warnings) {
+		if slug, ok := p.row(rec, m); ok {
+			p.idx.add(m, slug, rec.line, len(p.r.Warnings))
 			continue
 		}
 		*m = Method{}
 		p.r.Methods = p.r.Methods[:n]
 	}
+	p.idx.settle(p.r)
 	p.r.finish()
 	return p.r
 }
@@ -178,12 +185,13 @@ type parser struct {
 	expected string
 	idx      index
 	lists    []string // the current block of list items (see splitList)
-	// scratch holds a row's num, name, description, the name's phrase and
-	// its slug on their way to one string.
+	// scratch holds a row's num, name, description and the name's phrase
+	// on their way to the text block; slug holds the name's slug.
 	scratch   []byte
+	slug      []byte
 	nameWords string
-	slug      string
-	plainName bool
+	text      strings.Builder // the current text block (see keep)
+	textBlock int             // its size
 	// values holds, per column other than num, name and description, the
 	// distinct values met so far; vals and f are the current row's.
 	values    [colCodexRole + 1]map[string]*value
@@ -271,11 +279,11 @@ func (p *parser) grow(read int64) {
 const estimateAfter = 1024
 
 // strings turns the fields of a row of 10 or 11 columns into trimmed
-// strings: num, name and description share one allocation with the name's
-// phrase (nameWords, kept in p.nameWords and p.plainName) and its slug
-// (p.slug, meaningful when the name is valid), the other values
+// strings: num, name and description are kept in the text block with the
+// name's phrase (nameWords, kept in p.nameWords), the other values
 // (categories, phases, agents, topics, ...) repeat across rows and are
-// interned (see value).
+// interned (see value). The name's slug goes to p.slug, meaningful when the
+// name is valid.
 func (p *parser) strings(f []string, fields [][]byte) []string {
 	for i, b := range fields {
 		if n := len(b); n > 0 && (b[0] <= ' ' || b[n-1] <= ' ' || b[0] >= utf8.RuneSelf || b[n-1] >= utf8.RuneSelf) {
@@ -284,11 +292,10 @@ func (p *parser) strings(f []string, fields [][]byte) []string {
 	}
 	num, name, desc := len(fields[colNum]), len(fields[colName]), len(fields[colDescription])
 	p.scratch = append(append(append(p.scratch[:0], fields[colNum]...), fields[colName]...), fields[colDescription]...)
-	p.scratch, p.plainName = appendPhrase(p.scratch, fields[colName])
-	slugAt := len(p.scratch)
-	p.scratch = appendSlug(p.scratch, fields[colName])
-	text := string(p.scratch)
-	p.nameWords, p.slug = text[num+name+desc:slugAt], text[slugAt:]
+	p.scratch, _ = appendPhrase(p.scratch, fields[colName])
+	p.slug = appendSlug(p.slug[:0], fields[colName])
+	text := p.keep(p.scratch)
+	p.nameWords = text[num+name+desc:]
 	for i, b := range fields {
 		switch i {
 		case colNum:
@@ -307,6 +314,29 @@ func (p *parser) strings(f []string, fields [][]byte) []string {
 	}
 	return f
 }
+
+// keep returns b as a string in the text block: one allocation for many
+// rows rather than one per row, so fewer objects for the collector too. A
+// full block is left to the strings made from it and a new one started.
+// The strings.Builder never writes again what it has handed out, and is
+// replaced rather than grown.
+func (p *parser) keep(b []byte) string {
+	if len(b) > p.text.Cap()-p.text.Len() {
+		p.textBlock = min(max(2*p.textBlock, minTextBlock), maxTextBlock)
+		p.text = strings.Builder{}
+		p.text.Grow(max(p.textBlock, len(b)))
+	}
+	start := p.text.Len()
+	p.text.Write(b)
+	return p.text.String()[start:]
+}
+
+// Sizes of the blocks a row's text is kept in: small for small registries,
+// up to 64 KiB each.
+const (
+	minTextBlock = 1 << 10
+	maxTextBlock = 64 << 10
+)
 
 // clone returns a copy of r whose methods and their lists are the copy's
 // own.
@@ -355,68 +385,6 @@ func checkHeader(rec record, w *problem.List) (expected string) {
 	w.Add(rowPath(rec.line), "Row %d is not the expected header, skipping it and reading columns by position: %s",
 		rec.line, first80(string(rec.raw)))
 	return "10 or 11"
-}
-
-// index enforces unique nums and unique slugs (so, unique names in any
-// case too). While nums only increase, as in a registry kept in order, no
-// map of them is needed.
-type index struct {
-	maxNum int
-	nums   map[int]int         // num -> position in the method list, once nums stop increasing
-	names  map[string]admitted // slug -> the method that has it
-}
-
-// admitted is where a method was read: the row it starts on and its
-// position in the method list.
-type admitted struct{ line, pos int32 }
-
-func newIndex() index {
-	return index{names: make(map[string]admitted)}
-}
-
-// reserve makes room for n names, when the map was made for far fewer.
-func (x *index) reserve(n int) {
-	if n < 64 || n <= 2*len(x.names) {
-		return
-	}
-	names := make(map[string]admitted, n)
-	for k, v := range x.names {
-		names[k] = v
-	}
-	x.names = names
-}
-
-// admit reports whether m, read from the row at line, is new by num and by
-// slug among the methods admitted so far (before); slug is its slug. Two
-// names with one slug would share the files and the lookups a slug names.
-func (x *index) admit(m *Method, slug string, before []Method, line int, w *problem.List) bool {
-	ok := true
-	if x.nums == nil && m.Num <= x.maxNum {
-		x.nums = make(map[int]int, cap(before))
-		for i, a := range before {
-			x.nums[a.Num] = i
-		}
-	}
-	if i, dup := x.nums[m.Num]; dup {
-		w.Add(rowPath(line), "Duplicate num %d for method %s (already used by %s) — skipping row", m.Num, m.Name, before[i].Name)
-		ok = false
-	}
-	if first, dup := x.names[slug]; dup {
-		if other := before[first.pos].Name; !strings.EqualFold(other, m.Name) {
-			w.Add(rowPath(line), "Duplicate method slug '%s' for method %s (first on row %d, for %s) — skipping row", slug, m.Name, first.line, other)
-		} else {
-			w.Add(rowPath(line), "Duplicate method_name '%s' (first on row %d) — skipping row", m.Name, first.line)
-		}
-		ok = false
-	}
-	if ok {
-		x.maxNum = max(x.maxNum, m.Num)
-		if x.nums != nil {
-			x.nums[m.Num] = len(before)
-		}
-		x.names[slug] = admitted{line: int32(line), pos: int32(len(before))}
-	}
-	return ok
 }
 
 // Lookup finds a method by num ("20"), by name ("architecture decision

@@ -47,16 +47,17 @@ func (c *rowCheck) warn(format string, args ...any) { c.w.Add(rowPath(c.line), f
 
 // row turns a record into the method m (a zero Method, in place so that
 // nothing is copied), reporting every problem of the row, and returns its
-// slug. It returns false when the row must be skipped.
-func (p *parser) row(rec record, m *Method) (string, bool) {
+// slug, valid until the next row. It returns false when the row must be
+// skipped.
+func (p *parser) row(rec record, m *Method) ([]byte, bool) {
 	w := &p.r.Warnings
 	if rec.bad != "" {
 		w.Add(rowPath(rec.line), "Row %d has malformed quoting (%s), skipping row: %s", rec.line, rec.bad, first80(string(rec.raw)))
-		return "", false
+		return nil, false
 	}
 	if n := len(rec.fields); n != 10 && n != 11 {
 		w.Add(rowPath(rec.line), "Row %d has %d columns (expected %s): %s", rec.line, n, p.expected, first80(string(rec.raw)))
-		return "", false
+		return nil, false
 	}
 	p.f = p.strings(p.f[:0], rec.fields)
 	f := p.f
@@ -76,7 +77,7 @@ func (p *parser) row(rec record, m *Method) (string, bool) {
 		m.CodexRole = c.codexRole(f[colCodexRole])
 	}
 	if c.skip {
-		return "", false
+		return nil, false
 	}
 	if x := p.vals[colTopics]; x != nil && x.clean {
 		if x.keys == nil {
