@@ -76,6 +76,13 @@ func checkFastPaths(t *testing.T, s string) {
 	if got, want := phrase(s), phraseRunes(s); got != want {
 		t.Errorf("phrase(%q) = %q, rune by rune %q", s, got, want)
 	}
+	words, slug := appendNameKeys([]byte("x"), []byte("y"), []byte(s))
+	if want, _ := appendPhrase([]byte("x"), s); string(words) != string(want) {
+		t.Errorf("appendNameKeys(%q) words %q, appendPhrase %q", s, words, want)
+	}
+	if want := appendSlug([]byte("y"), []byte(s)); string(slug) != string(want) {
+		t.Errorf("appendNameKeys(%q) slug %q, appendSlug %q", s, slug, want)
+	}
 	if plainSteps(s) && !stepsOK(s) {
 		t.Errorf("plainSteps(%q) accepts what checkSteps refuses", s)
 	}

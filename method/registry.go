@@ -71,6 +71,37 @@ func appendSlug(b, name []byte) []byte {
 	return b
 }
 
+// appendNameKeys appends the phrase of name to words and its slug (as
+// appendSlug) to slug, in one pass when name is ASCII.
+func appendNameKeys(words, slug, name []byte) ([]byte, []byte) {
+	w0, s0 := len(words), len(slug)
+	words = append(words, ' ')
+	gap := true
+	for _, c := range name {
+		lower := c | 0x20
+		switch {
+		case c >= utf8.RuneSelf:
+			words, _ = appendPhrase(words[:w0], name)
+			return words, appendSlug(slug[:s0], name)
+		case 'a' <= lower && lower <= 'z':
+			words, slug = append(words, lower), append(slug, lower)
+			gap = false
+		case '0' <= c && c <= '9':
+			words, slug = append(words, c), append(slug, c)
+			gap = false
+		default:
+			if !gap {
+				words, gap = append(words, ' '), true
+			}
+			slug = append(slug, '-')
+		}
+	}
+	if !gap {
+		words = append(words, ' ')
+	}
+	return words, slug
+}
+
 // Registry is a list of methods in file order and the warnings met while
 // reading it. Each warning's Path is "row N" (N the file line the row starts
 // on) or empty, and its Message is the text shown to users.
@@ -195,6 +226,7 @@ type parser struct {
 	// values holds, per column other than num, name and description, the
 	// distinct values met so far; vals and f are the current row's.
 	values    [colCodexRole + 1]map[string]*value
+	recent    [colCodexRole + 1][1 << recentBits]*value // values met lately (see recentSlot)
 	vals      [colCodexRole + 1]*value
 	f         []string
 	maxValues int // how many distinct values a column keeps
@@ -242,12 +274,17 @@ func (p *parser) small(b []byte) string {
 // intern returns the value of column col that b holds, nil when the column
 // keeps no more values.
 func (p *parser) intern(col int, b []byte) (string, *value) {
+	recent := &p.recent[col][recentSlot(b)]
+	if x := *recent; x != nil && x.s == string(b) {
+		return x.s, x
+	}
 	m := p.values[col]
 	if m == nil {
 		m = make(map[string]*value)
 		p.values[col] = m
 	}
 	if x, ok := m[string(b)]; ok {
+		*recent = x
 		return x.s, x
 	}
 	s := string(b)
@@ -256,8 +293,24 @@ func (p *parser) intern(col int, b []byte) (string, *value) {
 	}
 	x := &value{s: s}
 	m[s] = x
+	*recent = x
 	return s, x
 }
+
+// recentSlot is where a value is looked for first: a few of its bytes and
+// its length, mixed. A column's values met again are mostly found there,
+// which is cheaper than hashing the whole value for the map.
+func recentSlot(b []byte) int {
+	n := len(b)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n) ^ uint32(b[0])<<8 ^ uint32(b[n-1])<<16 ^ uint32(b[n/2])<<24 ^ uint32(b[n/3])
+	return int(h * 0x9e3779b1 >> (32 - recentBits))
+}
+
+// recentBits sizes each column's table of recent values.
+const recentBits = 8
 
 // grow makes room for more methods: doubling while the list is short, then
 // as many as the rest of the input holds at the bytes per method so far,
@@ -292,8 +345,7 @@ func (p *parser) strings(f []string, fields [][]byte) []string {
 	}
 	num, name, desc := len(fields[colNum]), len(fields[colName]), len(fields[colDescription])
 	p.scratch = append(append(append(p.scratch[:0], fields[colNum]...), fields[colName]...), fields[colDescription]...)
-	p.scratch, _ = appendPhrase(p.scratch, fields[colName])
-	p.slug = appendSlug(p.slug[:0], fields[colName])
+	p.scratch, p.slug = appendNameKeys(p.scratch, p.slug[:0], fields[colName])
 	text := p.keep(p.scratch)
 	p.nameWords = text[num+name+desc:]
 	for i, b := range fields {
