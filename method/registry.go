@@ -224,11 +224,10 @@ type parser struct {
 	text      strings.Builder // the current text block (see keep)
 	textBlock int             // its size
 	// values holds, per column other than num, name and description, the
-	// distinct values met so far; vals and f are the current row's.
+	// distinct values met so far; vals are the current row's.
 	values    [colCodexRole + 1]map[string]*value
 	recent    [colCodexRole + 1][1 << recentBits]*value // values met lately (see recentSlot)
 	vals      [colCodexRole + 1]*value
-	f         []string
 	maxValues int // how many distinct values a column keeps
 }
 

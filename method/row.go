@@ -59,8 +59,8 @@ func (p *parser) row(rec record, m *Method) ([]byte, bool) {
 		w.Add(rowPath(rec.line), "Row %d has %d columns (expected %s): %s", rec.line, n, p.expected, first80(string(rec.raw)))
 		return nil, false
 	}
-	p.f = p.strings(p.f[:0], rec.fields)
-	f := p.f
+	var fields [colCodexRole + 1]string // on the stack: storing into it needs no write barrier
+	f := p.strings(fields[:0], rec.fields)
 	c := &rowCheck{line: rec.line, name: printableName(f[colName]), w: w, p: p}
 	c.required(f)
 	m.Num = c.num(f[colNum])
