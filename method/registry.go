@@ -75,31 +75,35 @@ func appendSlug(b, name []byte) []byte {
 // appendSlug) to slug, in one pass when name is ASCII.
 func appendNameKeys(words, slug, name []byte) ([]byte, []byte) {
 	w0, s0 := len(words), len(slug)
-	words = append(words, ' ')
-	gap := true
-	for _, c := range name {
+	words, slug = slices.Grow(words, len(name)+2), slices.Grow(slug, len(name))
+	w, s := words[w0:w0+len(name)+2], slug[s0:s0+len(name)] // an ASCII byte adds at most one to either
+	w[0] = ' '
+	k, gap := 1, true
+	for i, c := range name {
 		lower := c | 0x20
 		switch {
 		case c >= utf8.RuneSelf:
 			words, _ = appendPhrase(words[:w0], name)
 			return words, appendSlug(slug[:s0], name)
 		case 'a' <= lower && lower <= 'z':
-			words, slug = append(words, lower), append(slug, lower)
-			gap = false
+			w[k], s[i] = lower, lower
+			k, gap = k+1, false
 		case '0' <= c && c <= '9':
-			words, slug = append(words, c), append(slug, c)
-			gap = false
+			w[k], s[i] = c, c
+			k, gap = k+1, false
 		default:
 			if !gap {
-				words, gap = append(words, ' '), true
+				w[k] = ' '
+				k, gap = k+1, true
 			}
-			slug = append(slug, '-')
+			s[i] = '-'
 		}
 	}
 	if !gap {
-		words = append(words, ' ')
+		w[k] = ' '
+		k++
 	}
-	return words, slug
+	return words[:w0+k], slug[:s0+len(name)]
 }
 
 // Registry is a list of methods in file order and the warnings met while
