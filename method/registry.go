@@ -220,8 +220,8 @@ type parser struct {
 	expected string
 	idx      index
 	lists    []string // the current block of list items (see splitList)
-	// scratch holds a row's num, name, description and the name's phrase
-	// on their way to the text block; slug holds the name's slug.
+	// scratch holds the name's phrase on its way to the text block; slug
+	// holds the name's slug.
 	scratch   []byte
 	slug      []byte
 	nameWords string
@@ -347,9 +347,8 @@ func (p *parser) strings(f []string, fields [][]byte) []string {
 		}
 	}
 	num, name, desc := len(fields[colNum]), len(fields[colName]), len(fields[colDescription])
-	p.scratch = append(append(append(p.scratch[:0], fields[colNum]...), fields[colName]...), fields[colDescription]...)
-	p.scratch, p.slug = appendNameKeys(p.scratch, p.slug[:0], fields[colName])
-	text := p.keep(p.scratch)
+	p.scratch, p.slug = appendNameKeys(p.scratch[:0], p.slug[:0], fields[colName])
+	text := p.keep(fields[colNum], fields[colName], fields[colDescription], p.scratch)
 	p.nameWords = text[num+name+desc:]
 	for i, b := range fields {
 		switch i {
@@ -370,19 +369,22 @@ func (p *parser) strings(f []string, fields [][]byte) []string {
 	return f
 }
 
-// keep returns b as a string in the text block: one allocation for many
-// rows rather than one per row, so fewer objects for the collector too. A
-// full block is left to the strings made from it and a new one started.
-// The strings.Builder never writes again what it has handed out, and is
-// replaced rather than grown.
-func (p *parser) keep(b []byte) string {
-	if len(b) > p.text.Cap()-p.text.Len() {
+// keep returns a, b, c and d, one after another, as one string in the text
+// block: one allocation for many rows rather than one per row, so fewer
+// objects for the collector too. A full block is left to the strings made
+// from it and a new one started. The strings.Builder never writes again
+// what it has handed out, and is replaced rather than grown.
+func (p *parser) keep(a, b, c, d []byte) string {
+	if n := len(a) + len(b) + len(c) + len(d); n > p.text.Cap()-p.text.Len() {
 		p.textBlock = min(max(2*p.textBlock, minTextBlock), maxTextBlock)
 		p.text = strings.Builder{}
-		p.text.Grow(max(p.textBlock, len(b)))
+		p.text.Grow(max(p.textBlock, n))
 	}
 	start := p.text.Len()
+	p.text.Write(a)
 	p.text.Write(b)
+	p.text.Write(c)
+	p.text.Write(d)
 	return p.text.String()[start:]
 }
 
