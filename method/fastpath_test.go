@@ -57,6 +57,10 @@ var fastPathSeeds = []string{
 	"", " ", "Tree of Thoughts", "Occam's Re-think", "ÉCOLE naïve", "a\x00b", "\xff", "İstanbul Ⱥ",
 	"paths->evaluation->selection", "a -> b", "a->->b", "a-->b", "->a", "a->", "a→b", "a->`b`", "x<y", " \t ",
 	"two  spaces", "line\nbreak", "ok text.", "abcdefg  hijk", "abcdefgh  ijk", "abcdefghijklmno ", " Lead",
+	// singleSpaced's words: two spaces across a word, across two words and
+	// across two pairs of words; a control character in the second word.
+	"abcdefghijklmno  q", "abcdefg  hijklmnopq", "abcdefghijklmno  qrstuvwxyzabcdefghij", "abcdefghijkl\x01mnopqrs",
+	"abcdefghijklmnop  q", "abcdefg hijklmn  pqrstuvwxyz", "abcdefghijklmnopqrstuvw  xyz", "abcdefghijklmnopqrstu\x7f",
 }
 
 func TestFastPaths(t *testing.T) {
@@ -91,6 +95,9 @@ func checkFastPaths(t *testing.T, s string) {
 	}
 	if got, want := validName(s), strings.IndexFunc(s, badNameRune) < 0; got != want {
 		t.Errorf("validName(%q) = %t, rune by rune %t", s, got, want)
+	}
+	if got, want := singleSpaced(s), plainASCII(s) && !strings.Contains(s, "  "); got != want {
+		t.Errorf("singleSpaced(%q) = %t, byte by byte %t", s, got, want)
 	}
 	if got, want := oneLine(s), oneLineTwoPass(s); got != want {
 		t.Errorf("oneLine(%q) = %q, want %q", s, got, want)

@@ -421,25 +421,28 @@ func oneLine(s string) string {
 // singleSpaced reports whether s is printable ASCII (' ' to '~') without two
 // spaces in a row, looking at eight bytes at a time.
 func singleSpaced(s string) bool {
-	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
 	i, spaceBefore := 0, false
+	for ; i+16 <= len(s); i += 16 { // two words at a time: half the branches
+		x, y := word(s[i:i+8]), word(s[i+8:i+16])
+		if !printableWord(x) || !printableWord(y) {
+			return false
+		}
+		sx, sy := spaces(x), spaces(y)
+		if sx&(sx<<8)|sy&(sy<<8) != 0 || spaceBefore && sx&0x80 != 0 || sx>>63 != 0 && sy&0x80 != 0 {
+			return false
+		}
+		spaceBefore = sy>>63 != 0
+	}
 	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// A byte below ' ' sets its high bit in x-0x20..., one at 0x7f in
-		// x+0x01..., one at 0x80 or above in x; borrows and carries only
-		// spread from such a byte.
-		if ((x-0x20*ones)|(x+ones)|x)&highs != 0 {
+		x := word(s[i : i+8])
+		if !printableWord(x) {
 			return false
 		}
-		// The high bit of each byte that is a space, exactly (no carry
-		// crosses bytes); then two in a row, within x or across words.
-		y := x ^ 0x20*ones
-		sp := ^((y & lows) + lows | y | lows)
-		if sp&(sp<<8) != 0 || spaceBefore && sp&0x80 != 0 {
+		sx := spaces(x)
+		if sx&(sx<<8) != 0 || spaceBefore && sx&0x80 != 0 {
 			return false
 		}
-		spaceBefore = sp>>63 != 0
+		spaceBefore = sx>>63 != 0
 	}
 	for ; i < len(s); i++ {
 		c := s[i]
@@ -449,6 +452,28 @@ func singleSpaced(s string) bool {
 		spaceBefore = c == ' '
 	}
 	return true
+}
+
+// word is the 8 bytes of s as a little-endian number.
+func word(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// Byte masks for word-at-a-time tests.
+const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+
+// printableWord reports whether each byte of x is ' ' to '~'. A byte below
+// ' ' sets its high bit in x-0x20..., one at 0x7f in x+0x01..., one at 0x80
+// or above in x; borrows and carries only spread from such a byte.
+func printableWord(x uint64) bool { return ((x-0x20*ones)|(x+ones)|x)&highs == 0 }
+
+// spaces has the high bit of each byte of x that is a space, exactly (no
+// carry crosses bytes), for an x of printable bytes.
+func spaces(x uint64) uint64 {
+	y := x ^ 0x20*ones
+	return ^((y & lows) + lows | y | lows)
 }
 
 // printableName is a method name as messages show it (printable is applied
