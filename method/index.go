@@ -21,14 +21,14 @@ import (
 // row by row again, as it was read.
 type index struct {
 	seed     maphash.Seed
-	read     []read // the methods read, by position in the method list
+	origins  []origin // where each method was read, by position in the method list
 	maxNum   int
 	disorder bool // some num is not above every num before it
 }
 
-// read is where a method was read: its slug's hash, the row it starts on
+// origin is where a method was read: its slug's hash, the row it starts on
 // and how many warnings the registry had once the row was read.
-type read struct {
+type origin struct {
 	hash uint64
 	line int32
 	mark int32
@@ -38,8 +38,8 @@ func newIndex() index { return index{seed: maphash.MakeSeed()} }
 
 // reserve makes room for n methods.
 func (x *index) reserve(n int) {
-	if n > cap(x.read) {
-		x.read = append(make([]read, 0, n), x.read...)
+	if n > cap(x.origins) {
+		x.origins = append(make([]origin, 0, n), x.origins...)
 	}
 }
 
@@ -48,7 +48,7 @@ func (x *index) reserve(n int) {
 func (x *index) add(m *Method, slug []byte, line, warned int) {
 	x.disorder = x.disorder || m.Num <= x.maxNum
 	x.maxNum = max(x.maxNum, m.Num)
-	x.read = append(x.read, read{hash: maphash.Bytes(x.seed, slug), line: int32(line), mark: int32(warned)})
+	x.origins = append(x.origins, origin{hash: maphash.Bytes(x.seed, slug), line: int32(line), mark: int32(warned)})
 }
 
 // settle removes from r every method whose num or slug one kept before it
@@ -61,8 +61,8 @@ func (x *index) settle(r *Registry) {
 
 // clash reports whether two of methods have one slug.
 func (x *index) clash(methods []Method) bool {
-	t := newSlugTable(len(x.read))
-	for i, c := range x.read {
+	t := newSlugTable(len(x.origins))
+	for i, c := range x.origins {
 		if t.find(c.hash, methods[i].Name, methods) >= 0 {
 			return true
 		}
@@ -82,7 +82,7 @@ func (x *index) recheck(r *Registry) {
 	lines := make([]int32, 0, len(methods)) // of kept, by position
 	nums := map[int]int{}                   // num -> position in kept
 	done := 0                               // warnings copied
-	for i, c := range x.read {
+	for i, c := range x.origins {
 		w = append(w, warnings[done:c.mark]...)
 		done = int(c.mark)
 		m, ok := methods[i], true

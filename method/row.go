@@ -419,7 +419,7 @@ func oneLine(s string) string {
 }
 
 // singleSpaced reports whether s is printable ASCII (' ' to '~') without two
-// spaces in a row, looking at eight bytes at a time.
+// spaces in a row, looking at sixteen bytes at a time, then eight, then one.
 func singleSpaced(s string) bool {
 	i, spaceBefore := 0, false
 	for ; i+16 <= len(s); i += 16 { // two words at a time: half the branches
