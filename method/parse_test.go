@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit/elicit/problem"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -138,6 +139,33 @@ func TestParseWarnings(t *testing.T) {
 				t.Errorf("got %d methods, want %d", len(r.Methods), tt.methods)
 			}
 		})
+	}
+}
+
+// TestParseDuplicateWarningsInRowOrder: a duplicate's warning comes after
+// its row's own warnings and before the next row's, whether the nums are
+// in order (a slug clash found once every row is read) or not.
+func TestParseDuplicateWarningsInRowOrder(t *testing.T) {
+	rows := func(nums ...string) string {
+		return Header + "\n" +
+			strings.Replace(withField(colCodexRole, "blue"), "60,", nums[0]+",", 1) + "\n" +
+			strings.Replace(withField(colPhases, `"plan:0,x"`), "60,risk,Good Method", nums[1]+",risk,GOOD METHOD", 1) + "\n" +
+			strings.Replace(withField(colAgents, `"ok,bad agent"`), "60,risk,Good Method", nums[2]+",risk,Other", 1) + "\n"
+	}
+	want := []problem.Problem{
+		{Path: "row 2", Message: "Invalid codex_role 'blue' for method Good Method — treated as empty (no Codex)"},
+		{Path: "row 3", Message: "Invalid phase 'x' for method GOOD METHOD — skipping that phase"},
+		{Path: "row 3", Message: "Duplicate method_name 'GOOD METHOD' (first on row 2) — skipping row"},
+		{Path: "row 4", Message: "Invalid agent 'bad agent' for method Other — skipping that agent"},
+	}
+	for _, nums := range [][]string{{"1", "2", "3"}, {"3", "2", "1"}} {
+		r := Parse([]byte(rows(nums...)))
+		if diff := cmp.Diff(want, []problem.Problem(r.Warnings)); diff != "" {
+			t.Errorf("nums %v: warnings (-want +got):\n%s", nums, diff)
+		}
+		if len(r.Methods) != 2 || r.Methods[0].Name != "Good Method" || r.Methods[1].Name != "Other" {
+			t.Errorf("nums %v: methods %+v", nums, r.Methods)
+		}
 	}
 }
 
