@@ -50,6 +50,40 @@ func TestStaticBinary(t *testing.T) {
 	}
 }
 
+// TestStackRoomFirst checks that the main goroutine gets its stack room
+// (internal/stackroom) before any package whose initialisation does work:
+// later, the stack would already have been copied at depth, and the copy
+// is what it saves (docs/decisions.md, "Start-up"). Go initialises packages
+// in import-path order as each becomes ready, so a dependency added to
+// stackroom, or a rename that sorts it later, would move it behind them.
+func TestStackRoomFirst(t *testing.T) {
+	cmd := exec.Command(elicitBin(t), "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("elicit --version: %v\n%s", err, out)
+	}
+	var before []string
+	for line := range strings.Lines(string(out)) {
+		var pkg string
+		var at, clock float64
+		var bytes, allocs int
+		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &pkg, &at, &clock, &bytes, &allocs); err != nil {
+			continue
+		}
+		if pkg == "github.com/elicit/elicit/internal/stackroom" {
+			return
+		}
+		if bytes > 0 || allocs > 0 {
+			before = append(before, fmt.Sprintf("%s (%d bytes, %d allocations)", pkg, bytes, allocs))
+		}
+	}
+	if len(before) > 0 {
+		t.Fatalf("%d packages whose init allocates run before internal/stackroom, or it is not linked; the first: %s", len(before), strings.Join(before[:min(3, len(before))], ", "))
+	}
+	t.Fatalf("internal/stackroom is not initialised: cmd/elicit must import it\n%s", out)
+}
+
 // TestOwnPackagesInitLittle checks that elicit's own packages do next to no
 // work at package initialisation, which every call of the binary pays for
 // whatever it runs (issue 14; docs/decisions.md, "Start-up"): tables are

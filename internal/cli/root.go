@@ -50,7 +50,6 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, version.Get())
 		return 0
 	}
-	growStack(false)
 	groups := groupsFor(args)
 	if isDirect(args) {
 		return runDirect(args, stdin, stdout, stderr, groups)

@@ -1,31 +1,30 @@
-package cli
+package stackroom
 
 import (
 	"testing"
 	"unsafe"
 )
 
-// TestGrowStackOnce checks that growStack makes room at once: a new
-// goroutine's stack moves when growStack runs (the runtime copied it into a
-// bigger one), and not again while calls use up to stackReserve less a
-// margin, as a command's would.
-func TestGrowStackOnce(t *testing.T) {
+// TestGrowOnce checks that grow makes room at once: a new goroutine's stack
+// moves when grow runs (the runtime copied it into a bigger one), and not
+// again while calls use up to reserve less a margin, as a command's would.
+func TestGrowOnce(t *testing.T) {
 	addrs := make(chan [3]uintptr)
 	go func() {
 		var local int
 		at := func() uintptr { return uintptr(unsafe.Pointer(&local)) }
 		before := at()
-		growStack(false)
+		grow(false)
 		grown := at()
-		useStack(stackReserve - 8<<10)
+		useStack(reserve - 8<<10)
 		addrs <- [3]uintptr{before, grown, at()}
 	}()
 	a := <-addrs
 	if a[0] == a[1] {
-		t.Fatal("growStack did not grow the stack: the goroutine's stack stayed where it started")
+		t.Fatal("grow did not grow the stack: the goroutine's stack stayed where it started")
 	}
 	if a[1] != a[2] {
-		t.Fatalf("the stack moved again after growStack: %d bytes were not enough room", stackReserve)
+		t.Fatalf("the stack moved again after grow: %d bytes were not enough room", reserve)
 	}
 }
 
