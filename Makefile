@@ -48,12 +48,13 @@ bench-go:
 # Whole-process start-up: elicit's commands beside a hello-world Go binary
 # and hello-world linking go-sdk and cobra, built with the same flags,
 # interleaved, 300 rounds; medians and ratios. BASELINE=path/to/elicit adds
-# a column for another build (make bench-process BASELINE=/tmp/elicit-old).
+# a column for another build (make bench-process BASELINE=/tmp/elicit-old);
+# READBACK=1 times every binary as read back from disk, not as just copied.
 bench-process: build
 	$(GO) build $(BUILDFLAGS) -o bin/hello ./internal/cli/testdata/hello
 	$(GO) build $(BUILDFLAGS) -o bin/sdkfloor ./internal/cli/testdata/sdkfloor
 	@ELICIT_BIN=$(CURDIR)/bin/elicit ELICIT_HELLO_BIN=$(CURDIR)/bin/hello ELICIT_FLOOR_BIN=$(CURDIR)/bin/sdkfloor \
-	  ELICIT_BENCH_BASELINE=$(BASELINE) \
+	  ELICIT_BENCH_BASELINE=$(BASELINE) ELICIT_BENCH_READBACK=$(READBACK) \
 	  $(GO) test -run '^$$' -bench '^BenchmarkStartup$$' -benchtime 300x -count=1 ./internal/cli/
 
 # 1,000 sequential elicitation_render_form calls from the TypeScript SDK.

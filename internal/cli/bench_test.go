@@ -34,14 +34,15 @@ func buildStatic(b *testing.B, env, pkg, dir string) string {
 
 // copied writes a copy of the binary at path into dir as name and returns
 // its path. Every binary BenchmarkStartup times is such a copy, written the
-// same way: how a file came into the page cache moves its start-up time. A
-// binary the Go linker has just written starts 7-16% slower than a copy of
-// it (hello-world 7%, elicit 16%, on this machine's 6.18 kernel: the
-// linker's writes leave the page cache in small pages, a sequential copy in
-// large folios, so a start-up maps the program in fewer faults), and an
-// installed binary read back from disk is not in the linker's state either.
-// Timing fresh linker output would charge the largest binary for an
-// artefact of having just been built.
+// same way: how a file came into the page cache moves its start-up time.
+// On this machine's 6.18 kernel a copy written in one sequential pass sits
+// in the page cache in large folios, and a start-up maps it in fewer,
+// cheaper faults; the linker's own output, and a binary read back from
+// disk after it left the cache (after a reboot, say), are in small pages,
+// and elicit, the largest binary, starts 8-15% slower from them
+// (hello-world 0-3%). With ELICIT_BENCH_READBACK=1 (make bench-process
+// READBACK=1) each copy is dropped from the page cache once written, so
+// that every binary is timed as read back from disk.
 func copied(b *testing.B, path, dir, name string) string {
 	b.Helper()
 	src, err := os.Open(path)
@@ -56,6 +57,11 @@ func copied(b *testing.B, path, dir, name string) string {
 	}
 	if _, err := io.Copy(dst, src); err != nil {
 		b.Fatal(err)
+	}
+	if os.Getenv("ELICIT_BENCH_READBACK") == "1" {
+		if err := dropFromCache(dst); err != nil {
+			b.Fatalf("drop %s from the page cache: %v", out, err)
+		}
 	}
 	if err := dst.Close(); err != nil {
 		b.Fatal(err)
@@ -202,7 +208,11 @@ func reportStartup(b *testing.B, hw *startupCall, calls []*startupCall) {
 	var t strings.Builder
 	// Nine lines: go test cuts a benchmark's log after ten.
 	baseline := calls[len(calls)-1].baseline != nil
-	fmt.Fprintf(&t, "| call (median of %d runs; hello-world %.2f ms) | time | × hello-world |", len(hw.runs), hello)
+	state := ""
+	if os.Getenv("ELICIT_BENCH_READBACK") == "1" {
+		state = ", binaries read back from disk"
+	}
+	fmt.Fprintf(&t, "| call (median of %d runs; hello-world %.2f ms%s) | time | × hello-world |", len(hw.runs), hello, state)
 	if baseline {
 		t.WriteString(" baseline | × hello-world |")
 	}
