@@ -16,18 +16,25 @@ const (
 	MaxSection = 4000
 )
 
-// Roles maps each codex_role to its role prompt.
-var Roles = map[string]string{
-	"red_team": "You are a RED TEAM security analyst. Find weaknesses, attack vectors, failure modes.",
-	"failure":  "You are a pessimistic analyst conducting a PRE-MORTEM. Explain WHY the project failed.",
-	"critic":   "You are a devil's advocate. Challenge every assumption.",
+// RolePrompt returns the role prompt of a codex_role (red_team, failure or
+// critic), and false for any other role.
+func RolePrompt(role string) (string, bool) {
+	switch role {
+	case "red_team":
+		return "You are a RED TEAM security analyst. Find weaknesses, attack vectors, failure modes.", true
+	case "failure":
+		return "You are a pessimistic analyst conducting a PRE-MORTEM. Explain WHY the project failed.", true
+	case "critic":
+		return "You are a devil's advocate. Challenge every assumption.", true
+	}
+	return "", false
 }
 
 // Build returns the cross-model prompt: the system constraint, the role
 // prompt, the context block bounded by the nonce, and the reminder. Topic
 // and section must already be sanitized.
 func Build(role, topic, section, nonce string) (string, error) {
-	rolePrompt, ok := Roles[role]
+	rolePrompt, ok := RolePrompt(role)
 	if !ok {
 		return "", fmt.Errorf("codex_role %q has no role prompt (want red_team, failure or critic)", role)
 	}

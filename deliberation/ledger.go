@@ -5,7 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/elicit/elicit/internal/lazy"
 )
 
 // Ledger tags.
@@ -33,14 +34,16 @@ func (f Fact) Kind() string {
 }
 
 // factEntry is compiled on first use, not at package initialisation.
-var factEntry = sync.OnceValue(func() *regexp.Regexp {
+var factEntry = lazy.Of(compileFactEntry)
+
+func compileFactEntry() *regexp.Regexp {
 	return regexp.MustCompile(`^(F[1-9][0-9]*)(?: \(supersedes (F[1-9][0-9]*)\))? \[([^\]]+)\]: ?(.*)$`)
-})
+}
 
 // parseFact parses "F5 (supersedes F1) [revision]: text". An entry in
 // another shape keeps only its ID, if any, and its raw text.
 func parseFact(raw string) Fact {
-	m := factEntry().FindStringSubmatch(raw)
+	m := factEntry.Get().FindStringSubmatch(raw)
 	if m == nil {
 		id, _, _ := strings.Cut(raw, " ")
 		id = strings.TrimSuffix(id, ":")

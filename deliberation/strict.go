@@ -99,11 +99,13 @@ func (d *treeDecoder) covers(path string) bool {
 	return false
 }
 
-var rawMessageType = reflect.TypeFor[json.RawMessage]()
+// isRawMessage reports whether t is json.RawMessage, kept as its bytes.
+// (A package-level reflect.Type would be set at package initialisation.)
+func isRawMessage(t reflect.Type) bool { return t == reflect.TypeFor[json.RawMessage]() }
 
 func (d *treeDecoder) decode(path string, n *jsonnode.Node, v reflect.Value) {
 	t := v.Type()
-	if t == rawMessageType {
+	if isRawMessage(t) {
 		v.SetBytes(append(json.RawMessage(nil), d.data[n.Offset:n.End]...))
 		return
 	}
@@ -191,7 +193,7 @@ func (d *treeDecoder) wrongType(path string, n *jsonnode.Node, t reflect.Type) {
 
 // wantType says in JSON terms what a value of Go type t is.
 func wantType(t reflect.Type) string {
-	if t == rawMessageType {
+	if isRawMessage(t) {
 		return "a JSON value"
 	}
 	switch t.Kind() {

@@ -34,13 +34,22 @@ type Synthesis struct {
 	Warnings            []string       `json:"warnings"`
 }
 
-// permits are the protocol texts that permit Synthesize, by exit reason.
-var permits = map[string]string{
-	ExitConverged:   "Stop: no open challenges AND scope stable → proceed to Synthesize.",
-	ExitCap:         "If N=8: write remaining to Unresolved, proceed to Synthesize.",
-	ExitTrivial:     "Early exit (trivial): if by iteration 2 the question turns out to be factual or trivial, answer directly.",
-	ExitQuality:     "Iterations: N/8 (converged | cap reached | early exit: trivial | early exit: quality)",
-	ExitAnchorShift: "2+ anchor shifts in same session → exit: \"Question may need narrowing or decomposition.\" Surface shift proposals as suggested reframings in output, not pending decisions.",
+// permit is the protocol text that permits Synthesize after an exit for
+// reason ("" when none does).
+func permit(reason string) string {
+	switch reason {
+	case ExitConverged:
+		return "Stop: no open challenges AND scope stable → proceed to Synthesize."
+	case ExitCap:
+		return "If N=8: write remaining to Unresolved, proceed to Synthesize."
+	case ExitTrivial:
+		return "Early exit (trivial): if by iteration 2 the question turns out to be factual or trivial, answer directly."
+	case ExitQuality:
+		return "Iterations: N/8 (converged | cap reached | early exit: trivial | early exit: quality)"
+	case ExitAnchorShift:
+		return "2+ anchor shifts in same session → exit: \"Question may need narrowing or decomposition.\" Surface shift proposals as suggested reframings in output, not pending decisions."
+	}
+	return ""
 }
 
 const quickPermit = "At most 2 iterations: Ask → Evaluate → Done. Still unresolved → state both positions; the user decides."
@@ -55,13 +64,13 @@ func Synthesize(s *State) (*Synthesis, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	permit := permits[s.ExitReason]
+	permittedBy := permit(s.ExitReason)
 	if s.Quick() && s.ExitReason != ExitTrivial {
-		permit = quickPermit
+		permittedBy = quickPermit
 	}
 	y := &Synthesis{
 		Question: s.QuestionText(), Mode: orFull(s.Mode), Iterations: s.Iteration, MaxIterations: s.limit(),
-		ExitReason: s.ExitReason, PermittedBy: permit, Answer: s.Answer,
+		ExitReason: s.ExitReason, PermittedBy: permittedBy, Answer: s.Answer,
 		Ledger: nonNil(s.ActiveLedger()),
 		Agreed: nonNil(s.Buckets.Agreed), Dismissed: nonNil(s.Buckets.Dismissed), Unresolved: nonNil(s.Buckets.Unresolved),
 		SurfacedQuestions: nonNil(s.SurfacedQuestions), NotEvaluated: nonNil(s.NotEvaluated),

@@ -21,7 +21,7 @@ import (
 // Badges are the suffixes the chat surfaces add to option labels. It is
 // information only: the package reads its own copy, so writing to it
 // changes nothing.
-var Badges = slices.Clone(badges)
+var Badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}
 
 // badges is the package's own Badges.
 var badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}

@@ -8,13 +8,6 @@ import (
 	"github.com/elicit/elicit/internal/jsonnode"
 )
 
-// The keys of the rows of the later constructs.
-var (
-	triageItemKeys  = []string{"label", "id", "detail", "tag"}
-	assumptionKeys  = []string{"label", "id", "detail", "source"}
-	consequenceKeys = []string{"label", "severity", "detail"}
-)
-
 // MinRankOptions is the fewest options a ranking orders.
 const MinRankOptions = 2
 

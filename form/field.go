@@ -109,15 +109,15 @@ func (d *decoder) memberKey(s *fieldState, m *jsonnode.Member, key string, bit u
 			s.unknown = map[string]bool{}
 		}
 		s.unknown[m.Key] = true
-		d.unknownKey(path, m.Key, fieldKeys())
+		d.unknownKey(path, m.Key, fieldKeys.Get())
 		return
 	}
-	if m.Value.Kind == jsonnode.Null && bit&nullableKeys() != 0 {
+	if m.Value.Kind == jsonnode.Null && bit&nullableKeys.Get() != 0 {
 		s.nulls |= bit // null stands for "not given"
 		return
 	}
 	if s.typeOK && typeMasks[s.typeIdx]&bit == 0 {
-		if why := forbidden()[s.Type][key]; why != "" {
+		if why := forbidden.Get()[s.Type][key]; why != "" {
 			d.add(path, "not allowed on %s: %s", s.Type, why)
 			return
 		}
@@ -389,11 +389,15 @@ type rowSpec struct {
 	missing  string   // why a required key is needed
 }
 
+// The rows of the constructs: a progress item, a triage row, an assumption
+// and a consequence. The keys are written in each literal (not shared
+// variables), so that the specs are data, not work at package
+// initialisation.
 var (
-	progressRow    = rowSpec{keys: progressItemKeys, required: 2, nonEmpty: 2, missing: "a progress item needs a label and a status"}
-	triageRow      = rowSpec{keys: triageItemKeys, required: 1, nonEmpty: 2, missing: "every row needs a label"}
-	assumptionRow  = rowSpec{keys: assumptionKeys, required: 1, nonEmpty: 2, missing: "every row needs a label"}
-	consequenceRow = rowSpec{keys: consequenceKeys, required: 1, nonEmpty: 1, missing: "every consequence needs a label"}
+	progressRow    = rowSpec{keys: []string{"label", "status", "detail"}, required: 2, nonEmpty: 2, missing: "a progress item needs a label and a status"}
+	triageRow      = rowSpec{keys: []string{"label", "id", "detail", "tag"}, required: 1, nonEmpty: 2, missing: "every row needs a label"}
+	assumptionRow  = rowSpec{keys: []string{"label", "id", "detail", "source"}, required: 1, nonEmpty: 2, missing: "every row needs a label"}
+	consequenceRow = rowSpec{keys: []string{"label", "severity", "detail"}, required: 1, nonEmpty: 1, missing: "every consequence needs a label"}
 )
 
 // shape describes the row object: "{label, status, detail?}".

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 )
 
 // Type is a field type.
@@ -38,8 +37,11 @@ const (
 
 // Types lists every field type: the seed's ten, then attune-forms' five
 // later constructs. It is information only: the package reads its own
-// copy, so writing to it changes nothing.
-var Types = slices.Clone(types)
+// copy, so writing to it changes nothing. (It is written out, not cloned
+// from that copy, so that it is data and not work at package
+// initialisation; TestExportedListsMatch holds the two equal.)
+var Types = []Type{SingleSelect, MultiSelect, Boolean, TextInput, Number, Date, Textarea, Decision, Pushback, Progress,
+	Deliberation, Triage, Confirm, Ranking, AssumptionReview}
 
 // types is the package's own Types.
 var types = []Type{SingleSelect, MultiSelect, Boolean, TextInput, Number, Date, Textarea, Decision, Pushback, Progress,
@@ -207,7 +209,7 @@ const EditTextSuffix = ".text"
 // ConfirmOptions are a confirm's options when the form names none. It is
 // information only: the package reads its own copy, so writing to it
 // changes nothing.
-var ConfirmOptions = slices.Clone(confirmOptions)
+var ConfirmOptions = []string{"Approve", "Abort"}
 
 // confirmOptions is the package's own ConfirmOptions.
 var confirmOptions = []string{"Approve", "Abort"}

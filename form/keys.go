@@ -2,8 +2,8 @@ package form
 
 import (
 	"slices"
-	"sync"
 
+	"github.com/elicit/elicit/internal/lazy"
 	"github.com/elicit/elicit/internal/spelling"
 )
 
@@ -24,7 +24,9 @@ var commonKeys = []string{"id", "text", "type", "required", "default", "inferred
 // typeKeys are the keys each type adds to commonKeys. The tables here are
 // built on first use, not at package initialisation, which every call of the
 // binary would pay for (docs/decisions.md, "Start-up").
-var typeKeys = sync.OnceValue(func() map[Type][]string {
+var typeKeys = lazy.Of(buildTypeKeys)
+
+func buildTypeKeys() map[Type][]string {
 	return map[Type][]string{
 		SingleSelect: {"options", "list_style"},
 		MultiSelect:  {"options", "list_style"},
@@ -43,11 +45,13 @@ var typeKeys = sync.OnceValue(func() map[Type][]string {
 		// AssumptionReview's rulings are fixed: accept, edit, reject.
 		AssumptionReview: {"assumptions", "suggested", "rationale"},
 	}
-})
+}
 
 // forbidden are keys a type refuses for a reason of its own, said in the
 // problem: the gates take no pre-filled answer.
-var forbidden = sync.OnceValue(func() map[Type]map[string]string {
+var forbidden = lazy.Of(buildForbidden)
+
+func buildForbidden() map[Type]map[string]string {
 	return map[Type]map[string]string{
 		Confirm: {
 			"default":     "nothing is pre-selected on a confirm: approving must be an explicit act",
@@ -61,23 +65,22 @@ var forbidden = sync.OnceValue(func() map[Type]map[string]string {
 			"dispositions": "an assumption review's rulings are fixed (accept, edit, reject)",
 		},
 	}
-})
+}
 
 // fieldKeys are all keys any field may have.
-var fieldKeys = sync.OnceValue(func() []string {
+var fieldKeys = lazy.Of(buildFieldKeys)
+
+func buildFieldKeys() []string {
 	keys := slices.Clone(commonKeys)
 	for _, t := range types {
-		for _, k := range typeKeys()[t] {
+		for _, k := range typeKeys.Get()[t] {
 			if !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}
 	}
 	return keys
-})
-
-// progressItemKeys are the keys of one progress item.
-var progressItemKeys = []string{"label", "status", "detail"}
+}
 
 // keyBit is key's bit in a set of fieldKeys (1 << its index there), or 0
 // for an unknown key. A switch, because it runs for every key of every field
@@ -142,21 +145,23 @@ func keyBit(key string) uint32 {
 // forms from optional values writes them ("recommended": null): every key
 // but id, text, type (which a field needs) and required (attune-forms read
 // a null there as false, silently).
-var nullableKeys = sync.OnceValue(func() uint32 {
+var nullableKeys = lazy.Of(buildNullableKeys)
+
+func buildNullableKeys() uint32 {
 	var m uint32
-	for _, k := range fieldKeys() {
+	for _, k := range fieldKeys.Get() {
 		if k != "id" && k != "text" && k != "type" && k != "required" {
 			m |= keyBit(k)
 		}
 	}
 	return m
-})
+}
 
 // allowedKeys are the keys type t allows, in table order.
 func allowedKeys(t Type) []string {
 	var out []string
-	for _, k := range append(slices.Clone(commonKeys), typeKeys()[t]...) {
-		if forbidden()[t][k] == "" {
+	for _, k := range append(slices.Clone(commonKeys), typeKeys.Get()[t]...) {
+		if forbidden.Get()[t][k] == "" {
 			out = append(out, k)
 		}
 	}
@@ -167,8 +172,8 @@ func allowedKeys(t Type) []string {
 // building the list).
 func typeMask(t Type) uint32 {
 	var m uint32
-	refused := forbidden()[t]
-	for _, keys := range [][]string{commonKeys, typeKeys()[t]} {
+	refused := forbidden.Get()[t]
+	for _, keys := range [][]string{commonKeys, typeKeys.Get()[t]} {
 		for _, k := range keys {
 			if refused[k] == "" {
 				m |= keyBit(k)
@@ -202,7 +207,9 @@ var typeMasks = [...]uint32{
 }
 
 // aliases are names people reach for that mean one of our keys.
-var aliases = sync.OnceValue(func() map[string]string {
+var aliases = lazy.Of(buildAliases)
+
+func buildAliases() map[string]string {
 	return map[string]string{
 		"question": "text", "prompt": "text",
 		"choices": "options", "name": "id", "key": "id", "min": "minimum", "max": "maximum",
@@ -214,11 +221,11 @@ var aliases = sync.OnceValue(func() map[string]string {
 		"triageItems": "triage_items", "topN": "top_n", "top": "top_n", "suggestion": "suggested",
 		"suggestions": "suggested", "consequence": "consequences", "assumption": "assumptions",
 	}
-})
+}
 
 // suggest returns the candidate closest to word, or "" when none is close.
 func suggest(word string, candidates []string) string {
-	if a, ok := aliases()[word]; ok && slices.Contains(candidates, a) {
+	if a, ok := aliases.Get()[word]; ok && slices.Contains(candidates, a) {
 		return a
 	}
 	return spelling.Closest(word, candidates, len(word)/3+2)
@@ -228,7 +235,7 @@ func suggest(word string, candidates []string) string {
 func typesWith(key string) []string {
 	var out []string
 	for _, t := range types {
-		if slices.Contains(typeKeys()[t], key) {
+		if slices.Contains(typeKeys.Get()[t], key) {
 			out = append(out, string(t))
 		}
 	}

@@ -3,7 +3,7 @@ package form
 import "testing"
 
 func TestKeyBits(t *testing.T) {
-	for i, k := range fieldKeys() {
+	for i, k := range fieldKeys.Get() {
 		if got := keyBit(k); got != 1<<i {
 			t.Errorf("keyBit(%q) = %b, want 1<<%d", k, got, i)
 		}
@@ -17,7 +17,7 @@ func TestKeyBits(t *testing.T) {
 
 func TestSuggest(t *testing.T) {
 	for word, want := range map[string]string{"maximun": "maximum", "label": "", "questions": "options", "question": "text", "opts": "", "requred": "required", "xyz": ""} {
-		if got := suggest(word, fieldKeys()); got != want {
+		if got := suggest(word, fieldKeys.Get()); got != want {
 			t.Errorf("suggest(%q) = %q, want %q", word, got, want)
 		}
 	}

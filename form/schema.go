@@ -3,7 +3,8 @@ package form
 import (
 	"encoding/json"
 	"slices"
-	"sync"
+
+	"github.com/elicit/elicit/internal/lazy"
 )
 
 // Schema returns a JSON Schema (draft 2020-12) of the form format, for
@@ -38,7 +39,7 @@ func schemaDoc() obj {
 			fieldsAlias:   fieldList(),
 		},
 		"$defs": obj{"field": fieldSchema(), "progress_item": progressItemSchema(),
-			"triage_item": rowSchema(triageItemKeys), "assumption": rowSchema(assumptionKeys), "consequence": rowSchema(consequenceKeys)},
+			"triage_item": rowSchema(triageRow.keys), "assumption": rowSchema(assumptionRow.keys), "consequence": rowSchema(consequenceRow.keys)},
 	}
 }
 
@@ -92,7 +93,9 @@ func fieldProperties() obj {
 
 // requiredKeys are the keys a type cannot do without, beyond id, text and
 // type.
-var requiredKeys = sync.OnceValue(func() map[Type][]string {
+var requiredKeys = lazy.Of(buildRequiredKeys)
+
+func buildRequiredKeys() map[Type][]string {
 	return map[Type][]string{
 		Progress:         {"progress_items"},
 		Deliberation:     {"options", "endorsements"},
@@ -101,7 +104,7 @@ var requiredKeys = sync.OnceValue(func() map[Type][]string {
 		Ranking:          {"options"},
 		AssumptionReview: {"assumptions"},
 	}
-})
+}
 
 func fieldSchema() obj {
 	var rules []any
@@ -109,17 +112,17 @@ func fieldSchema() obj {
 		allowed := allowedKeys(t)
 		// Keys of other types are refused, unless null (not given).
 		props := obj{}
-		for _, k := range fieldKeys() {
+		for _, k := range fieldKeys.Get() {
 			switch {
 			case slices.Contains(allowed, k):
-			case keyBit(k)&nullableKeys() != 0:
+			case keyBit(k)&nullableKeys.Get() != 0:
 				props[k] = obj{"type": "null"}
 			default:
 				props[k] = false
 			}
 		}
 		then := obj{"properties": props}
-		if req := requiredKeys()[t]; len(req) > 0 {
+		if req := requiredKeys.Get()[t]; len(req) > 0 {
 			then["required"] = req
 		}
 		switch {
@@ -131,8 +134,8 @@ func fieldSchema() obj {
 		case t == Triage || t == AssumptionReview:
 			props["suggested"] = obj{"type": []string{"object", "null"}}
 		case slices.Contains(needsOptions, t):
-			if !slices.Contains(requiredKeys()[t], "options") {
-				then["required"] = append([]string{"options"}, requiredKeys()[t]...)
+			if !slices.Contains(requiredKeys.Get()[t], "options") {
+				then["required"] = append([]string{"options"}, requiredKeys.Get()[t]...)
 			}
 			props["options"] = obj{"minItems": 1}
 		}
@@ -143,7 +146,7 @@ func fieldSchema() obj {
 	}
 	props := fieldProperties()
 	for k, p := range props {
-		if keyBit(k)&nullableKeys() != 0 {
+		if keyBit(k)&nullableKeys.Get() != 0 {
 			props[k] = orNull(p.(obj))
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"weak"
 
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/lazy"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -135,7 +136,7 @@ func ProblemStrings(err error) []string {
 // one pass. An entry goes when its form is collected.
 var valid sync.Map // weak.Pointer[Form] -> uint64
 
-var outlineSeed = maphash.MakeSeed()
+var outlineSeed = lazy.Of(maphash.MakeSeed) // on first use: no work at package initialisation
 
 // outline hashes what code most often changes in a form: the title, the
 // number of fields and each field's id, type, number of options and
@@ -143,7 +144,7 @@ var outlineSeed = maphash.MakeSeed()
 // text, a default) is not noticed: call Validate after one.
 func outline(f *Form) uint64 {
 	var h maphash.Hash
-	h.SetSeed(outlineSeed)
+	h.SetSeed(outlineSeed.Get())
 	h.WriteString(f.Title)
 	for i := range f.Fields {
 		fl := &f.Fields[i]

@@ -164,6 +164,21 @@ func TestUnmarshalRoundTrip(t *testing.T) {
 	}
 }
 
+// TestExportedListsMatch: each exported list, written out so that it is
+// data and not work at package initialisation, holds what the package's
+// own copy holds.
+func TestExportedListsMatch(t *testing.T) {
+	if !slices.Equal(Types, types) {
+		t.Errorf("Types = %q, the package's own list is %q", Types, types)
+	}
+	if !slices.Equal(ConfirmOptions, confirmOptions) {
+		t.Errorf("ConfirmOptions = %q, the package's own list is %q", ConfirmOptions, confirmOptions)
+	}
+	if !slices.Equal(Badges, badges) {
+		t.Errorf("Badges = %q, the package's own list is %q", Badges, badges)
+	}
+}
+
 // TestExportedListsReadOnly: writing to the exported lists (information
 // only) does not change how forms parse.
 func TestExportedListsReadOnly(t *testing.T) {

@@ -14,7 +14,7 @@ var sendArgs = []string{"id", "consultant", "effort", "model", "timeout_seconds"
 
 func (h *handlers) delibSendTool() toolDef {
 	props := obj{
-		"id":                   idProp,
+		"id":                   obj{"type": "string"},
 		"consultant":           strProp("codex, or command:PROGRAM ARGS"),
 		"effort":               obj{"type": "string", "enum": []string{"high", "xhigh"}},
 		"model":                obj{"type": "string"},

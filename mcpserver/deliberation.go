@@ -207,8 +207,6 @@ func (h *handlers) delibRecover(_ context.Context, _ *mcp.CallToolRequest, a *ar
 	})
 }
 
-var idProp = obj{"type": "string"}
-
 func (h *handlers) delibStartTool() toolDef {
 	strList := obj{"type": "array", "items": obj{"type": "string"}}
 	return toolDef{&mcp.Tool{Name: "deliberation_start", Title: "Start a deliberation", Annotations: records,
@@ -229,7 +227,7 @@ func (h *handlers) delibStartTool() toolDef {
 // idTool completes a tool that takes a deliberation's id and the extra
 // arguments, all required.
 func idTool(t *mcp.Tool, run func(context.Context, *mcp.CallToolRequest, *args) any, extra obj) toolDef {
-	props, names := obj{"id": idProp}, []string{"id"}
+	props, names := obj{"id": obj{"type": "string"}}, []string{"id"}
 	for k, v := range extra {
 		props[k] = v
 		names = append(names, k)

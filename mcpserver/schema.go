@@ -9,12 +9,9 @@ type obj = map[string]any
 // everything else, unknown arguments included, and list every problem; the
 // guidance lives in the server's instructions, resources and prompts, and
 // in the plugins' skills. A form tool takes form (elicit://schema/form), or
-// template and slots instead.
-var (
-	formProp = obj{"type": "object"}
-	tmplProp = obj{"type": "string"}
-	slotProp = obj{"type": "object"}
-)
+// template and slots instead. (The pieces are literals where they are
+// used: a package-level map is built at package initialisation, in every
+// process of the binary.)
 
 func inputSchema(props obj, required ...string) obj {
 	s := obj{"type": "object", "properties": props}
@@ -27,7 +24,7 @@ func inputSchema(props obj, required ...string) obj {
 // formSchema is the input schema of a tool taking a form (or a template and
 // its slots) plus extra properties.
 func formSchema(extra obj, required ...string) obj {
-	props := obj{"form": formProp, "template": tmplProp, "slots": slotProp}
+	props := obj{"form": obj{"type": "object"}, "template": obj{"type": "string"}, "slots": obj{"type": "object"}}
 	for k, v := range extra {
 		props[k] = v
 	}

@@ -160,4 +160,11 @@ var (
 	consults = &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: yes}
 )
 
-var no, yes = new(false), new(true)
+// no and yes are the annotations' optional booleans: addresses of
+// variables, so that the annotations above are data the compiler lays out,
+// not built at package initialisation (new(false) would be).
+var (
+	no, yes    = &falseValue, &trueValue
+	falseValue = false
+	trueValue  = true
+)

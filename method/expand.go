@@ -5,15 +5,18 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/elicit/elicit/internal/lazy"
 )
 
 // worked holds the step texts the Rune skill writes out for three patterns;
 // Expand reproduces them exactly. Other patterns expand mechanically. It and
 // stepText are built on first use, not at package initialisation.
-var worked = sync.OnceValue(func() map[string][]string {
+var worked = lazy.Of(buildWorked)
+
+func buildWorked() map[string][]string {
 	return map[string][]string{
 		"paths->evaluation->selection": {
 			"Explore 3 distinct paths",
@@ -31,12 +34,14 @@ var worked = sync.OnceValue(func() map[string][]string {
 			"Recommend hardening",
 		},
 	}
-})
+}
 
 // stepText words the steps of the embedded registry's patterns as
 // instructions. Expand uses it for any pattern that is not one of the worked
 // three; a step it does not know is shown as written.
-var stepText = sync.OnceValue(func() map[string]string {
+var stepText = lazy.Of(buildStepText)
+
+func buildStepText() map[string]string {
 	return map[string]string{
 		"adaptations":          "Propose adaptations that keep the plan viable",
 		"alignment":            "Align on one shared set of requirements",
@@ -103,7 +108,7 @@ var stepText = sync.OnceValue(func() map[string]string {
 		"verification":         "Verify the cause explains every symptom",
 		"why-chain":            "Ask why, repeatedly, until the answers stop changing",
 	}
-})
+}
 
 // Steps splits an output pattern into its steps: steps are separated by "->"
 // or "→", with or without spaces around them; everything else, such as "/",
@@ -190,11 +195,11 @@ func Expand(pattern string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if text, ok := worked()[strings.ToLower(strings.Join(steps, "->"))]; ok {
+	if text, ok := worked.Get()[strings.ToLower(strings.Join(steps, "->"))]; ok {
 		return append([]string(nil), text...), nil
 	}
 	for i, s := range steps {
-		if text, ok := stepText()[strings.ToLower(s)]; ok {
+		if text, ok := stepText.Get()[strings.ToLower(s)]; ok {
 			steps[i] = text
 			continue
 		}

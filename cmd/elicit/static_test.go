@@ -84,13 +84,14 @@ func TestStackRoomFirst(t *testing.T) {
 	t.Fatalf("internal/stackroom is not initialised: cmd/elicit must import it\n%s", out)
 }
 
-// TestOwnPackagesInitLittle checks that elicit's own packages do next to no
-// work at package initialisation, which every call of the binary pays for
-// whatever it runs (issue 14; docs/decisions.md, "Start-up"): tables are
-// built on first use. Go's own trace of package inits gives each package's
-// allocations; a package over the caps names itself.
-func TestOwnPackagesInitLittle(t *testing.T) {
-	const maxBytes, maxAllocs = 2048, 20
+// TestOwnPackagesInitNothing checks that none of elicit's own packages
+// does work at package initialisation, which every call of the binary pays
+// for whatever it runs (issue 14; docs/decisions.md, "Start-up"): tables
+// and compiled patterns are built on first use (internal/lazy), and
+// package-level values are data the compiler lays out. Go's trace of
+// package inits lists each package that has initialisation code; the one
+// of elicit's that may is internal/stackroom, whose init is its purpose.
+func TestOwnPackagesInitNothing(t *testing.T) {
 	cmd := exec.Command(elicitBin(t), "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	out, err := cmd.CombinedOutput()
@@ -103,16 +104,15 @@ func TestOwnPackagesInitLittle(t *testing.T) {
 		var pkg string
 		var at, clock float64
 		var bytes, allocs int
-		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &pkg, &at, &clock, &bytes, &allocs); err != nil ||
-			!strings.HasPrefix(pkg, "github.com/elicit/elicit/") {
+		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &pkg, &at, &clock, &bytes, &allocs); err != nil {
 			continue
 		}
 		seen++
-		if bytes > maxBytes || allocs > maxAllocs {
-			t.Errorf("%s allocates %d bytes in %d allocations at package initialisation (at most %d bytes, %d allocations): build its tables on first use (sync.OnceValue)", pkg, bytes, allocs, maxBytes, maxAllocs)
+		if strings.HasPrefix(pkg, "github.com/elicit/elicit/") && pkg != "github.com/elicit/elicit/internal/stackroom" {
+			t.Errorf("%s has package initialisation code (%d bytes in %d allocations): build its tables on first use (lazy.Of with a named function) and keep its package-level values to literals", pkg, bytes, allocs)
 		}
 	}
 	if seen == 0 {
-		t.Fatalf("no init trace of elicit's packages in:\n%s", out)
+		t.Fatalf("no init trace in:\n%s", out)
 	}
 }

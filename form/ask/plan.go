@@ -72,11 +72,17 @@ func (p *plan) planAs(f *form.Field, badge string) {
 	p.twoTier(q, opts)
 }
 
-// noControl says a rich type cannot be asked.
-var noControl = map[form.Type]string{
-	form.Number:   "AskUserQuestion has no number control",
-	form.Date:     "AskUserQuestion has no date control",
-	form.Textarea: "AskUserQuestion has no textarea control",
+// noControl says why a rich type cannot be asked ("" for the others).
+func noControl(t form.Type) string {
+	switch t {
+	case form.Number:
+		return "AskUserQuestion has no number control"
+	case form.Date:
+		return "AskUserQuestion has no date control"
+	case form.Textarea:
+		return "AskUserQuestion has no textarea control"
+	}
+	return ""
 }
 
 func unsupportedReason(f *form.Field) string {
@@ -84,7 +90,7 @@ func unsupportedReason(f *form.Field) string {
 	case f.DisplayOnly():
 		return "a display-only progress report has nothing to ask: narrate it (the markdown follow-up shows it)"
 	case f.Type.RichControl():
-		return noControl[f.Type]
+		return noControl(f.Type)
 	}
 	return ""
 }

@@ -177,12 +177,19 @@ func uniqueID(id string, used map[string]bool) string {
 	return out
 }
 
-// noControl says why a type cannot be asked.
-var noControl = map[form.Type]string{
-	form.MultiSelect: "request_user_input has no multi-select",
-	form.Number:      "request_user_input has no number control",
-	form.Date:        "request_user_input has no date control",
-	form.Textarea:    "request_user_input has no multi-line text control",
+// noControl says why a type cannot be asked ("" for the types it can).
+func noControl(t form.Type) string {
+	switch t {
+	case form.MultiSelect:
+		return "request_user_input has no multi-select"
+	case form.Number:
+		return "request_user_input has no number control"
+	case form.Date:
+		return "request_user_input has no date control"
+	case form.Textarea:
+		return "request_user_input has no multi-line text control"
+	}
+	return ""
 }
 
 func planFor(f *form.Field, id string, used map[string]bool) *plan {
@@ -191,8 +198,8 @@ func planFor(f *form.Field, id string, used map[string]bool) *plan {
 	case f.DisplayOnly():
 		p.unsupported = "a display-only progress report has nothing to ask: narrate it (the markdown follow-up shows it)"
 		return p
-	case noControl[f.Type] != "":
-		p.unsupported = noControl[f.Type]
+	case noControl(f.Type) != "":
+		p.unsupported = noControl(f.Type)
 		return p
 	}
 	switch n := len(p.choice.Options); {

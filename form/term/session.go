@@ -12,7 +12,7 @@ import (
 
 // ErrCancelled is returned by Ask when the person presses Escape or
 // Ctrl-C, or when the context the session was opened with is done.
-var ErrCancelled = termui.ErrCancelled
+var ErrCancelled error = termui.Cancelled{} // equal to termui.ErrCancelled
 
 // Session is a terminal that Ask draws its widgets on, one below the
 // other. Close it when done: it restores the terminal.

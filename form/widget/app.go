@@ -2,7 +2,8 @@ package widget
 
 import (
 	"strings"
-	"sync"
+
+	"github.com/elicit/elicit/internal/lazy"
 )
 
 // The MCP App (extension io.modelcontextprotocol/ui, spec 2026-01-26): one
@@ -25,7 +26,11 @@ const (
 // answers with ValidateTool, shows problems beside the failing fields,
 // and hands the validated response to the model with
 // ui/update-model-context and a one-line ui/message.
-var AppHTML = sync.OnceValue(func() string {
+func AppHTML() string { return appHTML.Get() }
+
+var appHTML = lazy.Of(buildAppHTML)
+
+func buildAppHTML() string {
 	page, err := assetFS.ReadFile("assets/app.html")
 	if err != nil {
 		panic("widget: missing embedded app.html")
@@ -35,4 +40,4 @@ var AppHTML = sync.OnceValue(func() string {
 		panic("widget: missing embedded app.js")
 	}
 	return strings.Replace(string(page), "APP_JS", string(js), 1)
-})
+}

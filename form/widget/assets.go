@@ -3,9 +3,9 @@ package widget
 import (
 	"embed"
 	"strings"
-	"sync"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/lazy"
 )
 
 //go:embed assets
@@ -24,7 +24,9 @@ type parsed struct {
 
 // assets reads the embedded files on first use, not at package init: every
 // CLI call links this package and most never render a widget.
-var assets = sync.OnceValue(func() *parsed {
+var assets = lazy.Of(parseAssets)
+
+func parseAssets() *parsed {
 	read := func(name string) string {
 		data, err := assetFS.ReadFile("assets/" + name)
 		if err != nil {
@@ -45,7 +47,7 @@ var assets = sync.OnceValue(func() *parsed {
 		progress: minifyCSS(read("progress.css")),
 		rows:     minifyCSS(read("rows.css")),
 	}
-})
+}
 
 // needs says which optional styles and script a form's fields use.
 type needs struct{ cards, progress, rows bool }

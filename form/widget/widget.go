@@ -95,7 +95,7 @@ type page struct {
 }
 
 func newPage(f *form.Form, opts *Options) *page {
-	a := assets()
+	a := assets.Get()
 	fid := FormID(f)
 	p := &page{ID: "e" + fid[:4], FormID: fid, Title: f.Title, Description: f.Description,
 		Submit: "Submit", AllGuessed: f.AllGuessed(), Cancel: opts.Cancel}

@@ -100,7 +100,7 @@ func TestNoExternalReferences(t *testing.T) {
 				t.Errorf("%s: tag %s loads something: %q", name, tg, m)
 			}
 		}
-		a := assets()
+		a := assets.Get()
 		if m := code.FindString(a.jsHead + a.jsRows + a.jsTail + a.base + a.cards + a.progress + a.rows); m != "" {
 			t.Errorf("the script or styles reach out: %q", m)
 		}

@@ -2,7 +2,6 @@ package termui
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"strconv"
@@ -15,7 +14,14 @@ import (
 
 // ErrCancelled is returned by a widget when the person presses Escape or
 // Ctrl-C: there is no answer.
-var ErrCancelled = errors.New("cancelled")
+var ErrCancelled error = Cancelled{}
+
+// Cancelled is ErrCancelled's type. A package that re-exports the error
+// writes Cancelled{}, which is equal to ErrCancelled and, unlike a copy of
+// the variable, is data rather than work at package initialisation.
+type Cancelled struct{}
+
+func (Cancelled) Error() string { return "cancelled" }
 
 // Style is how a run of text is shown.
 type Style uint8

@@ -21,6 +21,7 @@ import (
 	"github.com/elicit/elicit/form/widget"
 	"github.com/elicit/elicit/form/widget/internal/htmlesc"
 	"github.com/elicit/elicit/internal/infile"
+	"github.com/elicit/elicit/internal/lazy"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -46,13 +47,15 @@ type Options struct {
 //go:embed assets
 var assetFS embed.FS
 
-var pageJS = sync.OnceValue(func() string {
+var pageJS = lazy.Of(readPageJS)
+
+func readPageJS() string {
 	data, err := assetFS.ReadFile("assets/page.js")
 	if err != nil {
 		panic("page: missing embedded page.js")
 	}
 	return string(data)
-})
+}
 
 // The page around the widget: pageTop, the title, pageStyle, the widget,
 // then page.js. (testdata/page.tmpl is the same page as an html/template;
@@ -76,7 +79,7 @@ const (
 func HTML(f *form.Form) string {
 	return pageTop + htmlesc.Text(f.Title) + pageStyle +
 		widget.Render(f, &widget.Options{Cancel: true}).HTML +
-		"\n<script>" + pageJS() + "</script>\n</body>\n</html>\n"
+		"\n<script>" + pageJS.Get() + "</script>\n</body>\n</html>\n"
 }
 
 // Serve shows f as a web page on 127.0.0.1 behind a one-time token and

@@ -28,7 +28,7 @@ func oldHTML(t testing.TB, f *form.Form) string {
 		Title  string
 		Widget template.HTML
 		JS     template.JS
-	}{f.Title, template.HTML(widget.Render(f, &widget.Options{Cancel: true}).HTML), template.JS(pageJS())})
+	}{f.Title, template.HTML(widget.Render(f, &widget.Options{Cancel: true}).HTML), template.JS(pageJS.Get())})
 	if err != nil {
 		t.Fatal(err)
 	}
