@@ -50,6 +50,37 @@ func TestStaticBinary(t *testing.T) {
 	}
 }
 
+// initStep is one package's line of Go's trace of package inits.
+type initStep struct {
+	pkg           string
+	bytes, allocs int
+}
+
+// initTrace runs elicit --version with GODEBUG=inittrace=1 and returns its
+// trace of package inits, in the order they ran.
+func initTrace(t *testing.T) []initStep {
+	t.Helper()
+	cmd := exec.Command(elicitBin(t), "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("elicit --version: %v\n%s", err, out)
+	}
+	var steps []initStep
+	for line := range strings.Lines(string(out)) {
+		// init github.com/elicit/elicit/form @1.7 ms, 0.004 ms clock, 608 bytes, 16 allocs
+		var s initStep
+		var at, clock float64
+		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &s.pkg, &at, &clock, &s.bytes, &s.allocs); err == nil {
+			steps = append(steps, s)
+		}
+	}
+	if len(steps) == 0 {
+		t.Fatalf("no init trace in:\n%s", out)
+	}
+	return steps
+}
+
 // TestStackRoomFirst checks that the main goroutine gets its stack room
 // (internal/stackroom) before any package whose initialisation does work:
 // later, the stack would already have been copied at depth, and the copy
@@ -57,31 +88,19 @@ func TestStaticBinary(t *testing.T) {
 // in import-path order as each becomes ready, so a dependency added to
 // stackroom, or a rename that sorts it later, would move it behind them.
 func TestStackRoomFirst(t *testing.T) {
-	cmd := exec.Command(elicitBin(t), "--version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("elicit --version: %v\n%s", err, out)
-	}
 	var before []string
-	for line := range strings.Lines(string(out)) {
-		var pkg string
-		var at, clock float64
-		var bytes, allocs int
-		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &pkg, &at, &clock, &bytes, &allocs); err != nil {
-			continue
-		}
-		if pkg == "github.com/elicit/elicit/internal/stackroom" {
+	for _, s := range initTrace(t) {
+		if s.pkg == "github.com/elicit/elicit/internal/stackroom" {
+			if len(before) > 0 {
+				t.Fatalf("%d packages whose init allocates run before internal/stackroom; the first: %s", len(before), strings.Join(before[:min(3, len(before))], ", "))
+			}
 			return
 		}
-		if bytes > 0 || allocs > 0 {
-			before = append(before, fmt.Sprintf("%s (%d bytes, %d allocations)", pkg, bytes, allocs))
+		if s.bytes > 0 || s.allocs > 0 {
+			before = append(before, fmt.Sprintf("%s (%d bytes, %d allocations)", s.pkg, s.bytes, s.allocs))
 		}
 	}
-	if len(before) > 0 {
-		t.Fatalf("%d packages whose init allocates run before internal/stackroom, or it is not linked; the first: %s", len(before), strings.Join(before[:min(3, len(before))], ", "))
-	}
-	t.Fatalf("internal/stackroom is not initialised: cmd/elicit must import it\n%s", out)
+	t.Fatal("internal/stackroom is not initialised: cmd/elicit must import it")
 }
 
 // TestOwnPackagesInitNothing checks that none of elicit's own packages
@@ -92,27 +111,9 @@ func TestStackRoomFirst(t *testing.T) {
 // package inits lists each package that has initialisation code; the one
 // of elicit's that may is internal/stackroom, whose init is its purpose.
 func TestOwnPackagesInitNothing(t *testing.T) {
-	cmd := exec.Command(elicitBin(t), "--version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("elicit --version: %v\n%s", err, out)
-	}
-	seen := 0
-	for line := range strings.Lines(string(out)) {
-		// init github.com/elicit/elicit/form @1.7 ms, 0.004 ms clock, 608 bytes, 16 allocs
-		var pkg string
-		var at, clock float64
-		var bytes, allocs int
-		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &pkg, &at, &clock, &bytes, &allocs); err != nil {
-			continue
+	for _, s := range initTrace(t) {
+		if strings.HasPrefix(s.pkg, "github.com/elicit/elicit/") && s.pkg != "github.com/elicit/elicit/internal/stackroom" {
+			t.Errorf("%s has package initialisation code (%d bytes in %d allocations): build its tables on first use (lazy.Of with a named function) and keep its package-level values to literals", s.pkg, s.bytes, s.allocs)
 		}
-		seen++
-		if strings.HasPrefix(pkg, "github.com/elicit/elicit/") && pkg != "github.com/elicit/elicit/internal/stackroom" {
-			t.Errorf("%s has package initialisation code (%d bytes in %d allocations): build its tables on first use (lazy.Of with a named function) and keep its package-level values to literals", pkg, bytes, allocs)
-		}
-	}
-	if seen == 0 {
-		t.Fatalf("no init trace in:\n%s", out)
 	}
 }
