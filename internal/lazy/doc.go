@@ -14,4 +14,7 @@
 // to inline, and its result is a composite literal. That holds when the
 // function given is a named function; a function literal is a closure
 // the initialisation builds.
+//
+// As with sync.OnceValue, a function that panics makes every Get panic
+// with the same value.
 package lazy

@@ -34,3 +34,24 @@ func TestGetBuildsOnce(t *testing.T) {
 		t.Fatalf("built %d times, want 1", n)
 	}
 }
+
+func buildNothing() int { panic("no table") }
+
+var broken = Of(buildNothing)
+
+// TestGetPanicsAgain checks that a build that panics makes every Get
+// panic with its value, not only the first (sync.Once alone would let the
+// later calls return 0).
+func TestGetPanicsAgain(t *testing.T) {
+	for call := 1; call <= 2; call++ {
+		func() {
+			defer func() {
+				if p := recover(); p != "no table" {
+					t.Errorf("Get, call %d: recovered %v, want the build's panic %q", call, p, "no table")
+				}
+			}()
+			v := broken.Get()
+			t.Errorf("Get, call %d: returned %d", call, v)
+		}()
+	}
+}
