@@ -2,8 +2,7 @@ package widget
 
 import (
 	"strings"
-
-	"github.com/elicit/elicit/internal/lazy"
+	"sync"
 )
 
 // The MCP App (extension io.modelcontextprotocol/ui, spec 2026-01-26): one
@@ -26,9 +25,9 @@ const (
 // answers with ValidateTool, shows problems beside the failing fields,
 // and hands the validated response to the model with
 // ui/update-model-context and a one-line ui/message.
-func AppHTML() string { return appHTML.Get() }
+func AppHTML() string { return appHTML() }
 
-var appHTML = lazy.Of(buildAppHTML)
+var appHTML = sync.OnceValue(buildAppHTML)
 
 func buildAppHTML() string {
 	page, err := assetFS.ReadFile("assets/app.html")

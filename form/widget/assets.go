@@ -2,18 +2,20 @@ package widget
 
 import (
 	"embed"
+	"html/template"
 	"strings"
+	"sync"
 
 	"github.com/elicit/elicit/form"
-	"github.com/elicit/elicit/internal/lazy"
 )
 
 //go:embed assets
 var assetFS embed.FS
 
-// parsed holds the widget's script and styles, ready to use. Its HTML is
-// written by html.go.
+// parsed holds the widget's template, script and styles, ready to use.
 type parsed struct {
+	// tmpl is assets/widget.tmpl: "head", one block per field type, "foot".
+	tmpl *template.Template
 	// The script is head + the extensions a form needs + tail; rows reads
 	// rulings and ranks.
 	jsHead, jsTail, jsRows string
@@ -22,9 +24,9 @@ type parsed struct {
 	base, cards, progress, rows string
 }
 
-// assets reads the embedded files on first use, not at package init: every
-// CLI call links this package and most never render a widget.
-var assets = lazy.Of(parseAssets)
+// assets reads and parses the embedded files once, on first use: most CLI
+// calls never render a widget.
+var assets = sync.OnceValue(parseAssets)
 
 func parseAssets() *parsed {
 	read := func(name string) string {
@@ -39,6 +41,7 @@ func parseAssets() *parsed {
 		panic("widget: widget.js has no @ext line")
 	}
 	return &parsed{
+		tmpl:     template.Must(template.New("widget").Parse(read("widget.tmpl"))),
 		jsHead:   minifyJS(head),
 		jsTail:   minifyJS(tail),
 		jsRows:   minifyJS(read("rows.js")),

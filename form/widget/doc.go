@@ -3,21 +3,20 @@
 // external requests) that shows the whole option space at once, and the
 // reader of its postback.
 //
-// Every field type has its own block in html.go (written by hand, not by
-// html/template, which every CLI call would pay for at start-up; the tests
-// hold its output byte for byte to what the former template gives). The
-// constructs are cards: a decision's recommended option first with its badge, its
-// rationale and the option notes as trade-offs; a pushback marks the user's
-// approach and says why it pushes back; a progress report lists done and
-// in-flight items and offers the blocked ones, the suggested next step
-// badged. The later constructs too: a deliberation's cards name the voices
-// behind each option and badge the synthesis pick; a confirm lists what
-// approving does and pre-selects nothing; a triage board and an assumption
-// review give each row its rulings (an edit opens a box for the corrected
-// text); a ranking has one dropdown per rank. Suggestions are preselected
-// and badged "suggested". Guessed defaults are preselected and marked with
-// their reason; a form whose every answer is a guess becomes a one-tap
-// confirmation.
+// Every field type has its own block in assets/widget.tmpl, an
+// html/template parsed on first use, which escapes every value for its
+// context. The constructs are cards: a decision's recommended option first
+// with its badge, its rationale and the option notes as trade-offs; a
+// pushback marks the user's approach and says why it pushes back; a
+// progress report lists done and in-flight items and offers the blocked
+// ones, the suggested next step badged. The later constructs too: a
+// deliberation's cards name the voices behind each option and badge the
+// synthesis pick; a confirm lists what approving does and pre-selects
+// nothing; a triage board and an assumption review give each row its
+// rulings (an edit opens a box for the corrected text); a ranking has one
+// dropdown per rank. Suggestions are preselected and badged "suggested".
+// Guessed defaults are preselected and marked with their reason; a form
+// whose every answer is a guess becomes a one-tap confirmation.
 //
 // The script checks answers as form.Collect does, with its messages, before
 // sending anything. The answers go back as the postback (see Marker): in a

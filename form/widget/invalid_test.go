@@ -20,3 +20,15 @@ func TestRenderInvalidForm(t *testing.T) {
 		t.Errorf("HTML does not name the problem: %s", r.HTML)
 	}
 }
+
+// TestUnknownTypeFails: a field type the template has no block for is an
+// error from render, never a panic, and Render reports a problem.
+func TestUnknownTypeFails(t *testing.T) {
+	f := &form.Form{Title: "T", Fields: []form.Field{{ID: "a", Text: "A", Type: "bogus"}}}
+	if _, err := render(f, &Options{}); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
+		t.Errorf("render = %v, want an error naming the type", err)
+	}
+	if r := Render(f, nil); r.Success || len(r.Problems) == 0 {
+		t.Errorf("Render = %+v, want a failure", r)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"html/template"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,7 @@ func Render(f *form.Form, opts *Options) *Result {
 		return failed(form.ProblemStrings(err))
 	}
 	out, err := render(f, opts)
-	if err != nil { // Check lets through only the types html.go writes
+	if err != nil { // Check lets through only the types widget.tmpl has blocks for
 		return failed([]string{err.Error()})
 	}
 	ids := make([]string, len(f.Fields))
@@ -85,42 +86,52 @@ func FormID(f *form.Form) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// page is what head and foot show.
+// page is what the "head" and "foot" blocks show.
 type page struct {
 	ID, FormID, Title, Description, Submit string
 	AllGuessed, Cancel                     bool
-	// CSS and JS are the package's own styles and script, written as
-	// they are.
-	CSS, JS string
+	// CSS and JS are the package's own styles and script, which the
+	// template writes as they are.
+	CSS template.CSS
+	JS  template.JS
 }
 
 func newPage(f *form.Form, opts *Options) *page {
-	a := assets.Get()
+	a := assets()
 	fid := FormID(f)
 	p := &page{ID: "e" + fid[:4], FormID: fid, Title: f.Title, Description: f.Description,
 		Submit: "Submit", AllGuessed: f.AllGuessed(), Cancel: opts.Cancel}
 	n := needsOf(f)
-	p.JS, p.CSS = a.js(n), a.css(n)
+	p.JS, p.CSS = template.JS(a.js(n)), template.CSS(a.css(n))
 	if p.AllGuessed {
 		p.Submit = "Confirm"
 	}
 	return p
 }
 
-// render writes head, one block per field (see field) and foot.
+// render runs the template's "head", the block named after each field's
+// type and "foot". A type without a block is an error, never a panic.
 func render(f *form.Form, opts *Options) (string, error) {
+	tmpl := assets().tmpl
 	p := newPage(f, opts)
-	var w writer
-	w.Grow(4096)
-	head(&w, p)
+	var b strings.Builder
+	b.Grow(4096)
+	if err := tmpl.ExecuteTemplate(&b, "head", p); err != nil {
+		return "", fmt.Errorf("render the widget's head: %w", err)
+	}
 	for i := range f.Fields {
 		fl := &f.Fields[i]
-		if err := field(&w, fl.Type, view(fl, p.ID+strconv.Itoa(i))); err != nil {
-			return "", err
+		if tmpl.Lookup(string(fl.Type)) == nil {
+			return "", fmt.Errorf("the widget has no block for field type %q", fl.Type)
+		}
+		if err := tmpl.ExecuteTemplate(&b, string(fl.Type), view(fl, p.ID+strconv.Itoa(i))); err != nil {
+			return "", fmt.Errorf("render field %q: %w", fl.ID, err)
 		}
 	}
-	foot(&w, p)
-	return w.String(), nil
+	if err := tmpl.ExecuteTemplate(&b, "foot", p); err != nil {
+		return "", fmt.Errorf("render the widget's foot: %w", err)
+	}
+	return b.String(), nil
 }
 
 // fieldView is what a field's block shows.

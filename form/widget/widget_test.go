@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -100,7 +101,7 @@ func TestNoExternalReferences(t *testing.T) {
 				t.Errorf("%s: tag %s loads something: %q", name, tg, m)
 			}
 		}
-		a := assets.Get()
+		a := assets()
 		if m := code.FindString(a.jsHead + a.jsRows + a.jsTail + a.base + a.cards + a.progress + a.rows); m != "" {
 			t.Errorf("the script or styles reach out: %q", m)
 		}
@@ -215,4 +216,51 @@ func TestMinify(t *testing.T) {
 	if want := ".a{x:1}.b{y:2}"; css != want {
 		t.Errorf("minifyCSS = %q, want %q", css, want)
 	}
+}
+
+// FuzzRender: a string added to a test form's title, description and every
+// question, help text, guess and rationale never makes Render panic and
+// adds no markup: the fragment has as many <, > and " as with a plain word
+// in its place.
+func FuzzRender(f *testing.F) {
+	for i, s := range []string{"", "plain", "<script>window.x=1</script>", `"'><svg onload=x>`, "</textarea></title><!--",
+		"\x00\xff\u2028\ufdd0", "javascript:x", "a`b=c d\te", "&lt;&#34;"} {
+		f.Add(s, uint8(i*7))
+	}
+	forms := testForms(f)
+	names := slices.Sorted(maps.Keys(forms))
+	f.Fuzz(func(t *testing.T, s string, pick uint8) {
+		name := names[int(pick)%len(names)]
+		got, ok := renderWith(t, forms[name], s)
+		want, okPlain := renderWith(t, forms[name], "plain")
+		if !ok || !okPlain {
+			return // s broke a definition rule: Render only had not to panic
+		}
+		for _, c := range []string{"<", ">", `"`} {
+			if n, m := strings.Count(got, c), strings.Count(want, c); n != m {
+				t.Errorf("%s with %q: %d %s in the fragment, %d with a plain word:\n%s", name, s, n, c, m, got)
+			}
+		}
+	})
+}
+
+// renderWith renders the form in data with s added to the end of its
+// title, description and each field's texts that are not empty.
+func renderWith(t *testing.T, data []byte, s string) (string, bool) {
+	f := formtest.MustParse(t, data)
+	add := func(p *string) {
+		if *p != "" {
+			*p += s
+		}
+	}
+	add(&f.Title)
+	add(&f.Description)
+	for i := range f.Fields {
+		fl := &f.Fields[i]
+		for _, p := range []*string{&fl.Text, &fl.HelpText, &fl.InferredFrom, &fl.Rationale} {
+			add(p)
+		}
+	}
+	r := Render(f, nil)
+	return r.HTML, r.Success
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"net"
 	"net/http"
@@ -19,9 +20,7 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/widget"
-	"github.com/elicit/elicit/form/widget/internal/htmlesc"
 	"github.com/elicit/elicit/internal/infile"
-	"github.com/elicit/elicit/internal/lazy"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -47,39 +46,33 @@ type Options struct {
 //go:embed assets
 var assetFS embed.FS
 
-var pageJS = lazy.Of(readPageJS)
+// pageTemplate is assets/page.tmpl, parsed once on first use.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(assetFS, "assets/page.tmpl"))
+})
 
-func readPageJS() string {
+// pageJS is the page's own script, which the template writes as it is.
+var pageJS = sync.OnceValue(func() template.JS {
 	data, err := assetFS.ReadFile("assets/page.js")
 	if err != nil {
 		panic("page: missing embedded page.js")
 	}
-	return string(data)
-}
-
-// The page around the widget: pageTop, the title, pageStyle, the widget,
-// then page.js. (testdata/page.tmpl is the same page as an html/template;
-// the tests hold HTML to its output byte for byte.)
-const (
-	pageTop = `<!doctype html>
-<html lang="en">
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>`
-	pageStyle = `</title>
-<style>body{margin:0;padding:2rem 1rem;background:#f6f8fa;font:15px/1.45 system-ui,sans-serif}.el{margin:0 auto}.el .cn{background:0;color:var(--f);border:1px solid var(--l)}@media(prefers-color-scheme:dark){body{background:#010409;color:#e6edf3}}</style>
-<body>
-`
-)
+	return template.JS(data)
+})
 
 // HTML is the whole page for f: the widget with a Cancel button and the
 // script that sends the answers to the server that served it.
 func HTML(f *form.Form) string {
-	return pageTop + htmlesc.Text(f.Title) + pageStyle +
-		widget.Render(f, &widget.Options{Cancel: true}).HTML +
-		"\n<script>" + pageJS.Get() + "</script>\n</body>\n</html>\n"
+	var b strings.Builder
+	err := pageTemplate().Execute(&b, struct {
+		Title  string
+		Widget template.HTML
+		JS     template.JS
+	}{f.Title, template.HTML(widget.Render(f, &widget.Options{Cancel: true}).HTML), pageJS()})
+	if err != nil { // the template and the types it is given are fixed
+		panic("page: " + err.Error())
+	}
+	return b.String()
 }
 
 // Serve shows f as a web page on 127.0.0.1 behind a one-time token and

@@ -17,6 +17,7 @@ import (
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/widget"
 	"github.com/elicit/elicit/internal/formtest"
+	"github.com/elicit/elicit/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -268,4 +269,34 @@ func TestPort(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// TestHTML pins the page around the benchmark form's widget
+// (testdata/golden/frame.html, with the widget, which the widget's golden
+// files pin, and page.js as placeholders; -update rewrites it) and checks
+// that a title cannot end the <title> element or open a tag.
+func TestHTML(t *testing.T) {
+	f := formtest.MustParse(t, formtest.Bench(t))
+	html := HTML(f)
+	for _, part := range []struct{ text, placeholder string }{
+		{widget.Render(f, &widget.Options{Cancel: true}).HTML, "WIDGET\n"},
+		{string(pageJS()), "PAGE_JS"},
+	} {
+		if strings.Count(html, part.text) != 1 {
+			t.Fatalf("the page does not hold %s once:\n%s", part.placeholder, html)
+		}
+		html = strings.Replace(html, part.text, part.placeholder, 1)
+	}
+	golden.Check(t, "frame.html", []byte(html))
+	tests := []struct{ title, want string }{
+		{"Release plan", "<title>Release plan</title>"},
+		{`</title><script>window.x=1</script>`, "<title>&lt;/title&gt;&lt;script&gt;window.x=1&lt;/script&gt;</title>"},
+		{`"'&+ <!--`, "<title>&#34;&#39;&amp;&#43; &lt;!--</title>"},
+	}
+	for _, tt := range tests {
+		f := &form.Form{Title: tt.title, Fields: []form.Field{{ID: "ok", Text: "Ready?", Type: form.Boolean}}}
+		if html := HTML(f); !strings.Contains(html, "\n"+tt.want+"\n") || strings.Count(html, "<title>") != 1 {
+			t.Errorf("HTML with title %q has no %q:\n%s", tt.title, tt.want, html)
+		}
+	}
 }
