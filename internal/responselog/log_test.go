@@ -403,6 +403,29 @@ func TestJournalLine(t *testing.T) {
 	}
 }
 
+// TestUnwritableRecordIsAWarning checks that a record encoding/json cannot
+// write (answers that are not JSON, a time past year 9999) is left out of
+// the journal with a warning, and the records around it are kept.
+func TestUnwritableRecordIsAWarning(t *testing.T) {
+	for name, r := range map[string]Record{
+		"answers": {Kind: KindResponse, ResponseID: "bad", Responses: json.RawMessage(`{"a":`)},
+		"time":    {Kind: KindResponse, ResponseID: "bad", Time: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			l, warnings := testLog(t)
+			l.Append(Record{Kind: KindResponse, ResponseID: "before"})
+			l.Append(r)
+			l.Append(Record{Kind: KindResponse, ResponseID: "after"})
+			if len(*warnings) != 1 || !strings.Contains((*warnings)[0], "cannot be written") {
+				t.Errorf("warnings %q", *warnings)
+			}
+			if lines := journalLines(t, l); len(lines) != 2 {
+				t.Errorf("journal lines %q, want the two good records", lines)
+			}
+		})
+	}
+}
+
 // TestNewRecord checks what New keeps of an event: the definition
 // compacted (encoded from the form when it is missing or not JSON), the
 // answers with <, > and & as themselves, and the guesses kept.
