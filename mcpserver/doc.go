@@ -16,8 +16,6 @@
 // names its folder.
 //
 // ServeStdio runs a server on elicit's own stdio transport, which frames
-// messages as the SDK's does but writes each result as the SDK encoded it,
-// and New's servers hand the SDK finished tool results in a form encoding/json
-// writes in one pass: the server's own time per call stays close to the
-// SDK's floor (docs/decisions.md, "MCP server").
+// messages as the SDK's does but writes each result as the SDK encoded it
+// (docs/decisions.md, "MCP server").
 package mcpserver

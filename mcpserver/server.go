@@ -104,14 +104,6 @@ func instructions(groups map[Group]bool) string {
 // New returns an MCP server with elicit's tools (Options.Tools, default
 // all), and the prompts, resources and instructions of their groups.
 func New(opts *Options) *mcp.Server {
-	s := newSDKEncoded(opts)
-	s.AddReceivingMiddleware(encodeOnce)
-	return s
-}
-
-// newSDKEncoded is New without encodeOnce: tool results are encoded by the
-// SDK's own MarshalJSON methods.
-func newSDKEncoded(opts *Options) *mcp.Server {
 	o := opts.withDefaults()
 	groups := groupsOf(o.Tools)
 	s := mcp.NewServer(&mcp.Implementation{Name: "elicit", Title: "elicit", Version: o.Version},

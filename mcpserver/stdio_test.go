@@ -20,10 +20,9 @@ import (
 )
 
 // TestStdioMatchesTheSDK sends the same requests to elicit's server as
-// `elicit serve` runs it (encodeOnce, lineTransport) and to the same tools
-// encoded and framed by the SDK alone (its MarshalJSON methods, its
-// IOTransport), on every protocol version: the responses must say the same,
-// with their members in the same order.
+// `elicit serve` runs it (lineTransport) and to the same server framed by
+// the SDK alone (its IOTransport), on every protocol version: the responses
+// must say the same, with their members in the same order.
 func TestStdioMatchesTheSDK(t *testing.T) {
 	form := `{"title":"Ship <it> & go","fields":[{"id":"track","text":"Which track?","type":"single_select","options":["stable","beta"]},{"id":"n","text":"How many?","type":"number"}]}`
 	calls := []string{
@@ -40,7 +39,7 @@ func TestStdioMatchesTheSDK(t *testing.T) {
 	for _, version := range []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"} {
 		t.Run(version, func(t *testing.T) {
 			ours := startPipeServerAt(t, New(nil), elicitStdio, "", nil, version)
-			sdk := startPipeServerAt(t, newSDKEncoded(nil), sdkStdio, "", nil, version)
+			sdk := startPipeServerAt(t, New(nil), sdkStdio, "", nil, version)
 			for i, call := range calls {
 				line := fmt.Sprintf(`{"jsonrpc":"2.0","id":"r%d",%s}`, i, call)
 				ours.send(t, line)
@@ -198,21 +197,6 @@ func TestStdioCloseUnblocksRead(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Read still blocked after Close")
-	}
-}
-
-// TestEncodeOnceLeavesInputRequests: a result asking for input goes to the
-// SDK untouched.
-func TestEncodeOnceLeavesInputRequests(t *testing.T) {
-	asking := &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"form": &mcp.ElicitParams{Message: "m"}}}
-	h := encodeOnce(func(context.Context, string, mcp.Request) (mcp.Result, error) { return asking, nil })
-	if res, _ := h(context.Background(), "tools/call", &mcp.CallToolRequest{}); res != mcp.Result(asking) {
-		t.Errorf("encodeOnce turned an input request into %T", res)
-	}
-	plain := &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: []byte{1}, MIMEType: "image/png"}}}
-	h = encodeOnce(func(context.Context, string, mcp.Request) (mcp.Result, error) { return plain, nil })
-	if res, _ := h(context.Background(), "tools/call", &mcp.CallToolRequest{}); res != mcp.Result(plain) {
-		t.Errorf("encodeOnce turned image content into %T", res)
 	}
 }
 

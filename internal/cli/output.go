@@ -7,35 +7,14 @@ import (
 	"io"
 	"io/fs"
 
-	"github.com/elicit/elicit/form"
-	"github.com/elicit/elicit/form/ask"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/internal/infile"
-	"github.com/elicit/elicit/internal/jsonenc"
 	"github.com/elicit/elicit/problem"
 )
 
-// writeJSON prints v as indented JSON without HTML escaping.
+// writeJSON prints v as indented JSON without HTML escaping: <, > and &
+// as themselves, since forms and answers are often about code.
 func writeJSON(w io.Writer, v any) error {
-	// The results of form render and form collect are written without
-	// encoding/json's reflection and validating scan: at the start of a
-	// process they cost more than the call's work. These exact types only:
-	// a type embedding one would inherit AppendJSON and lose its own members.
-	var a jsonenc.Appender
-	switch v := v.(type) {
-	case *ask.Result:
-		a = v
-	case *form.Response:
-		a = v
-	}
-	if a != nil {
-		b, err := a.AppendJSON(make([]byte, 0, 4096))
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(append(jsonenc.Indent(make([]byte, 0, 2*len(b)), b, "  "), '\n'))
-		return err
-	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

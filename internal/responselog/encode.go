@@ -1,62 +1,31 @@
 package responselog
 
 import (
-	"strconv"
-	"time"
-
-	"github.com/elicit/elicit/internal/jsonenc"
+	"bytes"
+	"encoding/json"
 )
 
-// appendJSON appends the record as one JSON object, as encoding/json would
-// write it with the struct tags, without reflection: the CLI writes one
-// record per call and would otherwise build the encoder at every start.
-func (r *Record) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = field(b, "id", r.ID, false)
-	b = append(b, `,"ts":"`...)
-	b = r.Time.AppendFormat(b, time.RFC3339Nano)
-	b = append(b, '"')
-	b = field(b, "kind", r.Kind, true)
-	b = field(b, "template_id", r.TemplateID, true)
-	b = field(b, "shape", r.Shape, true)
-	b = omitEmpty(b, "title", r.Title)
-	b = field(b, "host", r.Host, true)
-	b = omitEmpty(b, "host_version", r.HostVersion)
-	b = field(b, "via", r.Via, true)
-	b = omitEmpty(b, "surface", r.Surface)
-	b = omitEmpty(b, "reason", r.Reason)
-	b = strconv.AppendInt(append(b, `,"fields":`...), int64(r.Fields), 10)
-	b = omitZero(b, "inferred", r.Inferred)
-	b = omitZero(b, "kept", r.Kept)
-	b = omitEmpty(b, "response_id", r.ResponseID)
-	if len(r.Responses) > 0 {
-		b = append(append(b, `,"responses":`...), r.Responses...)
+// encodeJSON is v as encoding/json writes it, compact and with <, > and &
+// as themselves (answers and forms are often code): a record's journal
+// line (without its newline) or a response's answers.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	b = omitZero(b, "problems", r.Problems)
-	if len(r.Form) > 0 {
-		b = append(append(b, `,"form":`...), r.Form...)
-	}
-	return append(b, '}')
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
 
-func field(b []byte, key, value string, comma bool) []byte {
-	if comma {
-		b = append(b, ',')
+// line is r's journal line without its newline; nil, after a warning, when
+// r cannot be encoded (its Responses or Form not JSON, a time outside
+// years 0-9999).
+func (l *Log) line(r *Record) []byte {
+	b, err := encodeJSON(r)
+	if err != nil {
+		l.warn("record %s of %q cannot be written: %v (not logged)", r.ID, r.Title, err)
+		return nil
 	}
-	b = append(append(append(b, '"'), key...), `":`...)
-	return jsonenc.String(b, value)
-}
-
-func omitEmpty(b []byte, key, value string) []byte {
-	if value == "" {
-		return b
-	}
-	return field(b, key, value, true)
-}
-
-func omitZero(b []byte, key string, n int) []byte {
-	if n == 0 {
-		return b
-	}
-	return strconv.AppendInt(append(append(append(b, `,"`...), key...), `":`...), int64(n), 10)
+	return b
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
-
-	"github.com/elicit/elicit/internal/jsonenc"
 )
 
 // maxRecord is the longest journal line Append writes, newline included;
@@ -31,7 +29,9 @@ func (l *Log) fit(r *Record, line []byte) []byte {
 		l.warn("record %s of %q: its form is %d bytes, too long to keep beside its answers: logged without it (it cannot be saved as a template from the log)",
 			r.ID, r.Title, len(r.Form))
 		r.Form = nil
-		line = r.appendJSON(make([]byte, 0, len(line)))
+		if line = l.line(r); line == nil {
+			return nil
+		}
 	}
 	if len(line) < maxRecord {
 		return line
@@ -43,7 +43,7 @@ func (l *Log) fit(r *Record, line []byte) []byte {
 			r.Responses = cut
 			l.warn("response %s of %q has %d bytes of answers, more than a record of the log takes (%d MiB): %d answer(s) logged cut, each ending %q",
 				r.ResponseID, r.Title, was, maxRecord>>20, n, "[cut by the response log: N bytes in all]")
-			return r.appendJSON(make([]byte, 0, maxRecord))
+			return l.line(r)
 		}
 	}
 	l.warn("record %s of %q is %d bytes, more than a record of the log takes (%d MiB), and its answers cannot be cut to fit: not logged",
@@ -64,7 +64,7 @@ func cutAnswers(raw json.RawMessage, budget int) (json.RawMessage, int) {
 	}
 	var sizes []int
 	walkStrings(v, func(s string) string { sizes = append(sizes, escapedLen(s)); return s })
-	whole, err := encodeAnswers(v)
+	whole, err := encodeJSON(v)
 	if err != nil {
 		return nil, 0
 	}
@@ -111,7 +111,7 @@ func cutAnswers(raw json.RawMessage, budget int) (json.RawMessage, int) {
 			marker := fmt.Sprintf(cutMarker, len(s))
 			return prefixWithin(s, c-len(marker)) + marker
 		})
-		out, err := encodeAnswers(cut)
+		out, err := encodeJSON(cut)
 		if err != nil {
 			return nil, 0
 		}
@@ -144,16 +144,6 @@ func walkStrings(v any, f func(string) string) any {
 		return out
 	}
 	return v
-}
-
-// encodeAnswers writes answers as encoding/json would with HTML escaping off
-// (<, > and & as themselves: answers are often code), without reflection.
-func encodeAnswers(v any) (json.RawMessage, error) {
-	b, err := jsonenc.Value(nil, v)
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
 }
 
 // escapedLen is how many bytes s takes inside a JSON string.

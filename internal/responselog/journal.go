@@ -72,11 +72,12 @@ func (l *Log) Append(r Record) {
 	if r.Time.IsZero() {
 		r.Time = l.now().UTC()
 	}
-	line := r.appendJSON(make([]byte, 0, 512+len(r.Responses)+len(r.Form)))
+	line := l.line(&r)
 	if len(line) >= maxRecord {
-		if line = l.fit(&r, line); line == nil {
-			return
-		}
+		line = l.fit(&r, line)
+	}
+	if line == nil {
+		return
 	}
 	if err := l.append(append(line, '\n')); err != nil {
 		l.warn("%v (the record is lost; set ELICIT_LOG=off to stop logging)", err)

@@ -363,28 +363,66 @@ func TestTemplateName(t *testing.T) {
 	}
 }
 
-// TestRecordEncoding checks the hand-written encoder against
-// encoding/json: the same record decodes the same from both.
-func TestRecordEncoding(t *testing.T) {
-	for _, r := range []Record{
-		{ID: "x", Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Kind: KindResponse, TemplateID: "dict", Shape: "abc",
-			Title: "Quotes \" and \\ and \n\t\r\x01 and é and \xff bad", Host: "claude-code", HostVersion: "2.0", Via: "mcp",
-			Surface: "ask", Reason: "<b>&", Fields: 3, Inferred: 2, Kept: 1, ResponseID: "resp-1",
-			Responses: json.RawMessage(`{"a":["x"]}`), Problems: 0, Form: json.RawMessage(`{"title":"T"}`)},
-		{ID: "y", Kind: KindRender, Via: "cli"},
+// TestJournalLine pins the journal's lines byte for byte, as Append writes
+// them for records built by New: members in struct order, the empty ones
+// left out, <, > and & as themselves, other text escaped as JSON requires,
+// answers' keys sorted and numbers in Go's shortest round-trip form, the
+// form's definition compacted.
+func TestJournalLine(t *testing.T) {
+	def := "{\"title\": \"Ship <it> & go\", \"fields\": [\n  {\"id\": \"n\", \"text\": \"How many?\", \"type\": \"number\", \"default\": 2, \"inferred_from\": \"go.mod\"},\n" +
+		"  {\"id\": \"why\", \"text\": \"Why?\", \"type\": \"text_input\", \"required\": false}]}"
+	f := mustForm(t, def)
+	resp := &form.Response{Success: true, ResponseID: "resp-1", Responses: map[string]any{"n": 2.0, "why": "a<b>&c \u2028\x01\"\\ \xff", "tiny": 1e-7, "big": 1e21, "list": []string{"x"}}}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	for _, tc := range []struct {
+		name string
+		r    Record
+		want string
+	}{
+		{"response", New(f, Event{Kind: KindResponse, Surface: "ask", Reason: "<b>&", Response: resp, Definition: []byte(def)},
+			Who{Host: "claude-code", HostVersion: "2.0", Via: "mcp"}),
+			`{"id":"x","ts":"2026-01-02T03:04:05.000000006Z","kind":"response","template_id":"dict","shape":"` + Shape(f) + `","title":"Ship <it> & go",` +
+				`"host":"claude-code","host_version":"2.0","via":"mcp","surface":"ask","reason":"<b>&","fields":2,"inferred":1,"kept":1,"response_id":"resp-1",` +
+				`"responses":{"big":1e+21,"list":["x"],"n":2,"tiny":1e-7,"why":"a<b>&c \u2028\u0001\"\\ \ufffd"},` +
+				`"form":{"title":"Ship <it> & go","fields":[{"id":"n","text":"How many?","type":"number","default":2,"inferred_from":"go.mod"},{"id":"why","text":"Why?","type":"text_input","required":false}]}}`},
+		{"rejected from a template", New(f, Event{Kind: KindRejected, Template: "ship", Problems: 3}, Who{Host: "cli", Via: "cli"}),
+			`{"id":"x","ts":"2026-01-02T03:04:05.000000006Z","kind":"rejected","template_id":"template:ship","shape":"` + Shape(f) + `","title":"Ship <it> & go",` +
+				`"host":"cli","via":"cli","fields":2,"inferred":1,"problems":3}`},
+		{"empty", Record{Kind: KindRender}, `{"id":"x","ts":"2026-01-02T03:04:05.000000006Z","kind":"render","template_id":"","shape":"","host":"","via":"","fields":0}`},
 	} {
-		var viaStd, viaOwn Record
-		std, _ := json.Marshal(r)
-		own := r.appendJSON(nil)
-		if err := json.Unmarshal(std, &viaStd); err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(own, &viaOwn); err != nil {
-			t.Fatalf("%s: %v", own, err)
-		}
-		if diff := cmp.Diff(viaStd, viaOwn); diff != "" {
-			t.Errorf("decoded differently (-encoding/json +own):\n%s", diff)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			l, warnings := testLog(t)
+			l.Now = func() time.Time { return at }
+			tc.r.ID = "x"
+			l.Append(tc.r)
+			lines := journalLines(t, l)
+			if len(lines) != 1 || string(lines[0]) != tc.want || len(*warnings) > 0 {
+				t.Errorf("journal:\n%q\nwant:\n%q\nwarnings: %q", lines, tc.want, *warnings)
+			}
+		})
+	}
+}
+
+// TestUnwritableRecordIsAWarning checks that a record encoding/json cannot
+// write (answers that are not JSON, a time past year 9999) is left out of
+// the journal with a warning, and the records around it are kept.
+func TestUnwritableRecordIsAWarning(t *testing.T) {
+	for name, r := range map[string]Record{
+		"answers": {Kind: KindResponse, ResponseID: "bad", Responses: json.RawMessage(`{"a":`)},
+		"time":    {Kind: KindResponse, ResponseID: "bad", Time: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			l, warnings := testLog(t)
+			l.Append(Record{Kind: KindResponse, ResponseID: "before"})
+			l.Append(r)
+			l.Append(Record{Kind: KindResponse, ResponseID: "after"})
+			if len(*warnings) != 1 || !strings.Contains((*warnings)[0], "cannot be written") {
+				t.Errorf("warnings %q", *warnings)
+			}
+			if lines := journalLines(t, l); len(lines) != 2 {
+				t.Errorf("journal lines %q, want the two good records", lines)
+			}
+		})
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/form"
-	"github.com/elicit/elicit/internal/jsonenc"
 )
 
 // The kinds of record.
@@ -101,7 +100,7 @@ func New(f *form.Form, e Event, who Who) Record {
 	}
 	if resp := e.Response; resp != nil {
 		r.ResponseID = resp.ResponseID
-		r.Responses, _ = encodeAnswers(resp.Responses) // <, > and & as themselves: answers are often code
+		r.Responses, _ = encodeJSON(resp.Responses) // <, > and & as themselves: answers are often code
 		r.Kept = keptGuesses(f, resp)
 	}
 	return r
@@ -113,9 +112,6 @@ func definition(f *form.Form, def []byte) json.RawMessage {
 	if len(def) == 0 {
 		data, _ := json.Marshal(f)
 		return data
-	}
-	if b, ok := jsonenc.Compact(make([]byte, 0, len(def)), def); ok {
-		return b // def was parsed as a form: no need for json.Compact's scan
 	}
 	var buf bytes.Buffer
 	if json.Compact(&buf, def) == nil {
@@ -133,9 +129,9 @@ func keptGuesses(f *form.Form, resp *form.Response) int {
 		if !fl.Inferred() {
 			continue
 		}
-		got, _ := jsonenc.Value(nil, resp.Responses[fl.ID])
-		guess, _ := jsonenc.Value(nil, fl.Default)
-		if string(got) == string(guess) {
+		got, _ := json.Marshal(resp.Responses[fl.ID])
+		guess, _ := json.Marshal(fl.Default)
+		if bytes.Equal(got, guess) {
 			n++
 		}
 	}
@@ -145,8 +141,8 @@ func keptGuesses(f *form.Form, resp *form.Response) int {
 // Shape is a short hash of the form's shape: its fields' ids, types,
 // options, dispositions, row keys and top_n, in order. Titles and question
 // texts are left out, so a reworded form keeps its shape. It is hashed
-// from the values directly (no encoding/json: the CLI pays for every
-// reflection-built encoder at each start).
+// from a fixed byte layout of the values, which must not change: logs
+// written by every version of elicit group records by it.
 func Shape(f *form.Form) string {
 	h := sha256.New()
 	var b []byte

@@ -46,6 +46,16 @@ func journalLines(t *testing.T, l *Log) [][]byte {
 	return bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
 }
 
+// recordLine is r's journal line, without its newline.
+func recordLine(t *testing.T, r Record) string {
+	t.Helper()
+	b, err := encodeJSON(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func appendRaw(t *testing.T, l *Log, s string) {
 	t.Helper()
 	j, err := os.OpenFile(filepath.Join(l.Dir(), journalName), os.O_WRONLY|os.O_APPEND, 0)
@@ -126,7 +136,7 @@ func TestUnreadableLinesAreSkipped(t *testing.T) {
 	l.Append(responseRecord(t, f, "first", map[string]any{"a": "x"}))
 	huge := responseRecord(t, f, "huge", map[string]any{"a": strings.Repeat("y", maxLine)})
 	huge.ID = "h1"
-	appendRaw(t, l, string(huge.appendJSON(nil))+"\nnot json at all\n")
+	appendRaw(t, l, recordLine(t, huge)+"\nnot json at all\n")
 	l.Append(responseRecord(t, f, "last", map[string]any{"a": "z"}))
 	s, ids := readIDs(t, l)
 	if s.Partial || strings.Join(ids, " ") != "first last" {
@@ -155,7 +165,7 @@ func TestTornLineKeepsTheNextRecord(t *testing.T) {
 	}
 	glued := responseRecord(t, f, "glued", map[string]any{"a": "z"})
 	glued.ID = "g1"
-	appendRaw(t, l, `{"id":"torn","kind":"resp`+string(glued.appendJSON(nil))+"\n")
+	appendRaw(t, l, `{"id":"torn","kind":"resp`+recordLine(t, glued)+"\n")
 	s, ids := readIDs(t, l)
 	if s.Partial || strings.Join(ids, " ") != "first glued second" {
 		t.Errorf("partial %v, responses %q", s.Partial, ids)
@@ -276,7 +286,7 @@ func FuzzEscapedLen(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		enc, err := encodeAnswers(s)
+		enc, err := encodeJSON(s)
 		if err != nil {
 			t.Fatal(err)
 		}
