@@ -7,9 +7,17 @@ export CGO_ENABLED := 0
 # The flags of every build, the hello-world reference of bench-process too.
 BUILDFLAGS ?= -trimpath
 
-.PHONY: test lint unit e2e bench bench-go bench-process bench-mcp build release-snapshot npm-pack screenshots
+.PHONY: test deps lint unit e2e bench bench-go bench-process bench-mcp build release-snapshot npm-pack screenshots
 
-test: lint unit e2e
+# make runs the prerequisites in order: deps first, so that `make test` works
+# on a fresh machine by itself.
+test: deps lint unit e2e
+
+# What the tests need besides Go (gcc for -race, Node.js 20+ and npm, tmux,
+# Chromium): scripts/test-deps installs what is missing with apt-get, and
+# stops with a message saying what to install when it cannot.
+deps:
+	@bash scripts/test-deps
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

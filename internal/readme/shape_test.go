@@ -1,7 +1,6 @@
 package readme
 
 import (
-	"os"
 	"regexp"
 	"testing"
 
@@ -14,16 +13,13 @@ var (
 	shapeRef   = regexp.MustCompile(`(?:dict|--shape) ([0-9a-f]{12})\b`)
 )
 
-// TestREADMEShapesMatchItsForm checks that the shape the README's stats
-// example shows (and passes to templates save --shape) is the shape of the
-// README's own "Scope this work" form, so that the example works as
-// written.
-func TestREADMEShapesMatchItsForm(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := scopeBlock.FindSubmatch(data)
+// TestDocsShapesMatchTheREADMEForm checks that every shape the docs show
+// (the stats example, and what it passes to templates save --shape) is the
+// shape of the README's own "Scope this work" form, so that the example
+// works as written.
+func TestDocsShapesMatchTheREADMEForm(t *testing.T) {
+	all := pages(t)
+	m := scopeBlock.FindSubmatch(all["README.md"])
 	if m == nil {
 		t.Fatal(`README.md has no json block with the "Scope this work" form`)
 	}
@@ -32,13 +28,16 @@ func TestREADMEShapesMatchItsForm(t *testing.T) {
 		t.Fatalf("the README's Scope this work form: %v", err)
 	}
 	want := responselog.Shape(f)
-	refs := shapeRef.FindAllSubmatch(data, -1)
-	if len(refs) == 0 {
-		t.Fatal("README.md shows no shape")
-	}
-	for _, r := range refs {
-		if string(r[1]) != want {
-			t.Errorf("README shows shape %s; its Scope this work form has shape %s", r[1], want)
+	n := 0
+	for page, data := range all {
+		for _, r := range shapeRef.FindAllSubmatch(data, -1) {
+			n++
+			if string(r[1]) != want {
+				t.Errorf("%s shows shape %s; the README's Scope this work form has shape %s", page, r[1], want)
+			}
 		}
+	}
+	if n == 0 {
+		t.Fatal("neither README.md nor docs/*.md shows a shape")
 	}
 }
