@@ -45,14 +45,6 @@ func stepsOK(pattern string) bool {
 	}
 }
 
-// oneLineTwoPass is oneLine as it was: two passes over the text.
-func oneLineTwoPass(s string) string {
-	if plainASCII(s) && !strings.Contains(s, "  ") {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
 var fastPathSeeds = []string{
 	"", " ", "Tree of Thoughts", "Occam's Re-think", "ÉCOLE naïve", "a\x00b", "\xff", "İstanbul Ⱥ",
 	"paths->evaluation->selection", "a -> b", "a->->b", "a-->b", "->a", "a->", "a→b", "a->`b`", "x<y", " \t ",
@@ -80,13 +72,6 @@ func checkFastPaths(t *testing.T, s string) {
 	if got, want := phrase(s), phraseRunes(s); got != want {
 		t.Errorf("phrase(%q) = %q, rune by rune %q", s, got, want)
 	}
-	words, slug := appendNameKeys([]byte("x"), []byte("y"), []byte(s))
-	if want, _ := appendPhrase([]byte("x"), s); string(words) != string(want) {
-		t.Errorf("appendNameKeys(%q) words %q, appendPhrase %q", s, words, want)
-	}
-	if want := appendSlug([]byte("y"), []byte(s)); string(slug) != string(want) {
-		t.Errorf("appendNameKeys(%q) slug %q, appendSlug %q", s, slug, want)
-	}
 	if plainSteps(s) && !stepsOK(s) {
 		t.Errorf("plainSteps(%q) accepts what checkSteps refuses", s)
 	}
@@ -95,12 +80,6 @@ func checkFastPaths(t *testing.T, s string) {
 	}
 	if got, want := validName(s), strings.IndexFunc(s, badNameRune) < 0; got != want {
 		t.Errorf("validName(%q) = %t, rune by rune %t", s, got, want)
-	}
-	if got, want := singleSpaced(s), plainASCII(s) && !strings.Contains(s, "  "); got != want {
-		t.Errorf("singleSpaced(%q) = %t, byte by byte %t", s, got, want)
-	}
-	if got, want := oneLine(s), oneLineTwoPass(s); got != want {
-		t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
 	}
 	if words, plain := phraseOf(s); plain && words[1:len(words)-1] != strings.ToLower(s) {
 		t.Errorf("phraseOf(%q) = %q, plain, but ToLower gives %q", s, words, strings.ToLower(s))
