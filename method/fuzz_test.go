@@ -8,8 +8,8 @@ import (
 )
 
 // FuzzParse feeds arbitrary text to the CSV parser: it must not panic, must
-// return only methods that pass its own rules, and every warning must be
-// one line.
+// return only methods that pass its own rules, with unique nums and slugs,
+// and every warning must be one line.
 func FuzzParse(f *testing.F) {
 	f.Add(string(DefaultCSV()))
 	f.Add(Header + "\n" + good + "\n")
@@ -18,13 +18,13 @@ func FuzzParse(f *testing.F) {
 	f.Add(",,,,,,,,,,\n\"\"\"\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		r := Parse([]byte(in))
-		nums := map[int]bool{}
+		nums, slugs := map[int]bool{}, map[string]bool{}
 		for _, m := range r.Methods {
-			if nums[m.Num] || m.Num < 1 || m.Tier < 1 || m.Tier > 2 || m.AutoSuggest != (m.Tier == 1) ||
+			if nums[m.Num] || slugs[m.Slug()] || m.Num < 1 || m.Tier < 1 || m.Tier > 2 || m.AutoSuggest != (m.Tier == 1) ||
 				len(m.Phases) == 0 || len(m.Topics) == 0 {
 				t.Fatalf("invalid method accepted: %+v", m)
 			}
-			nums[m.Num] = true
+			nums[m.Num], slugs[m.Slug()] = true, true
 			if _, err := Inject(m); err != nil {
 				t.Fatalf("accepted method cannot be injected: %v", err)
 			}

@@ -113,7 +113,7 @@ func Parse(data []byte) *Registry { return parse(string(data)) }
 // and the lookups a slug names.
 func parse(text string) *Registry {
 	r := &Registry{Methods: []Method{}}
-	expected := "10"
+	var expected string
 	header := true
 	nums := map[int]int{}     // num -> position in r.Methods
 	slugs := map[string]int{} // slug -> position in r.Methods
