@@ -40,6 +40,7 @@ func Keywords(text string) []string {
 // title bonus is then a substring test: phrase(title) contains phrase(name).
 func phrase(s string) string {
 	var b strings.Builder
+	b.Grow(len(s) + 2)
 	b.WriteByte(' ')
 	gap := true
 	for _, r := range s {

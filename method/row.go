@@ -127,6 +127,9 @@ func (c *rowCheck) methodName(v string) string {
 
 // readsAsNum reports whether Lookup would read name as a num.
 func readsAsNum(name string) bool {
+	if !allDigits(strings.TrimPrefix(name, "-")) {
+		return false // Atoi's error not made for every name
+	}
 	_, err := strconv.Atoi(name)
 	return err == nil
 }
@@ -179,8 +182,9 @@ func (c *rowCheck) tier(v string) int {
 }
 
 func (c *rowCheck) phases(v string) []string {
-	out := []string{} // never nil: an empty list is [], not null
-	for _, p := range splitList(v) {
+	items := splitList(v)
+	out := make([]string, 0, len(items)) // never nil: an empty list is [], not null
+	for _, p := range items {
 		if !ValidPhase(p) {
 			c.warn("Invalid phase '%s' for method %s — skipping that phase", printable(p), c.name)
 			continue
@@ -194,8 +198,9 @@ func (c *rowCheck) phases(v string) []string {
 }
 
 func (c *rowCheck) agents(v string) []string {
-	out := []string{} // never nil: an empty list is [], not null
-	for _, a := range splitList(v) {
+	items := splitList(v)
+	out := make([]string, 0, len(items)) // never nil: an empty list is [], not null
+	for _, a := range items {
 		if !validAgent(a) {
 			c.warn("Invalid agent '%s' for method %s — skipping that agent", printable(a), c.name)
 			continue
@@ -210,8 +215,9 @@ func (c *rowCheck) agents(v string) []string {
 }
 
 func (c *rowCheck) topics(v string) []string {
-	out := []string{} // never nil: an empty list is [], not null
-	for _, t := range splitList(v) {
+	items := splitList(v)
+	out := make([]string, 0, len(items)) // never nil: an empty list is [], not null
+	for _, t := range items {
 		if !validTopic(t) {
 			c.warn("Invalid topic '%s' for method %s — a topic is one keyword (letters, digits, inner hyphens; no stopword), skipping that topic",
 				printable(t), c.name)
@@ -289,7 +295,7 @@ func allDigits(s string) bool {
 // splitList splits a comma-separated list, trimming items and dropping empty
 // ones.
 func splitList(v string) []string {
-	var out []string
+	out := make([]string, 0, strings.Count(v, ",")+1)
 	for p := range strings.SplitSeq(v, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
