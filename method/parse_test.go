@@ -249,7 +249,7 @@ func TestParseFormatting(t *testing.T) {
 		OutputPattern: "a -> b", Tier: 1, Phases: []string{"plan:0", "forge:3"}, Agents: []string{},
 		Topics: []string{"Alpha", "beta", "alpha"}, AutoSuggest: true, CodexRole: "critic",
 	}}
-	if diff := cmp.Diff(want, r.Methods); diff != "" {
+	if diff := cmp.Diff(want, r.Methods, ignoreIndex); diff != "" {
 		t.Errorf("methods (-want +got):\n%s", diff)
 	}
 }

@@ -36,6 +36,9 @@ type Method struct {
 	Topics        []string `json:"topics"`
 	AutoSuggest   bool     `json:"auto_suggest"`
 	CodexRole     string   `json:"codex_role"` // "", "red_team", "failure" or "critic"
+
+	keys      []string // Topics lowercased, for scoring
+	nameWords string   // phrase(Name), for the title bonus
 }
 
 // Slug is the method's name in lowercase with every character other than a
@@ -141,6 +144,7 @@ func parse(text string) *Registry {
 			ok = false
 		}
 		if ok {
+			m.index()
 			nums[m.Num], slugs[slug] = len(r.Methods), len(r.Methods)
 			lines = append(lines, rec.line)
 			r.Methods = append(r.Methods, m)

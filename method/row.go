@@ -80,6 +80,26 @@ func readRow(rec record, expected string, w *problem.List) (Method, bool) {
 	return m, !c.skip
 }
 
+// index fills the lowercase copies scoring works on.
+func (m *Method) index() {
+	m.keys = lowerAll(m.Topics)
+	m.nameWords = phrase(m.Name)
+}
+
+// lowerAll returns list lowercased: list itself when it is lowercase already.
+func lowerAll(list []string) []string {
+	out := list
+	for i, t := range list {
+		if lower := strings.ToLower(t); lower != t {
+			if &out[0] == &list[0] { // still shared: copy before writing
+				out = append([]string(nil), list...)
+			}
+			out[i] = lower
+		}
+	}
+	return out
+}
+
 // required reports empty required columns (all but agents and codex_role).
 func (c *rowCheck) required(f []string) {
 	for i, v := range f {

@@ -169,15 +169,21 @@ func (q Query) admits(m *Method, t *tally) bool {
 // scoreOf is overlap/len(topics), plus 3/10 when the method's name appears
 // in the title as whole words.
 func scoreOf(m *Method, kw map[string]bool, title string) scored {
+	keys, name := m.keys, m.nameWords
+	if keys == nil { // built by hand, not parsed
+		c := *m
+		c.index()
+		keys, name = c.keys, c.nameWords
+	}
 	overlap := 0
-	for _, t := range m.Topics {
-		if matches(strings.ToLower(t), kw) {
+	for _, t := range keys {
+		if matches(t, kw) {
 			overlap++
 		}
 	}
-	s := scored{m: m, num: overlap * 10, den: len(m.Topics) * 10}
-	if name := phrase(m.Name); name != " " && strings.Contains(title, name) {
-		s.num += 3 * len(m.Topics)
+	s := scored{m: m, num: overlap * 10, den: len(keys) * 10}
+	if name != " " && strings.Contains(title, name) {
+		s.num += 3 * len(keys)
 	}
 	return s
 }
