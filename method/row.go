@@ -56,8 +56,8 @@ func readRow(rec record, expected string, w *problem.List) (Method, bool) {
 		w.Add(rowPath(rec.line), "Row %d has %d columns (expected %s): %s", rec.line, n, expected, first80(rec.raw))
 		return Method{}, false
 	}
-	f := make([]string, len(rec.fields))
-	for i, v := range rec.fields {
+	f := rec.fields
+	for i, v := range f {
 		f[i] = strings.TrimSpace(v)
 	}
 	c := &rowCheck{line: rec.line, name: printable(f[colName]), w: w}
@@ -203,7 +203,7 @@ func (c *rowCheck) tier(v string) int {
 
 func (c *rowCheck) phases(v string) []string {
 	items := splitList(v)
-	out := make([]string, 0, len(items)) // never nil: an empty list is [], not null
+	out := items[:0] // never nil: an empty list is [], not null
 	for _, p := range items {
 		if !ValidPhase(p) {
 			c.warn("Invalid phase '%s' for method %s — skipping that phase", printable(p), c.name)
@@ -219,7 +219,7 @@ func (c *rowCheck) phases(v string) []string {
 
 func (c *rowCheck) agents(v string) []string {
 	items := splitList(v)
-	out := make([]string, 0, len(items)) // never nil: an empty list is [], not null
+	out := items[:0] // never nil: an empty list is [], not null
 	for _, a := range items {
 		if !validAgent(a) {
 			c.warn("Invalid agent '%s' for method %s — skipping that agent", printable(a), c.name)
@@ -236,7 +236,7 @@ func (c *rowCheck) agents(v string) []string {
 
 func (c *rowCheck) topics(v string) []string {
 	items := splitList(v)
-	out := make([]string, 0, len(items)) // never nil: an empty list is [], not null
+	out := items[:0] // never nil: an empty list is [], not null
 	for _, t := range items {
 		if !validTopic(t) {
 			c.warn("Invalid topic '%s' for method %s — a topic is one keyword (letters, digits, inner hyphens; no stopword), skipping that topic",
@@ -313,7 +313,7 @@ func allDigits(s string) bool {
 }
 
 // splitList splits a comma-separated list, trimming items and dropping empty
-// ones.
+// ones. The result is never nil.
 func splitList(v string) []string {
 	out := make([]string, 0, strings.Count(v, ",")+1)
 	for p := range strings.SplitSeq(v, ",") {
