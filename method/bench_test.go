@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,7 +27,20 @@ var benchQuery = Query{
 }
 
 func BenchmarkSelectDefault(b *testing.B) {
-	r := Default()
+	benchSelect(b, Default())
+}
+
+// BenchmarkSelect300 is one selection over a registry of the size people
+// keep: a few hundred methods.
+func BenchmarkSelect300(b *testing.B) {
+	benchSelect(b, parsedGenerated(b, 300))
+}
+
+func BenchmarkSelect10000(b *testing.B) {
+	benchSelect(b, parsedGenerated(b, 10000))
+}
+
+func benchSelect(b *testing.B, r *Registry) {
 	for b.Loop() {
 		if _, err := r.Select(benchQuery); err != nil {
 			b.Fatal(err)
@@ -34,17 +48,12 @@ func BenchmarkSelectDefault(b *testing.B) {
 	}
 }
 
-func BenchmarkSelect10000(b *testing.B) {
-	r := Parse(generated(10000))
-	if len(r.Methods) != 10000 || len(r.Warnings) != 0 {
+func parsedGenerated(b *testing.B, n int) *Registry {
+	r := Parse(generated(n))
+	if len(r.Methods) != n || len(r.Warnings) != 0 {
 		b.Fatalf("generated registry: %d methods, %d warnings", len(r.Methods), len(r.Warnings))
 	}
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := r.Select(benchQuery); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return r
 }
 
 // generated builds a registry of n methods by cycling the embedded rows
@@ -62,36 +71,56 @@ func generated(n int) []byte {
 	return []byte(b.String())
 }
 
-// BenchmarkParse100000 parses a generated 100,000-method registry from memory
-// (targets: at most 100 ms and 64 MiB allocated).
-func BenchmarkParse100000(b *testing.B) {
-	data := generated(100000)
-	b.SetBytes(int64(len(data)))
-	perOpMiB(b, func() {
-		if r := Parse(data); len(r.Methods) != 100000 {
-			b.Fatalf("%d methods, warnings %v", len(r.Methods), r.Warnings)
-		}
-	})
+// registrySizes are the registries Parse and Load are measured on: the
+// embedded one (methods.csv, 24 methods), a few hundred generated methods as
+// people keep, and 100,000 generated methods (24 MiB), far beyond them.
+var registrySizes = []int{24, 300, 100000}
+
+// registryText is the CSV of a registry of n methods: methods.csv for 24.
+func registryText(n int) []byte {
+	if n == 24 {
+		return DefaultCSV()
+	}
+	return generated(n)
 }
 
-// BenchmarkLoad100000 is the same registry read from a file.
-func BenchmarkLoad100000(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "methods.csv")
-	data := generated(100000)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		b.Fatal(err)
+// BenchmarkParse parses registries from memory.
+func BenchmarkParse(b *testing.B) {
+	for _, n := range registrySizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			data := registryText(n)
+			b.SetBytes(int64(len(data)))
+			perOpMiB(b, func() {
+				if r := Parse(data); len(r.Methods) != n {
+					b.Fatalf("%d methods, warnings %v", len(r.Methods), r.Warnings)
+				}
+			})
+		})
 	}
-	b.SetBytes(int64(len(data)))
-	perOpMiB(b, func() {
-		if r := Load(path); len(r.Methods) != 100000 {
-			b.Fatalf("%d methods, warnings %v", len(r.Methods), r.Warnings)
-		}
-	})
+}
+
+// BenchmarkLoad reads the same registries from a file.
+func BenchmarkLoad(b *testing.B) {
+	for _, n := range registrySizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "methods.csv")
+			data := registryText(n)
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			perOpMiB(b, func() {
+				if r := Load(path); len(r.Methods) != n {
+					b.Fatalf("%d methods, warnings %v", len(r.Methods), r.Warnings)
+				}
+			})
+		})
+	}
 }
 
 // perOpMiB runs op in b.Loop and reports the bytes it allocates per call in
-// MiB, the unit of the targets, and the CPU time it takes (which a loaded
-// machine stretches far less than the wall time).
+// MiB and the CPU time it takes (which a loaded machine stretches far less
+// than the wall time).
 func perOpMiB(b *testing.B, op func()) {
 	defer benchcpu.Start(b)()
 	var before, after runtime.MemStats

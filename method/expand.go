@@ -5,18 +5,15 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/elicit/elicit/internal/lazy"
 )
 
 // worked holds the step texts the Rune skill writes out for three patterns;
 // Expand reproduces them exactly. Other patterns expand mechanically. It and
 // stepText are built on first use, not at package initialisation.
-var worked = lazy.Of(buildWorked)
-
-func buildWorked() map[string][]string {
+var worked = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
 		"paths->evaluation->selection": {
 			"Explore 3 distinct paths",
@@ -34,14 +31,12 @@ func buildWorked() map[string][]string {
 			"Recommend hardening",
 		},
 	}
-}
+})
 
 // stepText words the steps of the embedded registry's patterns as
 // instructions. Expand uses it for any pattern that is not one of the worked
 // three; a step it does not know is shown as written.
-var stepText = lazy.Of(buildStepText)
-
-func buildStepText() map[string]string {
+var stepText = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"adaptations":          "Propose adaptations that keep the plan viable",
 		"alignment":            "Align on one shared set of requirements",
@@ -108,78 +103,26 @@ func buildStepText() map[string]string {
 		"verification":         "Verify the cause explains every symptom",
 		"why-chain":            "Ask why, repeatedly, until the answers stop changing",
 	}
-}
+})
 
 // Steps splits an output pattern into its steps: steps are separated by "->"
 // or "→", with or without spaces around them; everything else, such as "/",
 // "+" or "↔", stays inside a step. A step may not be empty or hold a control
 // character, a backtick, "<" or ">".
 func Steps(pattern string) ([]string, error) {
-	if err := checkSteps(pattern); err != nil {
-		return nil, err
-	}
-	parts := strings.Split(strings.ReplaceAll(pattern, "→", "->"), "->")
-	for i, p := range parts {
-		parts[i] = strings.TrimSpace(p)
-	}
-	return parts, nil
-}
-
-// checkSteps is Steps' validation, without allocating.
-func checkSteps(pattern string) error {
-	if plainSteps(pattern) {
-		return nil
-	}
-	i := 0
-	for rest := pattern; ; i++ {
-		step, after, arrow := cutArrow(rest)
-		if step = strings.TrimSpace(step); step == "" {
-			return fmt.Errorf("step %d is empty", i+1)
+	steps := strings.Split(strings.ReplaceAll(pattern, "→", "->"), "->")
+	for i, s := range steps {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil, fmt.Errorf("step %d is empty", i+1)
 		}
-		if j := strings.IndexFunc(step, unsafeInStep); j >= 0 {
-			r, _ := utf8.DecodeRuneInString(step[j:])
-			return fmt.Errorf("step %d contains %s", i+1, strconv.QuoteRune(r))
+		if j := strings.IndexFunc(s, unsafeInStep); j >= 0 {
+			r, _ := utf8.DecodeRuneInString(s[j:])
+			return nil, fmt.Errorf("step %d contains %s", i+1, strconv.QuoteRune(r))
 		}
-		if !arrow {
-			return nil
-		}
-		rest = after
+		steps[i] = s
 	}
-}
-
-// plainSteps reports, in one pass, whether pattern is printable ASCII
-// without '`', '<' or '>' and none of its "->"-separated steps is blank: the
-// common case, which checkSteps then accepts without its general walk.
-func plainSteps(pattern string) bool {
-	blank := true
-	for i := 0; i < len(pattern); i++ {
-		switch c := pattern[i]; {
-		case c < ' ' || c > '~' || c == '`' || c == '<' || c == '>':
-			return false
-		case c == '-' && i+1 < len(pattern) && pattern[i+1] == '>':
-			if blank {
-				return false
-			}
-			blank = true
-			i++
-		case c != ' ':
-			blank = false
-		}
-	}
-	return !blank
-}
-
-// cutArrow cuts s around its first "->" or "→".
-func cutArrow(s string) (before, after string, found bool) {
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '-' && strings.HasPrefix(s[i:], "->"):
-			return s[:i], s[i+2:], true
-		case s[i] == "→"[0] && strings.HasPrefix(s[i:], "→"):
-			return s[:i], s[i+len("→"):], true
-		}
-	}
-	return s, "", false
+	return steps, nil
 }
 
 func unsafeInStep(r rune) bool {
@@ -195,11 +138,11 @@ func Expand(pattern string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if text, ok := worked.Get()[strings.ToLower(strings.Join(steps, "->"))]; ok {
+	if text, ok := worked()[strings.ToLower(strings.Join(steps, "->"))]; ok {
 		return append([]string(nil), text...), nil
 	}
 	for i, s := range steps {
-		if text, ok := stepText.Get()[strings.ToLower(s)]; ok {
+		if text, ok := stepText()[strings.ToLower(s)]; ok {
 			steps[i] = text
 			continue
 		}
@@ -234,7 +177,7 @@ var ErrUnsafeName = errors.New("method name has characters other than letters, d
 //
 //	1. ...
 func Inject(m Method) (string, error) {
-	if m.Name == "" || strings.IndexFunc(m.Name, badNameRune) >= 0 {
+	if m.Name == "" || !validName(m.Name) {
 		return "", fmt.Errorf("inject %q: %w", m.Name, ErrUnsafeName)
 	}
 	steps, err := ExpandText(m.OutputPattern)
@@ -245,15 +188,8 @@ func Inject(m Method) (string, error) {
 }
 
 // validName reports whether a method name has only the characters
-// badNameRune allows, which are all ASCII.
-func validName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf || badNameRune(rune(s[i])) {
-			return false
-		}
-	}
-	return true
-}
+// badNameRune allows.
+func validName(s string) bool { return strings.IndexFunc(s, badNameRune) < 0 }
 
 func badNameRune(r rune) bool {
 	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == ' ' || r == '\'' || r == '-')

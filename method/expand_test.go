@@ -110,12 +110,12 @@ func TestStepTextCoversDefault(t *testing.T) {
 		}
 		for _, s := range steps {
 			used[strings.ToLower(s)] = true
-			if _, ok := stepText.Get()[strings.ToLower(s)]; !ok {
+			if _, ok := stepText()[strings.ToLower(s)]; !ok {
 				t.Errorf("method %d: step %q has no wording", m.Num, s)
 			}
 		}
 	}
-	for s := range stepText.Get() {
+	for s := range stepText() {
 		if !used[s] {
 			t.Errorf("stepText has %q, which no embedded method uses", s)
 		}

@@ -5,13 +5,11 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // FuzzParse feeds arbitrary text to the CSV parser: it must not panic, must
-// return only methods that pass its own rules, and every warning must be
-// one line.
+// return only methods that pass its own rules, with unique nums and slugs,
+// and every warning must be one line.
 func FuzzParse(f *testing.F) {
 	f.Add(string(DefaultCSV()))
 	f.Add(Header + "\n" + good + "\n")
@@ -20,13 +18,13 @@ func FuzzParse(f *testing.F) {
 	f.Add(",,,,,,,,,,\n\"\"\"\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		r := Parse([]byte(in))
-		nums := map[int]bool{}
+		nums, slugs := map[int]bool{}, map[string]bool{}
 		for _, m := range r.Methods {
-			if nums[m.Num] || m.Num < 1 || m.Tier < 1 || m.Tier > 2 || m.AutoSuggest != (m.Tier == 1) ||
+			if nums[m.Num] || slugs[m.Slug()] || m.Num < 1 || m.Tier < 1 || m.Tier > 2 || m.AutoSuggest != (m.Tier == 1) ||
 				len(m.Phases) == 0 || len(m.Topics) == 0 {
 				t.Fatalf("invalid method accepted: %+v", m)
 			}
-			nums[m.Num] = true
+			nums[m.Num], slugs[m.Slug()] = true, true
 			if _, err := Inject(m); err != nil {
 				t.Fatalf("accepted method cannot be injected: %v", err)
 			}
@@ -38,21 +36,6 @@ func FuzzParse(f *testing.F) {
 		}
 		if len(r.Methods) == 0 && (len(r.Warnings) == 0 || r.Warnings[len(r.Warnings)-1].Message != WarnUnavailable) {
 			t.Fatalf("empty registry without the unavailable warning: %v", r.Warnings)
-		}
-	})
-}
-
-// FuzzParseValues checks that keeping the values met before changes nothing:
-// the registry is the one parsed with every value read afresh.
-func FuzzParseValues(f *testing.F) {
-	f.Add(string(DefaultCSV()))
-	f.Add(string(generated(60)))
-	f.Add(Header + "\n" + good + "\n" + strings.Replace(good, "60,risk,Good Method", "61,risk,Other", 1) + "\n" +
-		strings.Replace(good, "60,risk,Good Method,", "62,risk,Third,", 1) + "\n" + withField(colTopics, `"alpha,the"`))
-	f.Fuzz(func(t *testing.T, in string) {
-		fresh := parse(newRecordReader(strings.NewReader(in), 4096), int64(len(in)), 0)
-		if diff := cmp.Diff(fresh, Parse([]byte(in)), cmp.AllowUnexported(Method{})); diff != "" {
-			t.Fatalf("(-every value afresh +values kept):\n%s", diff)
 		}
 	})
 }
@@ -105,24 +88,6 @@ func FuzzSteps(f *testing.F) {
 		again, err := Steps(strings.Join(steps, " -> "))
 		if err != nil || len(again) != len(steps) {
 			t.Fatalf("rejoined %q: %q, %v", steps, again, err)
-		}
-	})
-}
-
-// FuzzParseIndex checks that checking nums and slugs once all rows are read
-// finds what going through the rows one by one finds: the registry, its
-// warnings and their order are the same.
-func FuzzParseIndex(f *testing.F) {
-	f.Add(string(DefaultCSV()))
-	f.Add(string(generated(60)))
-	f.Add(Header + "\n" + withField(colName, "A-B") + "\n" + strings.Replace(withField(colName, "A B"), "60,", "61,", 1) + "\n" +
-		strings.Replace(withField(colCodexRole, "blue"), "60,risk,Good Method", "61,risk,Other", 1) + "\n")
-	f.Fuzz(func(t *testing.T, in string) {
-		byRow := newIndex()
-		byRow.disorder = true // as if nums were out of order: every row is checked in turn
-		want := parseWith(newRecordReader(strings.NewReader(in), 4096), int64(len(in)), maxValues, byRow)
-		if diff := cmp.Diff(want, Parse([]byte(in)), cmp.AllowUnexported(Method{})); diff != "" {
-			t.Fatalf("(-row by row +at the end):\n%s", diff)
 		}
 	})
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // stopword reports whether a lowercase word is dropped from keywords: Forge
-// Gaze's list of 19. (A switch, not a map: nothing to build at start-up.)
+// Gaze's list of 19.
 func stopword(w string) bool {
 	switch w {
 	case "the", "a", "an", "and", "or", "of", "for", "in", "to", "with", "is", "are", "this", "that",
@@ -39,57 +39,24 @@ func Keywords(text string) []string {
 // and preceded by one space; hyphens and apostrophes split words too. The
 // title bonus is then a substring test: phrase(title) contains phrase(name).
 func phrase(s string) string {
-	words, _ := phraseOf(s)
-	return words
-}
-
-// phraseOf is phrase; plain reports that s is ASCII words and single spaces,
-// so that the inside of the phrase is strings.ToLower(s).
-func phraseOf(s string) (words string, plain bool) {
-	var buf [64]byte // most names and titles fit: one allocation, the result
-	b, plain := appendPhrase(buf[:0], s)
-	return string(b), plain
-}
-
-// appendPhrase appends phrase(s) to b and reports whether s is plain (see
-// phraseOf).
-func appendPhrase[T string | []byte](b []byte, s T) ([]byte, bool) {
-	b = append(b, ' ')
-	gap, plain := true, true
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			i++
-			switch lower := c | 0x20; {
-			case 'a' <= lower && lower <= 'z':
-				b = append(b, lower)
-				gap = false
-			case '0' <= c && c <= '9':
-				b = append(b, c)
-				gap = false
-			case !gap:
-				b = append(b, ' ')
-				gap, plain = true, plain && c == ' '
-			default:
-				plain = false
-			}
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
-		i += n
-		plain = false
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(' ')
+	gap := true
+	for _, r := range s {
 		switch {
 		case isWordRune(r):
-			b = utf8.AppendRune(b, unicode.ToLower(r))
+			b.WriteRune(unicode.ToLower(r))
 			gap = false
 		case !gap:
-			b = append(b, ' ')
+			b.WriteByte(' ')
 			gap = true
 		}
 	}
 	if !gap {
-		b = append(b, ' ')
+		b.WriteByte(' ')
 	}
-	return b, plain && !gap
+	return b.String()
 }
 
 // forEachWord calls fn with each lowercase word of s. With hyphens, a hyphen
@@ -127,20 +94,10 @@ func isKeyword(t string) bool {
 		}
 		prev = r
 	}
-	// Every stopword has at most 4 letters.
-	return t != "" && prev != '-' && (len(t) > 4 || !stopword(strings.ToLower(t)))
+	return t != "" && prev != '-' && !stopword(strings.ToLower(t))
 }
 
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
-	}
-	return isWordRuneUnicode(r)
-}
-
-// isWordRuneUnicode is isWordRune past ASCII, apart so that isWordRune is
-// inlined.
-func isWordRuneUnicode(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // matches reports whether a lowercase topic matches a keyword set: the topic
 // is one of the keywords, or it is hyphenated and each of its parts is a

@@ -113,6 +113,8 @@ func TestParseWarnings(t *testing.T) {
 			"Invalid output_pattern 'a->`b`' for method Good Method — step 2 contains '`', skipping row"}},
 		{"unclosed quote", `60,risk,Good Method,"d,a->b`, 0, []string{
 			`Row 2 has malformed quoting (a quoted field is never closed), skipping row: 60,risk,Good Method,"d,a->b`}},
+		{"quote inside an unquoted field", withField(colDescription, `Say "no" often`), 1, nil},
+		{"blanks around quoted fields", strings.ReplaceAll(strings.ReplaceAll(good, `,"`, `, "`), `",`, `" ,`), 1, nil},
 		{"text after quote", `60,risk,Good Method,"d"x,a->b,1,"plan:0","",alpha,true,`, 0, []string{
 			`Row 2 has malformed quoting (text after a closing quote), skipping row: 60,risk,Good Method,"d"x,a->b,1,"plan:0","",alpha,true,`}},
 		{"row numbers are file lines", "\n" + good + "\n\n" + withField(colTier, "x"), 1, []string{

@@ -258,7 +258,7 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-// TestLoadIsParse checks that streaming a file gives what parsing its text
+// TestLoadIsParse checks that reading a file gives what parsing its text
 // gives, warnings and all.
 func TestLoadIsParse(t *testing.T) {
 	data := append(generated(2000), "x,\"broken\n"...)

@@ -32,10 +32,9 @@ func columnName(i int) string { return strings.Split(Header, ",")[i] }
 // skip.
 type rowCheck struct {
 	line int
-	name printableName // method_name, for messages
+	name string // method_name as messages show it
 	w    *problem.List
 	skip bool
-	p    *parser // the block of list items, the row's values (parser.vals)
 }
 
 func (c *rowCheck) fail(format string, args ...any) {
@@ -45,53 +44,40 @@ func (c *rowCheck) fail(format string, args ...any) {
 
 func (c *rowCheck) warn(format string, args ...any) { c.w.Add(rowPath(c.line), format, args...) }
 
-// row turns a record into the method m (a zero Method, in place so that
-// nothing is copied), reporting every problem of the row, and returns its
-// slug, valid until the next row. It returns false when the row must be
-// skipped.
-func (p *parser) row(rec record, m *Method) ([]byte, bool) {
-	w := &p.r.Warnings
+// readRow turns a record into a method, reporting every problem of the row
+// in w under the header's expected column count. It returns false when the
+// row must be skipped.
+func readRow(rec record, expected string, w *problem.List) (Method, bool) {
 	if rec.bad != "" {
-		w.Add(rowPath(rec.line), "Row %d has malformed quoting (%s), skipping row: %s", rec.line, rec.bad, first80(string(rec.raw)))
-		return nil, false
+		w.Add(rowPath(rec.line), "Row %d has malformed quoting (%s), skipping row: %s", rec.line, rec.bad, first80(rec.raw))
+		return Method{}, false
 	}
 	if n := len(rec.fields); n != 10 && n != 11 {
-		w.Add(rowPath(rec.line), "Row %d has %d columns (expected %s): %s", rec.line, n, p.expected, first80(string(rec.raw)))
-		return nil, false
+		w.Add(rowPath(rec.line), "Row %d has %d columns (expected %s): %s", rec.line, n, expected, first80(rec.raw))
+		return Method{}, false
 	}
-	var fields [colCodexRole + 1]string // on the stack: storing into it needs no write barrier
-	f := p.strings(fields[:0], rec.fields)
-	c := &rowCheck{line: rec.line, name: printableName(f[colName]), w: w, p: p}
+	f := rec.fields
+	for i, v := range f {
+		f[i] = strings.TrimSpace(v)
+	}
+	c := &rowCheck{line: rec.line, name: printable(f[colName]), w: w}
 	c.required(f)
-	m.Num = c.num(f[colNum])
-	m.Category = c.checked(colCategory, f[colCategory], c.category)
-	m.Name = c.methodName(f[colName])
-	m.Description = c.description(f[colDescription])
-	m.OutputPattern = c.checked(colPattern, f[colPattern], c.pattern)
-	m.Tier = c.tier(f[colTier])
-	m.Phases = c.list(colPhases, f[colPhases], c.phases)
-	m.Agents = c.list(colAgents, f[colAgents], c.agents)
-	m.Topics = c.list(colTopics, f[colTopics], c.topics)
+	m := Method{
+		Num:           c.num(f[colNum]),
+		Category:      c.category(f[colCategory]),
+		Name:          c.methodName(f[colName]),
+		Description:   c.description(f[colDescription]),
+		OutputPattern: c.pattern(f[colPattern]),
+		Tier:          c.tier(f[colTier]),
+		Phases:        c.phases(f[colPhases]),
+		Agents:        c.agents(f[colAgents]),
+		Topics:        c.topics(f[colTopics]),
+	}
 	m.AutoSuggest = c.autoSuggest(f[colAutoSuggest], m.Tier)
 	if len(f) == 11 {
 		m.CodexRole = c.codexRole(f[colCodexRole])
 	}
-	if c.skip {
-		return nil, false
-	}
-	if x := p.vals[colTopics]; x != nil && x.clean {
-		if x.keys == nil {
-			x.keys = lowerAll(x.list)
-		}
-		m.keys = m.Topics // lowercase already
-		if len(x.keys) > 0 && &x.keys[0] != &x.list[0] {
-			m.keys = x.keys // shared, never written
-		}
-	} else {
-		m.keys = lowerAll(m.Topics)
-	}
-	m.nameWords = p.nameWords
-	return p.slug, true
+	return m, !c.skip
 }
 
 // index fills the lowercase copies scoring works on.
@@ -112,37 +98,6 @@ func lowerAll(list []string) []string {
 		}
 	}
 	return out
-}
-
-// list reads a list column (phases, agents, topics) with parse. A value met
-// before without a warning is not parsed again: its items are copied into
-// the row's block.
-func (c *rowCheck) list(col int, v string, parse func(string) []string) []string {
-	x := c.p.vals[col]
-	if x != nil && x.clean {
-		return c.p.appendList(x.list)
-	}
-	warned, skip := len(*c.w), c.skip
-	out := parse(v)
-	if x != nil && len(*c.w) == warned && c.skip == skip {
-		x.clean, x.list = true, out
-	}
-	return out
-}
-
-// checked runs check on the value of column col unless the value was
-// checked before without a warning.
-func (c *rowCheck) checked(col int, v string, check func(string) string) string {
-	x := c.p.vals[col]
-	if x != nil && x.clean {
-		return v
-	}
-	warned, skip := len(*c.w), c.skip
-	v = check(v)
-	if x != nil && len(*c.w) == warned && c.skip == skip {
-		x.clean = true
-	}
-	return v
 }
 
 // required reports empty required columns (all but agents and codex_role).
@@ -193,7 +148,7 @@ func (c *rowCheck) methodName(v string) string {
 // readsAsNum reports whether Lookup would read name as a num.
 func readsAsNum(name string) bool {
 	if !allDigits(strings.TrimPrefix(name, "-")) {
-		return false // no error to allocate
+		return false // Atoi's error not made for every name
 	}
 	_, err := strconv.Atoi(name)
 	return err == nil
@@ -209,10 +164,7 @@ func isAlnum(r rune) bool {
 // warning: the row is kept, and what prints it shows them rather than a
 // terminal obeying them.
 func (c *rowCheck) description(v string) string {
-	if singleSpaced(v) {
-		return v
-	}
-	v = oneLine(v)
+	v = strings.Join(strings.Fields(v), " ")
 	for _, r := range v {
 		if visible.IsControl(r) {
 			c.warn("Method %s has a control character in description, %s — shown escaped; remove it", c.name, visible.Name(r))
@@ -230,7 +182,7 @@ func (c *rowCheck) pattern(v string) string {
 	if v == "" {
 		return v
 	}
-	if err := checkSteps(v); err != nil {
+	if _, err := Steps(v); err != nil {
 		c.fail("Invalid output_pattern '%s' for method %s — %v, skipping row", printable(v), c.name, err)
 	}
 	return v
@@ -250,9 +202,9 @@ func (c *rowCheck) tier(v string) int {
 }
 
 func (c *rowCheck) phases(v string) []string {
-	all := c.splitList(v)
-	out := all[:0]
-	for _, p := range all {
+	items := splitList(v)
+	out := items[:0] // never nil: an empty list is [], not null
+	for _, p := range items {
 		if !ValidPhase(p) {
 			c.warn("Invalid phase '%s' for method %s — skipping that phase", printable(p), c.name)
 			continue
@@ -266,9 +218,9 @@ func (c *rowCheck) phases(v string) []string {
 }
 
 func (c *rowCheck) agents(v string) []string {
-	all := c.splitList(v)
-	out := all[:0]
-	for _, a := range all {
+	items := splitList(v)
+	out := items[:0] // never nil: an empty list is [], not null
+	for _, a := range items {
 		if !validAgent(a) {
 			c.warn("Invalid agent '%s' for method %s — skipping that agent", printable(a), c.name)
 			continue
@@ -283,9 +235,9 @@ func (c *rowCheck) agents(v string) []string {
 }
 
 func (c *rowCheck) topics(v string) []string {
-	all := c.splitList(v)
-	out := all[:0]
-	for _, t := range all {
+	items := splitList(v)
+	out := items[:0] // never nil: an empty list is [], not null
+	for _, t := range items {
 		if !validTopic(t) {
 			c.warn("Invalid topic '%s' for method %s — a topic is one keyword (letters, digits, inner hyphens; no stopword), skipping that topic",
 				printable(t), c.name)
@@ -361,45 +313,16 @@ func allDigits(s string) bool {
 }
 
 // splitList splits a comma-separated list, trimming items and dropping empty
-// ones. The items are appended to the block c.lists and the result is capped
-// there. A full block is not grown but replaced by a fresh one (the list so
-// far moves over), so the lists of a large registry take about their own
-// size rather than the twice that doubling would allocate.
-func (c *rowCheck) splitList(v string) []string {
-	l := c.p.lists
-	start := len(l)
+// ones. The result is never nil.
+func splitList(v string) []string {
+	out := make([]string, 0, strings.Count(v, ",")+1)
 	for p := range strings.SplitSeq(v, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
 		}
-		if len(l) == cap(l) {
-			block := make([]string, 0, max(min(2*cap(l), maxListBlock), minListBlock, 2*(len(l)-start)))
-			l, start = append(block, l[start:]...), 0
-		}
-		l = append(l, p)
 	}
-	c.p.lists = l
-	return l[start:len(l):len(l)]
+	return out
 }
-
-// appendList copies list into the block of list items and returns the copy.
-func (p *parser) appendList(list []string) []string {
-	l := p.lists
-	if len(l)+len(list) > cap(l) {
-		l = make([]string, 0, max(min(2*cap(l), maxListBlock), minListBlock, len(list)))
-	}
-	start := len(l)
-	l = append(l, list...)
-	p.lists = l
-	return l[start:len(l):len(l)]
-}
-
-// Sizes of the blocks list items are kept in: small for small registries,
-// up to 4,096 items (64 KiB) each.
-const (
-	minListBlock = 64
-	maxListBlock = 4096
-)
 
 func appendNew(list []string, v string) []string {
 	for _, x := range list {
@@ -410,100 +333,15 @@ func appendNew(list []string, v string) []string {
 	return append(list, v)
 }
 
-// oneLine collapses runs of white space, line breaks included, to one space.
-func oneLine(s string) string {
-	if singleSpaced(s) {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// singleSpaced reports whether s is printable ASCII (' ' to '~') without two
-// spaces in a row, looking at sixteen bytes at a time, then eight, then one.
-func singleSpaced(s string) bool {
-	i, spaceBefore := 0, false
-	for ; i+16 <= len(s); i += 16 { // two words at a time: half the branches
-		x, y := word(s[i:i+8]), word(s[i+8:i+16])
-		if !printableWord(x) || !printableWord(y) {
-			return false
-		}
-		sx, sy := spaces(x), spaces(y)
-		if sx&(sx<<8)|sy&(sy<<8) != 0 || spaceBefore && sx&0x80 != 0 || sx>>63 != 0 && sy&0x80 != 0 {
-			return false
-		}
-		spaceBefore = sy>>63 != 0
-	}
-	for ; i+8 <= len(s); i += 8 {
-		x := word(s[i : i+8])
-		if !printableWord(x) {
-			return false
-		}
-		sx := spaces(x)
-		if sx&(sx<<8) != 0 || spaceBefore && sx&0x80 != 0 {
-			return false
-		}
-		spaceBefore = sx>>63 != 0
-	}
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c < ' ' || c > '~' || c == ' ' && spaceBefore {
-			return false
-		}
-		spaceBefore = c == ' '
-	}
-	return true
-}
-
-// word is the 8 bytes of s as a little-endian number.
-func word(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// Byte masks for word-at-a-time tests.
-const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
-
-// printableWord reports whether each byte of x is ' ' to '~'. A byte below
-// ' ' sets its high bit in x-0x20..., one at 0x7f in x+0x01..., one at 0x80
-// or above in x; borrows and carries only spread from such a byte.
-func printableWord(x uint64) bool { return ((x-0x20*ones)|(x+ones)|x)&highs == 0 }
-
-// spaces has the high bit of each byte of x that is a space, exactly (no
-// carry crosses bytes), for an x of printable bytes.
-func spaces(x uint64) uint64 {
-	y := x ^ 0x20*ones
-	return ^((y & lows) + lows | y | lows)
-}
-
-// printableName is a method name as messages show it (printable is applied
-// only when a message is written).
-type printableName string
-
-func (n printableName) String() string { return printable(string(n)) }
-
 // printable replaces control characters so that a value quoted in a warning
 // stays on one line.
 func printable(s string) string {
-	if plainASCII(s) {
-		return s
-	}
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == utf8.RuneError {
 			return ' '
 		}
 		return r
 	}, s)
-}
-
-// plainASCII reports whether s is printable ASCII only.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] > '~' {
-			return false
-		}
-	}
-	return true
 }
 
 // first80 is the first 80 characters of a row, on one line.
