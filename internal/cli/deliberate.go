@@ -29,22 +29,13 @@ answer with respond, and submit your judgments with evaluate (see 'elicit delibe
 		Args: noArgs,
 		RunE: groupHelp,
 	}
-	start := func() *cobra.Command {
-		c := a.deliberateStart()
-		a.addStartSend(c)
-		return c
-	}
-	a.addSubcommands(cmd,
-		subcommand{"start", start}, subcommand{"respond", a.deliberateRespond},
-		subcommand{"evaluate", a.deliberateEvaluate}, subcommand{"prompt", a.deliberatePrompt},
-		subcommand{"status", a.deliberateStatus}, subcommand{"list", a.deliberateList},
-		subcommand{"synthesize", a.deliberateSynthesize}, subcommand{"recover", a.deliberateRecover},
-		subcommand{"prune", a.deliberatePrune}, subcommand{"schema", a.deliberateSchema},
-		subcommand{"abandon", a.deliberateAbandon},
+	start := a.deliberateStart()
+	a.addStartSend(start)
+	cmd.AddCommand(start, a.deliberateRespond(), a.deliberateEvaluate(), a.deliberatePrompt(),
+		a.deliberateStatus(), a.deliberateList(), a.deliberateSynthesize(), a.deliberateRecover(),
+		a.deliberatePrune(), a.deliberateSchema(), a.deliberateAbandon(),
 		// Consulting the agent (consult_deliberate.go).
-		subcommand{"send", a.deliberateSend}, subcommand{"wait", a.deliberateWait},
-		subcommand{"cancel", a.deliberateCancel},
-	)
+		a.deliberateSend(), a.deliberateWait(), a.deliberateCancel())
 	return cmd
 }
 
