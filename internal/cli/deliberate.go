@@ -129,9 +129,9 @@ func (a *app) deliberateStart() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&question, "question", "", "the user's question (verbatim)")
 	f := cmd.Flags()
-	f.Var(repeatable{&opts.Facts}, "fact", "a user-provided constraint for the ledger (repeatable)")
-	f.Var(repeatable{&opts.Interpretations}, "interpretation", "a reading of a critical ambiguity: give two (A, the default, then B)")
-	f.Var(repeatable{&opts.Paths}, "path", "an absolute path the consultee should read (repeatable)")
+	f.StringArrayVar(&opts.Facts, "fact", nil, "a user-provided constraint for the ledger (repeatable)")
+	f.StringArrayVar(&opts.Interpretations, "interpretation", nil, "a reading of a critical ambiguity: give two (A, the default, then B)")
+	f.StringArrayVar(&opts.Paths, "path", nil, "an absolute path the consultee should read (repeatable)")
 	f.StringVar(&opts.SSM.Shape, "shape", "", "Solution Space Mapping: characteristics valid responses must have")
 	f.StringVar(&opts.SSM.Tangents, "tangents", "", "Solution Space Mapping: likely unproductive directions")
 	f.StringVar(&opts.SSM.DriftSignals, "drift-signals", "", "Solution Space Mapping: signs the deliberation left productive territory")
