@@ -55,7 +55,8 @@ bench-go:
 
 # Whole-process start-up: elicit's commands beside a hello-world Go binary
 # and hello-world linking go-sdk and cobra, built with the same flags,
-# interleaved, 300 rounds; medians and ratios. BASELINE=path/to/elicit adds
+# interleaved, 300 rounds; medians and ratios, failing when an elicit call
+# is over 2.6× hello-world (a tripwire). BASELINE=path/to/elicit adds
 # a column for another build (make bench-process BASELINE=/tmp/elicit-old);
 # READBACK=1 times every binary as read back from disk, not as just copied.
 bench-process: build

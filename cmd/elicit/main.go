@@ -4,10 +4,6 @@ package main
 import (
 	"os"
 
-	// Before any other package initialises: the stack a call needs, in
-	// one copy while it is shallow.
-	_ "github.com/elicit/elicit/internal/stackroom"
-
 	"github.com/elicit/elicit/internal/cli"
 )
 

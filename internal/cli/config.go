@@ -16,7 +16,7 @@ func configCommand(a *app) *cobra.Command {
 		Args:  noArgs,
 		RunE:  groupHelp,
 	}
-	a.addSubcommands(cmd, subcommand{"set", a.configSet}, subcommand{"get", a.configGet})
+	cmd.AddCommand(a.configSet(), a.configGet())
 	return cmd
 }
 

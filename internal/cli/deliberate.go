@@ -29,22 +29,13 @@ answer with respond, and submit your judgments with evaluate (see 'elicit delibe
 		Args: noArgs,
 		RunE: groupHelp,
 	}
-	start := func() *cobra.Command {
-		c := a.deliberateStart()
-		a.addStartSend(c)
-		return c
-	}
-	a.addSubcommands(cmd,
-		subcommand{"start", start}, subcommand{"respond", a.deliberateRespond},
-		subcommand{"evaluate", a.deliberateEvaluate}, subcommand{"prompt", a.deliberatePrompt},
-		subcommand{"status", a.deliberateStatus}, subcommand{"list", a.deliberateList},
-		subcommand{"synthesize", a.deliberateSynthesize}, subcommand{"recover", a.deliberateRecover},
-		subcommand{"prune", a.deliberatePrune}, subcommand{"schema", a.deliberateSchema},
-		subcommand{"abandon", a.deliberateAbandon},
+	start := a.deliberateStart()
+	a.addStartSend(start)
+	cmd.AddCommand(start, a.deliberateRespond(), a.deliberateEvaluate(), a.deliberatePrompt(),
+		a.deliberateStatus(), a.deliberateList(), a.deliberateSynthesize(), a.deliberateRecover(),
+		a.deliberatePrune(), a.deliberateSchema(), a.deliberateAbandon(),
 		// Consulting the agent (consult_deliberate.go).
-		subcommand{"send", a.deliberateSend}, subcommand{"wait", a.deliberateWait},
-		subcommand{"cancel", a.deliberateCancel},
-	)
+		a.deliberateSend(), a.deliberateWait(), a.deliberateCancel())
 	return cmd
 }
 
@@ -138,9 +129,9 @@ func (a *app) deliberateStart() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&question, "question", "", "the user's question (verbatim)")
 	f := cmd.Flags()
-	f.Var(repeatable{&opts.Facts}, "fact", "a user-provided constraint for the ledger (repeatable)")
-	f.Var(repeatable{&opts.Interpretations}, "interpretation", "a reading of a critical ambiguity: give two (A, the default, then B)")
-	f.Var(repeatable{&opts.Paths}, "path", "an absolute path the consultee should read (repeatable)")
+	f.StringArrayVar(&opts.Facts, "fact", nil, "a user-provided constraint for the ledger (repeatable)")
+	f.StringArrayVar(&opts.Interpretations, "interpretation", nil, "a reading of a critical ambiguity: give two (A, the default, then B)")
+	f.StringArrayVar(&opts.Paths, "path", nil, "an absolute path the consultee should read (repeatable)")
 	f.StringVar(&opts.SSM.Shape, "shape", "", "Solution Space Mapping: characteristics valid responses must have")
 	f.StringVar(&opts.SSM.Tangents, "tangents", "", "Solution Space Mapping: likely unproductive directions")
 	f.StringVar(&opts.SSM.DriftSignals, "drift-signals", "", "Solution Space Mapping: signs the deliberation left productive territory")

@@ -26,9 +26,8 @@ FILE (or - for standard input), or cast from a template with --template NAME --s
 		Args: noArgs,
 		RunE: groupHelp,
 	}
-	a.addSubcommands(cmd, subcommand{"validate", a.formValidate}, subcommand{"render", a.formRender},
-		subcommand{"collect", a.formCollect}, subcommand{"ask", a.formAsk}, subcommand{"open", a.formOpen},
-		subcommand{"summary", a.formSummary}, subcommand{"surface", a.formSurface}, subcommand{"schema", a.formSchema})
+	cmd.AddCommand(a.formValidate(), a.formRender(), a.formCollect(), a.formAsk(), a.formOpen(),
+		a.formSummary(), a.formSurface(), a.formSchema())
 	return cmd
 }
 

@@ -20,7 +20,7 @@ type formSource struct {
 
 func (s *formSource) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&s.template, "template", "", "cast the form from template `NAME` instead of reading FILE")
-	cmd.Flags().Var(repeatable{&s.slots}, "slot", "a template slot as `key=value` (repeatable)")
+	cmd.Flags().StringArrayVar(&s.slots, "slot", nil, "a template slot as `key=value` (repeatable)")
 }
 
 // fileArgs is how many positional arguments name the form: 0 with a

@@ -99,3 +99,22 @@ func TestUsageErrorPointsAtItsCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedFlagsKeepCommas: each value of a repeatable flag is one
+// value as given, commas and all, not a list split at them.
+func TestRepeatedFlagsKeepCommas(t *testing.T) {
+	t.Setenv("ELICIT_HOME", t.TempDir())
+	tests := []struct {
+		args []string
+		want string // in stdout
+	}{
+		{[]string{"form", "render", "--template", "session-contract", "--slot", "project=a, b"}, `"title": "Session contract: a, b"`},
+		{[]string{"deliberate", "start", "--question", "q", "--fact", "x, y", "--fact", "z"}, "- F1 [user]: x, y\n- F2 [user]: z\n"},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		if code := Run(tt.args, strings.NewReader(""), &out, &errOut); code != 0 || !strings.Contains(out.String(), tt.want) {
+			t.Errorf("elicit %q: exit %d, stderr %q; want stdout with %q in:\n%s", tt.args, code, errOut.String(), tt.want, out.String())
+		}
+	}
+}

@@ -33,13 +33,8 @@ The registry is the embedded one unless --registry FILE or $ELICIT_METHODS names
 	}
 	cmd.PersistentFlags().StringVar(&rf.registry, "registry", "", "registry CSV `file` (default $ELICIT_METHODS, else the embedded registry)")
 	cmd.PersistentFlags().StringVar(&rf.extra, "extra", "", "CSV `file` of methods merged over the registry (same method_name replaces)")
-	withRegistry := func(name string, build func(*registryFlags) *cobra.Command) subcommand {
-		return subcommand{name, func() *cobra.Command { return build(rf) }}
-	}
-	a.addSubcommands(cmd, withRegistry("list", a.methodsList), subcommand{"validate", a.methodsValidate},
-		withRegistry("select", a.methodsSelect), withRegistry("pick", a.methodsPick),
-		subcommand{"expand", a.methodsExpand}, withRegistry("show", a.methodsShow),
-		withRegistry("inject", a.methodsInject), withRegistry("crossmodel", a.methodsCrossmodel))
+	cmd.AddCommand(a.methodsList(rf), a.methodsValidate(), a.methodsSelect(rf), a.methodsPick(rf),
+		a.methodsExpand(), a.methodsShow(rf), a.methodsInject(rf), a.methodsCrossmodel(rf))
 	return cmd
 }
 

@@ -27,8 +27,7 @@ hand-built form) and the host. Turn it off with ELICIT_LOG=off or 'elicit config
 		Args: noArgs,
 		RunE: groupHelp,
 	}
-	a.addSubcommands(cmd, subcommand{"list", a.responsesList}, subcommand{"show", a.responsesShow},
-		subcommand{"export", a.responsesExport})
+	cmd.AddCommand(a.responsesList(), a.responsesShow(), a.responsesExport())
 	return cmd
 }
 

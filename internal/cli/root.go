@@ -4,7 +4,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -31,9 +30,6 @@ type app struct {
 	logResolved bool
 	// The warnings printed so far (logWarn prints each once).
 	warned map[string]bool
-	// subcommand is the command of a group the call runs, when its second
-	// word names one: the group builds only it (addSubcommands).
-	subcommand string
 }
 
 // Main runs elicit with the process's arguments and streams and returns the
@@ -43,29 +39,11 @@ func Main() int {
 }
 
 // Run runs elicit with the given arguments and streams and returns the exit
-// code.
+// code: cobra runs the command the arguments name, and exitCode maps its
+// error.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v") {
-		// What the --version flag prints, without building the commands.
-		fmt.Fprintln(stdout, version.Get())
-		return 0
-	}
-	groups := groupsFor(args)
-	if isDirect(args) {
-		return runDirect(args, stdin, stdout, stderr, groups)
-	}
-	sub := ""
-	if len(groups) == 1 && len(args) > 1 {
-		sub = args[1] // the group builds only it, if it is one of its commands
-	}
-	return run(args, stdin, stdout, stderr, groups, sub)
-}
-
-// run runs elicit with the command groups given; sub, when it is not "",
-// is the one command each group builds if it has a command by that name.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, groups []commandGroup, sub string) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, subcommand: sub}
-	root := a.rootCommand(groups)
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -78,7 +56,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, groups []comm
 	return exitCode(err, stderr, path)
 }
 
-func (a *app) rootCommand(groups []commandGroup) *cobra.Command {
+// rootCommand is elicit's whole command tree.
+func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "elicit",
 		Short: "Structured ways for coding agents to ask, think and argue",
@@ -103,78 +82,14 @@ func (a *app) rootCommand(groups []commandGroup) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%s", err) })
 	root.PersistentFlags().StringVar(&a.templatesDir, "templates", "", "a folder of form templates `DIR` (default $ELICIT_TEMPLATES)")
 	root.PersistentFlags().StringVar(&a.projectDir, "project", "", "the project directory `DIR` holding elicit.config.json (default: the working directory)")
-	if len(groups) < len(commandGroups) {
-		// Only the group the call names: nothing here lists or completes
-		// the others.
-		root.CompletionOptions.DisableDefaultCmd = true
-	}
-	for _, g := range groups {
-		root.AddCommand(g.build(a))
-	}
+	root.AddCommand(configCommand(a), deliberateCommand(a), formCommand(a), templatesCommand(a), methodsCommand(a),
+		responsesCommand(a), statsCommand(a), serveCommand(a), versionCommand(a))
 	return root
 }
 
 // versionFunc adds the version template's function to cobra's (global)
 // template functions once.
 var versionFunc sync.Once
-
-// commandGroup is one group of commands (form, methods, deliberate, ...):
-// its name, the first word of a call that runs it, and its constructor.
-type commandGroup struct {
-	name  string
-	build func(*app) *cobra.Command
-}
-
-// commandGroups are elicit's command groups, in one explicit list: a new
-// group is added here, not by an init function in its own file.
-var commandGroups = []commandGroup{
-	{"config", configCommand},
-	{"deliberate", deliberateCommand},
-	{"form", formCommand},
-	{"templates", templatesCommand},
-	{"methods", methodsCommand},
-	{"responses", responsesCommand},
-	{"stats", statsCommand},
-	{"serve", serveCommand},
-	{"version", versionCommand},
-}
-
-// groupsFor returns the command groups a call needs: only the one its first
-// argument names, so that a call builds the commands it can run and not
-// elicit's whole tree; all of them otherwise (no arguments, a flag first,
-// help, completion, a mistyped name that gets suggestions).
-func groupsFor(args []string) []commandGroup {
-	if len(args) > 0 {
-		for i, g := range commandGroups {
-			if g.name == args[0] {
-				return commandGroups[i : i+1 : i+1]
-			}
-		}
-	}
-	return commandGroups
-}
-
-// subcommand is one command of a group and the name a call runs it by.
-type subcommand struct {
-	name  string
-	build func() *cobra.Command
-}
-
-// addSubcommands adds a group's commands, listed explicitly, to group: only
-// the one the call runs when its second word names one (the others are
-// neither run nor listed by it), all of them otherwise (help, a flag first,
-// a mistyped name that gets suggestions).
-func (a *app) addSubcommands(group *cobra.Command, cmds ...subcommand) {
-	for _, c := range cmds {
-		if c.name == a.subcommand {
-			group.AddCommand(c.build())
-			return
-		}
-	}
-	for _, c := range cmds {
-		group.AddCommand(c.build())
-	}
-}
 
 // groupHelp is the RunE of a command that only groups subcommands: without
 // arguments it prints help, with an unknown subcommand it is a usage error.

@@ -19,33 +19,9 @@ import (
 // only when elicit's exit code is CODE (so scripts can assert 1 versus 2).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"elicit":        func() { os.Exit(Main()) },
-		"elicit-exit":   elicitExit,
-		"elicit-poller": elicitPoller,
+		"elicit":      func() { os.Exit(Main()) },
+		"elicit-exit": elicitExit,
 	})
-}
-
-// elicitPoller runs elicit with its arguments, then fails (exit 102) if the
-// call set up the Go runtime's poller, which shows as an epoll descriptor
-// in /proc/self/fd (Linux). A CLI call that reads its inputs and appends
-// to the response log needs no poller, and setting one up (an epoll
-// instance, an eventfd, a thread waiting on them) took about a tenth of
-// hello-world's start-up on top of every call: os.Open and os.OpenFile
-// register every file they open. Otherwise it exits with elicit's code.
-func elicitPoller() {
-	code := Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	ents, err := os.ReadDir("/proc/self/fd") // a directory: never polled
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "elicit-poller:", err)
-		os.Exit(103)
-	}
-	for _, e := range ents {
-		if l, _ := os.Readlink("/proc/self/fd/" + e.Name()); l == "anon_inode:[eventpoll]" {
-			fmt.Fprintln(os.Stderr, "elicit-poller: the call set up the runtime's poller (a file opened with os.Open or os.OpenFile)")
-			os.Exit(102)
-		}
-	}
-	os.Exit(code)
 }
 
 func elicitExit() {

@@ -109,7 +109,7 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 	cmd.Flags().StringVar(&addr, "http", "", "serve Streamable HTTP on `ADDR` (PORT or HOST:PORT) instead of stdio")
 	cmd.Flags().StringVar(&tokenFile, "token-file", "", "read the bearer token every HTTP request must send from `FILE` (default $ELICIT_TOKEN)")
 	cmd.Flags().StringVar(&token, "token", "", "the bearer `TOKEN` itself (visible to other users in the process list: prefer --token-file or ELICIT_TOKEN)")
-	cmd.Flags().Var(repeatable{&origins}, "allow-origin", "also accept requests from browser pages of `ORIGIN` (http(s)://host[:port]; repeatable; no *); loopback origins always are")
+	cmd.Flags().StringArrayVar(&origins, "allow-origin", nil, "also accept requests from browser pages of `ORIGIN` (http(s)://host[:port]; repeatable; no *); loopback origins always are")
 	cmd.Flags().StringVar(&rf.registry, "registry", "", "method registry CSV `file` (default $ELICIT_METHODS, else the embedded registry)")
 	return cmd
 }

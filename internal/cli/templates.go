@@ -16,8 +16,7 @@ func templatesCommand(a *app) *cobra.Command {
 		Args:  noArgs,
 		RunE:  groupHelp,
 	}
-	a.addSubcommands(cmd, subcommand{"list", a.templatesList}, subcommand{"show", a.templatesShow},
-		subcommand{"save", a.templatesSave})
+	cmd.AddCommand(a.templatesList(), a.templatesShow(), a.templatesSave())
 	return cmd
 }
 

@@ -138,25 +138,18 @@ func (f *File) Name() string { return f.name }
 
 // ReadFile reads the whole regular file at path under l.
 func ReadFile(path string, l Limit) ([]byte, error) {
-	if data, ok, err := readRegular(path, l); ok {
-		return data, err
-	}
 	f, err := Open(path, l)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(512)
-	if fi, err := f.f.Stat(); err == nil && fi.Size() > 0 {
-		size = fi.Size() + 1 // one more, to see the end without growing
-	}
-	return readAll(f, min(size, l.Max+1))
+	return readAll(f)
 }
 
 // ReadStream reads r, such as standard input, to its end under l; name
 // names it in errors ("standard input").
 func ReadStream(r io.Reader, name string, l Limit) ([]byte, error) {
-	return readAll(&capped{r: r, name: name, limit: l, left: l.Max}, 512)
+	return readAll(&capped{r: r, name: name, limit: l, left: l.Max})
 }
 
 // ReadFS reads the regular file name of fsys under l. With a Dir it never
@@ -192,7 +185,7 @@ func ReadFS(fsys fs.FS, name string, l Limit) ([]byte, error) {
 	if fi.Size() > l.Max {
 		return nil, &TooLargeError{Name: name, Limit: l}
 	}
-	return readAll(&capped{r: f, name: name, limit: l, left: l.Max}, min(fi.Size()+1, l.Max+1))
+	return readAll(&capped{r: f, name: name, limit: l, left: l.Max})
 }
 
 // relative names a file of a Dir by its name inside the Dir, as fs.FS
@@ -301,21 +294,11 @@ func (c *capped) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readAll is io.ReadAll starting with a buffer of size bytes, except that
-// it returns no data with an error.
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, max(size, 1))
-	for {
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		switch {
-		case err == io.EOF:
-			return b, nil
-		case err != nil:
-			return nil, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
+// readAll is io.ReadAll, except that it returns no data with an error.
+func readAll(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
 	}
+	return data, nil
 }

@@ -264,19 +264,3 @@ func TestNotRegularKinds(t *testing.T) {
 		}
 	}
 }
-
-// TestReadFileErrorsAsOS checks that ReadFile, which opens regular files
-// with system calls of its own, fails as os.Open does where opening fails:
-// the same message, the same *fs.PathError.
-func TestReadFileErrorsAsOS(t *testing.T) {
-	dir := fixture(t)
-	for _, name := range []string{"missing", "dangling", "small/below-a-file"} {
-		path := filepath.Join(dir, name)
-		_, want := os.Open(path)
-		_, got := ReadFile(path, testLimit)
-		var pe *fs.PathError
-		if got == nil || want == nil || got.Error() != want.Error() || !errors.As(got, &pe) || pe.Op != "open" {
-			t.Errorf("%s: got %v, want %v as an *fs.PathError", name, got, want)
-		}
-	}
-}

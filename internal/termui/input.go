@@ -3,8 +3,6 @@ package termui
 import (
 	"strings"
 	"unicode"
-
-	"github.com/elicit/elicit/internal/lazy"
 )
 
 // Input asks for one line of text.
@@ -51,7 +49,7 @@ func (s *Session) Input(q Input) (string, error) {
 				return string(ed.text), nil
 			}
 		case KeyPaste: // one line: line breaks become spaces
-			ed.insertText(oneLine.Get().Replace(k.Text))
+			ed.insertText(oneLine.Replace(k.Text))
 		case KeyTab:
 			if len(q.Suggestions) > 0 {
 				ed = editor{text: []rune(q.Suggestions[next%len(q.Suggestions)])}
@@ -114,7 +112,7 @@ func (s *Session) Text(q Text) (string, error) {
 				return string(ed.text), nil
 			}
 		case KeyPaste: // line breaks stay, as newlines
-			ed.insertText(newlines.Get().Replace(k.Text))
+			ed.insertText(newlines.Replace(k.Text))
 		default:
 			ed.edit(k, true)
 		}
@@ -189,16 +187,11 @@ func (e *editor) insertText(s string) {
 }
 
 // oneLine turns the line breaks of a paste into spaces (a one-line field);
-// newlines writes them all as "\n" (a multi-line field). Both are built on
-// first use, not at package initialisation.
+// newlines writes them all as "\n" (a multi-line field).
 var (
-	oneLine  = lazy.Of(newOneLine)
-	newlines = lazy.Of(newNewlines)
+	oneLine  = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")
+	newlines = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 )
-
-func newOneLine() *strings.Replacer { return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ") }
-
-func newNewlines() *strings.Replacer { return strings.NewReplacer("\r\n", "\n", "\r", "\n") }
 
 func (e *editor) lineStart() int {
 	i := e.pos
