@@ -2,7 +2,6 @@ package strictjson
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"slices"
 	"strconv"
@@ -12,10 +11,6 @@ import (
 	"github.com/elicit/elicit/internal/jsonnode"
 	"github.com/elicit/elicit/problem"
 )
-
-// ErrDuplicateKey is the Err of a problem about a key given twice, for a
-// caller that words those problems itself.
-var ErrDuplicateKey = errors.New("duplicate key")
 
 // Decoder decodes jsonnode trees into Go values strictly, as encoding/json
 // would with DisallowUnknownFields, but collecting every problem with its
@@ -41,19 +36,6 @@ type Decoder struct {
 // Decode decodes n, found at path, into the value v points to.
 func (d *Decoder) Decode(path string, n *jsonnode.Node, v any) {
 	d.decode(path, n, reflect.ValueOf(v).Elem())
-}
-
-// Unmarshal decodes a JSON document (any value) into the value v points
-// to, as encoding/json's Unmarshal does, strictly: the error, when there is
-// one, is a problem.List naming every problem.
-func Unmarshal(data []byte, v any) error {
-	doc, f := Read(data, Options{AnyValue: true})
-	if f != nil {
-		return problem.List{{Message: f.Error()}}
-	}
-	d := Decoder{Data: doc.Data, NullOK: true}
-	d.Decode("", &doc.Root, v)
-	return d.Problems.Err()
 }
 
 // Covers reports whether a problem at path is already told by a decoding
@@ -105,7 +87,7 @@ func (d *Decoder) decode(path string, n *jsonnode.Node, v reflect.Value) {
 			d.Problems.Add(path, "cannot be decoded")
 			return
 		}
-		if val := d.plain(path, n); val != nil {
+		if val := n.Value(); val != nil {
 			v.Set(reflect.ValueOf(val))
 		}
 	case reflect.Struct:
@@ -161,45 +143,12 @@ func (d *Decoder) decode(path string, n *jsonnode.Node, v reflect.Value) {
 	}
 }
 
-// plain decodes n into the values encoding/json gives an interface: nil,
-// bool, float64, string, []any and map[string]any. A number out of
-// float64's range and a key given twice are problems.
-func (d *Decoder) plain(path string, n *jsonnode.Node) any {
-	switch n.Kind {
-	case jsonnode.Number:
-		f, err := n.Float()
-		if err != nil {
-			d.Problems.Add(path, "is %s, out of range", Describe(n, Noun))
-			return nil
-		}
-		return f
-	case jsonnode.Array:
-		out := make([]any, len(n.Items))
-		for i := range n.Items {
-			out[i] = d.plain(Index(path, i), &n.Items[i])
-		}
-		return out
-	case jsonnode.Object:
-		out := make(map[string]any, len(n.Members))
-		for i, first := range Keys(n) {
-			m := &n.Members[i]
-			if first >= 0 {
-				d.duplicate(Key(path, m.Key))
-				continue
-			}
-			out[m.Key] = d.plain(Key(path, m.Key), &m.Value)
-		}
-		return out
-	}
-	return n.Value()
-}
-
 func (d *Decoder) wrongType(path string, n *jsonnode.Node, t reflect.Type) {
 	d.Problems.Add(path, "is %s, want %s", Describe(n, Noun), wantType(t))
 }
 
 func (d *Decoder) duplicate(path string) {
-	d.Problems = append(d.Problems, problem.Problem{Path: path, Message: "duplicate key (each key may appear once)", Err: ErrDuplicateKey})
+	d.Problems.Add(path, "duplicate key (each key may appear once)")
 }
 
 // wantType says in JSON terms what a value of Go type t is.

@@ -32,6 +32,10 @@ type Options struct {
 	// (jsonnode.ParseTop): for a caller that hands nested values on as
 	// their text.
 	Shallow bool
+	// KeepBadUTF8 skips the UTF-8 check, for a caller that checks the
+	// values it uses itself: their text keeps the bytes that are not
+	// UTF-8 as they are.
+	KeepBadUTF8 bool
 	// Style is how Fault.Got describes the value at the top.
 	Style Style
 	// What names the document in Fault.Error: "the document" when empty.
@@ -172,7 +176,7 @@ func (o *Options) check(data []byte) ([]byte, *Fault) {
 	switch {
 	case o.Max > 0 && len(data) > o.Max:
 		return nil, &Fault{Kind: TooLarge, Size: len(data), Max: o.Max, What: o.What}
-	case !utf8.Valid(data):
+	case !o.KeepBadUTF8 && !utf8.Valid(data):
 		return nil, &Fault{Kind: NotUTF8, Offset: jsonnode.FirstInvalidUTF8(data), What: o.What}
 	}
 	return data, nil

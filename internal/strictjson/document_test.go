@@ -60,6 +60,7 @@ func TestReadAccepts(t *testing.T) {
 		{"array where allowed", `[{}]`, Options{ArrayOK: true}, `[{}]`, jsonnode.Array},
 		{"any value", `"x"`, Options{AnyValue: true}, `"x"`, jsonnode.String},
 		{"at the limit", `{}`, Options{Max: 2}, `{}`, jsonnode.Object},
+		{"bad UTF-8 kept", "{\"a\": \"\xff\"}", Options{KeepBadUTF8: true}, "{\"a\": \"\xff\"}", jsonnode.Object},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
