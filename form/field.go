@@ -109,15 +109,15 @@ func (d *decoder) memberKey(s *fieldState, m *jsonnode.Member, key string, bit u
 			s.unknown = map[string]bool{}
 		}
 		s.unknown[m.Key] = true
-		d.unknownKey(path, m.Key, fieldKeys.Get())
+		d.unknownKey(path, m.Key, keyset.fieldKeys)
 		return
 	}
-	if m.Value.Kind == jsonnode.Null && bit&nullableKeys.Get() != 0 {
+	if m.Value.Kind == jsonnode.Null && bit&keyset.nullable != 0 {
 		s.nulls |= bit // null stands for "not given"
 		return
 	}
-	if s.typeOK && typeMasks[s.typeIdx]&bit == 0 {
-		if why := forbidden.Get()[s.Type][key]; why != "" {
+	if s.typeOK && keyset.masks[s.typeIdx]&bit == 0 {
+		if why := fieldTypes[s.typeIdx].refusal(key); why != "" {
 			d.add(path, "not allowed on %s: %s", s.Type, why)
 			return
 		}

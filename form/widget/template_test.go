@@ -114,7 +114,7 @@ func checkForm(t testing.TB, name string, f *form.Form) {
 // field type's and the shared pieces.
 func blockNames() []string {
 	names := []string{"choices", "rows", "req", "desc", "hint", "label", "notes", "err", "why"}
-	for _, typ := range form.Types {
+	for _, typ := range form.Types() {
 		names = append(names, string(typ))
 	}
 	return names

@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,10 +48,18 @@ func Keys(n *jsonnode.Node) iter.Seq2[int, int] {
 }
 
 // Suggest returns the known key that key most likely misspells, or "" when
-// none is close: the nearest by edit distance from key in lower case,
-// within a third of its length plus two. Ties go to the earlier known key.
+// none is close: the nearest by edit distance, ignoring case, within a
+// third of key's length plus two. Ties go to the earlier known key.
 func Suggest(key string, known []string) string {
-	return spelling.Closest(strings.ToLower(key), known, len(key)/3+2)
+	folded := make([]string, len(known))
+	for i, k := range known {
+		folded[i] = strings.ToLower(k)
+	}
+	best := spelling.Closest(strings.ToLower(key), folded, len(key)/3+2)
+	if best == "" {
+		return ""
+	}
+	return known[slices.Index(folded, best)]
 }
 
 // Key is the path of member key of the value at path: key itself at the

@@ -77,10 +77,10 @@ func TestKeys(t *testing.T) {
 }
 
 func TestSuggest(t *testing.T) {
-	known := []string{"title", "description", "fields", "id"}
+	known := []string{"title", "description", "fields", "id", "MyField"}
 	for key, want := range map[string]string{
 		"titel": "title", "Title": "title", "FIELDS": "fields", "descripton": "description",
-		"ID": "id", "x": "", "colour": "", "": "",
+		"ID": "id", "x": "", "colour": "", "": "", "myfield": "MyField", "MyFeild": "MyField",
 	} {
 		if got := Suggest(key, known); got != want {
 			t.Errorf("Suggest(%q) = %q, want %q", key, got, want)
