@@ -185,11 +185,12 @@ func (ts *Templates) info(name, source string) TemplateInfo {
 		ti.Error = err.Error()
 		return ti
 	}
-	root, probs := parseDocument(data, ts.what(name, from), false)
+	doc, probs := parseDocument(data, ts.what(name, from), false)
 	if probs != nil {
 		ti.Error = probs.Error()
 		return ti
 	}
+	root := &doc.Root
 	if t := root.Get("title"); t != nil {
 		ti.Title = t.Text
 	}
@@ -201,7 +202,7 @@ func (ts *Templates) info(name, source string) TemplateInfo {
 			ti.Slots = append(ti.Slots, it.Text)
 		}
 	}
-	if _, err := castNode(&root, len(data), nil, true); err != nil { // last: it changes root
+	if _, err := castNode(root, len(data), nil, true); err != nil { // last: it changes root
 		ti.Error = oneLineError(err)
 	}
 	return ti
@@ -349,11 +350,11 @@ func oneLineError(err error) string {
 // and the form's problems at strings a slot filled are left out (they may
 // depend on the values).
 func cast(what string, data []byte, slots map[string]string, dry bool) (*Form, error) {
-	root, probs := parseDocument(data, what, false)
+	doc, probs := parseDocument(data, what, false)
 	if probs != nil {
 		return nil, probs
 	}
-	return castNode(&root, len(data), slots, dry)
+	return castNode(&doc.Root, len(data), slots, dry)
 }
 
 // castNode is cast for the parsed template root, of size bytes. It changes

@@ -15,6 +15,7 @@ import (
 	"weak"
 
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/strictjson"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -45,8 +46,9 @@ func (f *Form) Validate() error {
 	}
 	// Parse's size limit is for documents read, not for forms built here.
 	var perr error
-	if err := jsonnode.ParseScoped(data, func(root *jsonnode.Node) { _, perr = decodeForm(root) }); err != nil {
-		return syntaxProblem("form", err) // not reached: json.Marshal wrote it
+	read := strictjson.Options{Style: strictjson.Terse, What: "form"}
+	if fault := strictjson.ReadScoped(data, read, func(doc *strictjson.Document) { _, perr = decodeForm(&doc.Root) }); fault != nil {
+		return docProblem(fault) // not reached: json.Marshal wrote it
 	}
 	return perr
 }

@@ -193,12 +193,11 @@ type Document struct {
 // in messages ("answers"). A document that cannot be decoded is an error
 // (a problem.List).
 func DecodeJSON(data []byte, name string, arrayOK bool) (*Document, error) {
-	data = TrimBOM(data) // Problems reads data again
-	root, probs := parseDocument(data, name, arrayOK)
+	doc, probs := parseDocument(data, name, arrayOK)
 	if probs != nil {
 		return nil, probs
 	}
-	return &Document{Value: jsonValue(&root), data: data, root: root}, nil
+	return &Document{Value: jsonValue(&doc.Root), data: doc.Data, root: doc.Root}, nil
 }
 
 // Problems lists what the plain values hide, in document order: keys given
