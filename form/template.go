@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/strictjson"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -434,20 +435,13 @@ func (c *caster) fill(n *jsonnode.Node, path string) {
 		n.Text = c.substitute(n.Text, path)
 	case jsonnode.Array:
 		for i := range n.Items {
-			c.fill(&n.Items[i], fmt.Sprintf("%s[%d]", path, i))
+			c.fill(&n.Items[i], strictjson.Index(path, i))
 		}
 	case jsonnode.Object:
 		for i := range n.Members {
-			c.fill(&n.Members[i].Value, joinPath(path, n.Members[i].Key))
+			c.fill(&n.Members[i].Value, strictjson.Key(path, n.Members[i].Key))
 		}
 	}
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 // substitute replaces {name} placeholders; "{{" is a literal "{".
