@@ -82,10 +82,12 @@ func TestDecodeProblems(t *testing.T) {
 			"notes.n: is null, want a whole number",
 		}},
 		{"null accepted", `{"points": [{"text": null}], "notes": {"n": null}}`, true, nil},
-		{"unknown keys", `{"points": [{"txt": "a"}, {"text": "b", "txt": "c"}], "colour": 1, "Skipped": "", "hidden": ""}`, false, []string{
+		{"unknown keys", `{"points": [{"txt": "a"}, {"text": "b", "txt": "c"}, {"Wieghtt": 1}], "colour": 1, "Skipped": "", "hidden": ""}`, false, []string{
 			`points[0].txt: unknown key; did you mean "text"?`,
 			// text is given: it is not what txt meant.
 			"points[1].txt: unknown key; want one of: text, weight, count, tags, verified, Plain",
+			// Case aside, three edits: within a third of its length plus two.
+			`points[2].Wieghtt: unknown key; did you mean "weight"?`,
 			"colour: unknown key; want one of: points, notes, extra, raw, by_id",
 			"Skipped: unknown key; want one of: points, notes, extra, raw, by_id",
 			"hidden: unknown key; want one of: points, notes, extra, raw, by_id",
