@@ -25,9 +25,8 @@ type Options struct {
 	// SkipBOM drops a UTF-8 byte order mark at the start, as editors on
 	// Windows write one.
 	SkipBOM bool
-	// ArrayOK accepts an array at the top as well as an object; AnyValue
-	// accepts any value.
-	ArrayOK, AnyValue bool
+	// ArrayOK accepts an array at the top as well as an object.
+	ArrayOK bool
 	// Shallow keeps the children of the top-level value only
 	// (jsonnode.ParseTop): for a caller that hands nested values on as
 	// their text.
@@ -85,7 +84,7 @@ func (f *Fault) Error() string {
 	}
 	switch f.Kind {
 	case TooLarge:
-		return fmt.Sprintf("%s is %d bytes, over the %s limit (%d bytes)", what, f.Size, Limit(f.Max), f.Max)
+		return fmt.Sprintf("%s is %d bytes, over the %s limit (%d bytes)", what, f.Size, limit(f.Max), f.Max)
 	case Empty:
 		return what + " is empty; want a JSON object"
 	case NotUTF8:
@@ -96,8 +95,8 @@ func (f *Fault) Error() string {
 	return fmt.Sprintf("%s is %s, want a JSON object", what, f.Got)
 }
 
-// Limit names a size limit as people say it: "1 MiB", "64 KiB", "100-byte".
-func Limit(n int) string {
+// limit names a size limit as people say it: "1 MiB", "64 KiB", "100-byte".
+func limit(n int) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
@@ -198,7 +197,7 @@ func (o *Options) syntax(data []byte, err error) *Fault {
 
 // top checks the value at the top.
 func (o *Options) top(root *jsonnode.Node) *Fault {
-	if root.Kind == jsonnode.Object || o.AnyValue || o.ArrayOK && root.Kind == jsonnode.Array {
+	if root.Kind == jsonnode.Object || o.ArrayOK && root.Kind == jsonnode.Array {
 		return nil
 	}
 	return &Fault{Kind: NotObject, Offset: int(root.Offset), Top: root.Kind, Got: Describe(root, o.Style), What: o.What}
