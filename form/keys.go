@@ -21,7 +21,7 @@ const (
 var commonKeys = []string{"id", "text", "type", "required", "default", "inferred_from", "help_text"}
 
 // fieldTypes is the one table of field types: each type, in the order
-// Types lists them (the seed's ten, then attune-forms' five later
+// Types returns them (the seed's ten, then attune-forms' five later
 // constructs), with the keys it adds to commonKeys and the keys it refuses
 // for a reason of its own, said in the problem (the gates take no
 // pre-filled answer). The type list, the keys a field may have, their bits
@@ -76,7 +76,7 @@ func typesOf(table []fieldType) []Type {
 
 // keyset is fieldTypes in the forms the decoder asks it, for every key of
 // every field: a set of keys is a bit mask.
-var keyset = keySets(fieldTypes)
+var keyset = newKeyTable(fieldTypes)
 
 type keyTable struct {
 	fieldKeys []string          // every key a field may have: commonKeys, then each type's, once each
@@ -85,7 +85,7 @@ type keyTable struct {
 	nullable  uint32            // the keys a null value leaves out
 }
 
-func keySets(table []fieldType) keyTable {
+func newKeyTable(table []fieldType) keyTable {
 	k := keyTable{fieldKeys: slices.Clone(commonKeys), bits: map[string]uint32{}, masks: make([]uint32, len(table))}
 	for _, ft := range table {
 		for _, key := range ft.keys {
