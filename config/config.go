@@ -10,11 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/internal/jsonnode"
-	"github.com/elicit/elicit/internal/spelling"
+	"github.com/elicit/elicit/internal/strictjson"
 )
 
 // FileName is the settings file in a project directory.
@@ -64,23 +63,20 @@ func loadPath(path string) (*file, error) {
 		return nil, fmt.Errorf("read settings: %w", err)
 	}
 	f.data = data
-	if !utf8.Valid(data) {
-		return nil, f.broken(jsonnode.FirstInvalidUTF8(data), "is not valid UTF-8")
-	}
-	root, err := jsonnode.Parse(data)
-	var syntax *jsonnode.SyntaxError
+	doc, fault := strictjson.Read(data, strictjson.Options{})
 	switch {
-	case errors.As(err, &syntax):
-		return nil, f.broken(syntax.Offset, "is not a JSON object: invalid JSON: "+syntax.Msg)
-	case err != nil:
-		return nil, f.broken(0, "is not a JSON object: "+err.Error())
-	case root.Kind != jsonnode.Object:
-		return nil, f.broken(int(root.Offset), "is not a JSON object (got "+root.Kind.String()+")")
+	case fault == nil:
+	case fault.Kind == strictjson.NotUTF8:
+		return nil, f.broken(fault.Offset, "is not valid UTF-8")
+	case fault.Kind == strictjson.NotObject:
+		return nil, f.broken(fault.Offset, "is not a JSON object (got "+fault.Top.String()+")")
+	default:
+		return nil, f.broken(fault.Offset, "is not a JSON object: invalid JSON: "+fault.Syntax.Msg)
 	}
-	if err := f.duplicates(&root, ""); err != nil {
+	if err := f.duplicates(&doc.Root, ""); err != nil {
 		return nil, err
 	}
-	f.root = root
+	f.root = doc.Root
 	return f, nil
 }
 
@@ -96,18 +92,13 @@ func (f *file) duplicates(n *jsonnode.Node, path string) error {
 			}
 		}
 	case jsonnode.Object:
-		first := make(map[string]int, len(n.Members))
-		for i := range n.Members {
+		for i, first := range strictjson.Keys(n) {
 			m := &n.Members[i]
-			key := m.Key
-			if path != "" {
-				key = path + "." + key
-			}
-			if j, dup := first[m.Key]; dup {
-				line, col := jsonnode.Position(f.data, int(n.Members[j].Value.Offset))
+			key := strictjson.Key(path, m.Key)
+			if first >= 0 {
+				line, col := jsonnode.Position(f.data, int(n.Members[first].Value.Offset))
 				return f.broken(int(m.Value.Offset), fmt.Sprintf("%q is given twice (also at line %d, column %d): keep one", key, line, col))
 			}
-			first[m.Key] = i
 			if err := f.duplicates(&m.Value, key); err != nil {
 				return err
 			}
@@ -142,7 +133,7 @@ func (f *file) warnings(before []string, codex ...string) []string {
 			out, codex = append(out, codex...), nil
 		case !slices.Contains(Settings, m.Key):
 			hint := ""
-			if guess := spelling.Closest(strings.ToLower(m.Key), Settings, len(m.Key)/3+2); guess != "" {
+			if guess := strictjson.Suggest(m.Key, Settings); guess != "" {
 				hint = fmt.Sprintf("did you mean %q? ", guess)
 			}
 			out = append(out, fmt.Sprintf("%s unknown setting %q, ignored (%ssettings: %s)",

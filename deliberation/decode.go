@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/elicit/elicit/internal/strictjson"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -29,10 +29,11 @@ func numberedID(prefix byte, id string) bool {
 // key of schema version 1 present, no unknown key, version 1, and a state
 // that passes Validate. Every problem is reported, as a problem.List.
 func DecodeState(data []byte) (*State, error) {
-	root, bad := parseDocument(data)
-	if bad != "" {
-		return nil, problem.List{{Message: "not a deliberation state file: " + bad}}
+	doc, fault := strictjson.Read(data, strictjson.Options{})
+	if fault != nil {
+		return nil, problem.List{{Message: "not a deliberation state file: " + fault.Error()}}
 	}
+	root := &doc.Root
 	var probs problem.List
 	for _, k := range requiredKeys {
 		if root.Get(k) == nil {
@@ -45,21 +46,21 @@ func DecodeState(data []byte) (*State, error) {
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	d := treeDecoder{data: data, nullOK: true}
+	d := strictjson.Decoder{Data: data, NullOK: true}
 	var s State
-	d.decode("", &root, reflect.ValueOf(&s).Elem())
+	d.Decode("", root, &s)
 	// The invariants are checked even after a decoding problem, so one
 	// pass names every problem; a value that could not be decoded is
 	// zero, and what the checks say about it is left out.
 	var invalid problem.List
 	if errors.As(s.Validate(), &invalid) {
 		for _, q := range invalid {
-			if !d.covers(q.Path) {
-				d.probs = append(d.probs, q)
+			if !d.Covers(q.Path) {
+				d.Problems = append(d.Problems, q)
 			}
 		}
 	}
-	if err := d.probs.Err(); err != nil {
+	if err := d.Problems.Err(); err != nil {
 		return nil, err
 	}
 	s.normalize()

@@ -2,10 +2,10 @@ package deliberation
 
 import (
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/strictjson"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -281,7 +281,7 @@ func DecodeEvaluation(data []byte) (*Evaluation, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := d.probs.Err(); err != nil {
+	if err := d.Problems.Err(); err != nil {
 		return nil, err
 	}
 	return ev, nil
@@ -290,30 +290,30 @@ func DecodeEvaluation(data []byte) (*Evaluation, error) {
 // decodeEvaluation decodes what it can of a document: the evaluation, with
 // the fields that did not decode left zero, and the decoder's problems. An
 // error means the document is not a JSON object at all.
-func decodeEvaluation(data []byte) (*Evaluation, *treeDecoder, error) {
-	root, bad := parseDocument(data)
-	if bad != "" {
-		return nil, nil, problem.List{{Message: "evaluation is not valid: " + bad}}
+func decodeEvaluation(data []byte) (*Evaluation, *strictjson.Decoder, error) {
+	doc, fault := strictjson.Read(data, strictjson.Options{})
+	if fault != nil {
+		return nil, nil, problem.List{{Message: "evaluation is not valid: " + fault.Error()}}
 	}
-	d := &treeDecoder{data: data}
+	d := &strictjson.Decoder{Data: doc.Data}
 	var ev Evaluation
-	d.decode("", &root, reflect.ValueOf(&ev).Elem())
-	requireText(d, &root, "points", "the point in the consultee's words")
-	requireText(d, &root, "facts", "the fact itself")
+	d.Decode("", &doc.Root, &ev)
+	requireText(d, &doc.Root, "points", "the point in the consultee's words")
+	requireText(d, &doc.Root, "facts", "the fact itself")
 	return &ev, d, nil
 }
 
 // requireText names an item of the list at key without a text key as
 // missing it: decoded, it would only read as empty.
-func requireText(d *treeDecoder, root *jsonnode.Node, key, want string) {
+func requireText(d *strictjson.Decoder, root *jsonnode.Node, key, want string) {
 	list := root.Get(key)
 	if list == nil || list.Kind != jsonnode.Array {
 		return
 	}
 	for i := range list.Items {
 		path := fmt.Sprintf("%s[%d].text", key, i)
-		if it := &list.Items[i]; it.Kind == jsonnode.Object && it.Get("text") == nil && !d.covers(path) {
-			d.probs.Add(path, "is required (%s)", want)
+		if it := &list.Items[i]; it.Kind == jsonnode.Object && it.Get("text") == nil && !d.Covers(path) {
+			d.Problems.Add(path, "is required (%s)", want)
 		}
 	}
 }
@@ -327,10 +327,10 @@ func (s *State) EvaluateJSON(doc []byte, now time.Time) (*Next, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(d.probs) == 0 {
+	if len(d.Problems) == 0 {
 		return s.Evaluate(ev, now)
 	}
-	probs := d.probs
+	probs := d.Problems
 	if err := s.expect(AwaitEvaluation); err != nil {
 		return nil, err
 	}
@@ -339,7 +339,7 @@ func (s *State) EvaluateJSON(doc []byte, now time.Time) (*Next, error) {
 		checked, _ = err.(problem.List)
 	}
 	for _, p := range checked {
-		if !d.covers(p.Path) {
+		if !d.Covers(p.Path) {
 			probs = append(probs, p)
 		}
 	}

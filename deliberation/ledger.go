@@ -5,8 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/elicit/elicit/internal/lazy"
+	"sync"
 )
 
 // Ledger tags.
@@ -34,16 +33,14 @@ func (f Fact) Kind() string {
 }
 
 // factEntry is compiled on first use, not at package initialisation.
-var factEntry = lazy.Of(compileFactEntry)
-
-func compileFactEntry() *regexp.Regexp {
+var factEntry = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(F[1-9][0-9]*)(?: \(supersedes (F[1-9][0-9]*)\))? \[([^\]]+)\]: ?(.*)$`)
-}
+})
 
 // parseFact parses "F5 (supersedes F1) [revision]: text". An entry in
 // another shape keeps only its ID, if any, and its raw text.
 func parseFact(raw string) Fact {
-	m := factEntry.Get().FindStringSubmatch(raw)
+	m := factEntry().FindStringSubmatch(raw)
 	if m == nil {
 		id, _, _ := strings.Cut(raw, " ")
 		id = strings.TrimSuffix(id, ":")

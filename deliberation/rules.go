@@ -5,9 +5,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/elicit/elicit/internal/lazy"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -126,15 +126,13 @@ func (s *State) setNext(action, prompt string) {
 }
 
 // challengeRef is compiled on first use, not at package initialisation.
-var challengeRef = lazy.Of(compileChallengeRef)
-
-func compileChallengeRef() *regexp.Regexp { return regexp.MustCompile(`\bC([1-9][0-9]*)\b`) }
+var challengeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bC([1-9][0-9]*)\b`) })
 
 // References returns the challenge IDs text refers to ("C1", "Re C1",
 // "Regarding C1", "C1:"), in order, each once.
 func References(text string) []string {
 	var out []string
-	for _, m := range challengeRef.Get().FindAllStringSubmatch(text, -1) {
+	for _, m := range challengeRef().FindAllStringSubmatch(text, -1) {
 		id := "C" + m[1]
 		if !slices.Contains(out, id) {
 			out = append(out, id)

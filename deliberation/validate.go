@@ -4,9 +4,19 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/elicit/elicit/internal/jsonnode"
 	"github.com/elicit/elicit/problem"
 )
+
+// checkUTF8 reports a text input at path that is not valid UTF-8 (text is
+// never altered: encoding it as JSON would replace the bad bytes).
+func checkUTF8(p *problem.List, path, text string) {
+	if !utf8.ValidString(text) {
+		p.Add(path, "is not valid UTF-8 (first bad byte at offset %d); want UTF-8 text", jsonnode.FirstInvalidUTF8([]byte(text)))
+	}
+}
 
 // validateEvaluation checks ev against the state and reports every
 // problem, in document order, with its path.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/strictjson"
 )
 
 // idPattern is what a field id may look like: it keys answers, HTML
@@ -32,11 +33,10 @@ type fieldState struct {
 	Field
 	path        loc
 	typeOK      bool
-	typeIdx     int             // index of Type in types, when typeOK
-	seen        uint32          // bits of fieldKeys seen
-	nulls       uint32          // bits of the keys given as null
-	bad         uint32          // bits of the keys a problem was reported under
-	unknown     map[string]bool // unknown keys seen, for duplicates
+	typeIdx     int    // index of Type in types, when typeOK
+	seen        uint32 // bits of fieldKeys seen
+	nulls       uint32 // bits of the keys given as null
+	bad         uint32 // bits of the keys a problem was reported under
 	requiredSet bool
 	defaultNode *jsonnode.Node
 	// textKey is the key the question text came under: "text", or its
@@ -64,8 +64,8 @@ func (d *decoder) field(path loc, n *jsonnode.Node) (Field, bool) {
 			s.Type, s.typeOK = Type(t.Text), true
 		}
 	}
-	for i := range n.Members {
-		d.member(s, &n.Members[i])
+	for i, first := range strictjson.Keys(n) {
+		d.member(s, &n.Members[i], first >= 0)
 	}
 	for _, k := range []string{"id", "text", "type"} {
 		if !s.has(k) {
@@ -79,45 +79,42 @@ func (d *decoder) field(path loc, n *jsonnode.Node) (Field, bool) {
 	return s.Field, true
 }
 
-// member decodes one key of a field, noting whether it had a problem.
-func (d *decoder) member(s *fieldState, m *jsonnode.Member) {
+// member decodes one key of a field (dup: given before), noting whether it
+// had a problem.
+func (d *decoder) member(s *fieldState, m *jsonnode.Member, dup bool) {
 	key := m.Key
 	if key == textAlias {
 		key = "text"
 	}
 	bit := keyBit(key)
 	before := d.probs.count()
-	d.memberKey(s, m, key, bit)
+	d.memberKey(s, m, key, bit, dup)
 	if d.probs.count() > before {
 		s.bad |= bit
 	}
 }
 
-func (d *decoder) memberKey(s *fieldState, m *jsonnode.Member, key string, bit uint32) {
+func (d *decoder) memberKey(s *fieldState, m *jsonnode.Member, key string, bit uint32, dup bool) {
 	path := s.path.key(m.Key)
 	if key == "text" && s.seen&bit != 0 && s.textKey != m.Key {
 		d.add(path, "both %q and its alias %q are given (give the question once)", "text", textAlias)
 		return
 	}
-	if s.seen&bit != 0 || (bit == 0 && s.unknown[m.Key]) {
+	if dup {
 		d.add(path, "duplicate key (give each key once)")
 		return
 	}
 	s.seen |= bit
 	if bit == 0 {
-		if s.unknown == nil {
-			s.unknown = map[string]bool{}
-		}
-		s.unknown[m.Key] = true
-		d.unknownKey(path, m.Key, fieldKeys.Get())
+		d.unknownKey(path, m.Key, keyset.fieldKeys)
 		return
 	}
-	if m.Value.Kind == jsonnode.Null && bit&nullableKeys.Get() != 0 {
+	if m.Value.Kind == jsonnode.Null && bit&keyset.nullable != 0 {
 		s.nulls |= bit // null stands for "not given"
 		return
 	}
-	if s.typeOK && typeMasks[s.typeIdx]&bit == 0 {
-		if why := forbidden.Get()[s.Type][key]; why != "" {
+	if s.typeOK && keyset.masks[s.typeIdx]&bit == 0 {
+		if why := fieldTypes[s.typeIdx].refusal(key); why != "" {
 			d.add(path, "not allowed on %s: %s", s.Type, why)
 			return
 		}
@@ -420,20 +417,15 @@ func (d *decoder) row(path loc, v *jsonnode.Node, spec *rowSpec) (vals [4]string
 		return vals, false
 	}
 	var seen uint8
-	var unknown map[string]bool
-	for i := range v.Members {
+	for i, first := range strictjson.Keys(v) {
 		m := &v.Members[i]
 		p := path.key(m.Key)
 		k := slices.Index(spec.keys, m.Key)
 		switch {
-		case k >= 0 && seen&(1<<k) != 0, k < 0 && unknown[m.Key]:
+		case first >= 0:
 			d.add(p, "duplicate key (give each key once)")
 			continue
 		case k < 0:
-			if unknown == nil {
-				unknown = map[string]bool{}
-			}
-			unknown[m.Key] = true
 			d.unknownKey(p, m.Key, spec.keys)
 			continue
 		}

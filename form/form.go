@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Type is a field type.
@@ -36,16 +37,8 @@ const (
 )
 
 // Types lists every field type: the seed's ten, then attune-forms' five
-// later constructs. It is information only: the package reads its own
-// copy, so writing to it changes nothing. (It is written out, not cloned
-// from that copy, so that it is data and not work at package
-// initialisation; TestExportedListsMatch holds the two equal.)
-var Types = []Type{SingleSelect, MultiSelect, Boolean, TextInput, Number, Date, Textarea, Decision, Pushback, Progress,
-	Deliberation, Triage, Confirm, Ranking, AssumptionReview}
-
-// types is the package's own Types.
-var types = []Type{SingleSelect, MultiSelect, Boolean, TextInput, Number, Date, Textarea, Decision, Pushback, Progress,
-	Deliberation, Triage, Confirm, Ranking, AssumptionReview}
+// later constructs. The list is a copy: changing it changes nothing.
+func Types() []Type { return slices.Clone(types) }
 
 // SingleChoice reports whether the answer is one of the options: the plain
 // single-select and the constructs built on it.

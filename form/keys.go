@@ -3,8 +3,7 @@ package form
 import (
 	"slices"
 
-	"github.com/elicit/elicit/internal/lazy"
-	"github.com/elicit/elicit/internal/spelling"
+	"github.com/elicit/elicit/internal/strictjson"
 )
 
 // formKeys are the keys of a form object.
@@ -21,222 +20,153 @@ const (
 // commonKeys belong to every field type.
 var commonKeys = []string{"id", "text", "type", "required", "default", "inferred_from", "help_text"}
 
-// typeKeys are the keys each type adds to commonKeys. The tables here are
-// built on first use, not at package initialisation, which every call of the
-// binary would pay for (docs/decisions.md, "Start-up").
-var typeKeys = lazy.Of(buildTypeKeys)
-
-func buildTypeKeys() map[Type][]string {
-	return map[Type][]string{
-		SingleSelect: {"options", "list_style"},
-		MultiSelect:  {"options", "list_style"},
-		Boolean:      nil,
-		TextInput:    {"options", "max_length"},
-		Number:       {"minimum", "maximum"},
-		Date:         nil,
-		Textarea:     {"max_length"},
-		Decision:     {"options", "recommended", "rationale", "option_notes"},
-		Pushback:     {"options", "recommended", "rationale", "option_notes", "user_position"},
-		Progress:     {"options", "recommended", "rationale", "option_notes", "progress_items", "progress_style"},
-		Deliberation: {"options", "recommended", "rationale", "option_notes", "endorsements"},
-		Triage:       {"triage_items", "dispositions", "suggested", "rationale"},
-		Confirm:      {"options", "consequences", "rationale"},
-		Ranking:      {"options", "top_n", "suggested", "rationale", "option_notes"},
-		// AssumptionReview's rulings are fixed: accept, edit, reject.
-		AssumptionReview: {"assumptions", "suggested", "rationale"},
-	}
+// fieldTypes is the one table of field types: each type, in the order
+// Types returns them (the seed's ten, then attune-forms' five later
+// constructs), with the keys it adds to commonKeys and the keys it refuses
+// for a reason of its own, said in the problem (the gates take no
+// pre-filled answer). The type list, the keys a field may have, their bits
+// and the keys each type allows are derived from it.
+var fieldTypes = []fieldType{
+	{SingleSelect, []string{"options", "list_style"}, nil},
+	{MultiSelect, []string{"options", "list_style"}, nil},
+	{Boolean, nil, nil},
+	{TextInput, []string{"options", "max_length"}, nil},
+	{Number, []string{"minimum", "maximum"}, nil},
+	{Date, nil, nil},
+	{Textarea, []string{"max_length"}, nil},
+	{Decision, []string{"options", "recommended", "rationale", "option_notes"}, nil},
+	{Pushback, []string{"options", "recommended", "rationale", "option_notes", "user_position"}, nil},
+	{Progress, []string{"options", "recommended", "rationale", "option_notes", "progress_items", "progress_style"}, nil},
+	{Deliberation, []string{"options", "recommended", "rationale", "option_notes", "endorsements"}, nil},
+	{Triage, []string{"triage_items", "dispositions", "suggested", "rationale"}, nil},
+	{Confirm, []string{"options", "consequences", "rationale"}, []refusal{
+		{"default", "nothing is pre-selected on a confirm: approving must be an explicit act"},
+		{"recommended", "a confirm recommends neither option: approving must be an explicit act"},
+	}},
+	{Ranking, []string{"options", "top_n", "suggested", "rationale", "option_notes"}, []refusal{
+		{"default", "a ranking takes no default order: give a proposed order as suggested, which is shown as a proposal"},
+	}},
+	// An assumption review's rulings are fixed: accept, edit, reject.
+	{AssumptionReview, []string{"assumptions", "suggested", "rationale"}, []refusal{
+		{"default", "an assumption review takes no default rulings: pre-mark accepts with suggested"},
+		{"dispositions", "an assumption review's rulings are fixed (accept, edit, reject)"},
+	}},
 }
 
-// forbidden are keys a type refuses for a reason of its own, said in the
-// problem: the gates take no pre-filled answer.
-var forbidden = lazy.Of(buildForbidden)
-
-func buildForbidden() map[Type]map[string]string {
-	return map[Type]map[string]string{
-		Confirm: {
-			"default":     "nothing is pre-selected on a confirm: approving must be an explicit act",
-			"recommended": "a confirm recommends neither option: approving must be an explicit act",
-		},
-		Ranking: {
-			"default": "a ranking takes no default order: give a proposed order as suggested, which is shown as a proposal",
-		},
-		AssumptionReview: {
-			"default":      "an assumption review takes no default rulings: pre-mark accepts with suggested",
-			"dispositions": "an assumption review's rulings are fixed (accept, edit, reject)",
-		},
-	}
+// fieldType is a row of fieldTypes.
+type fieldType struct {
+	typ     Type
+	keys    []string  // the keys the type adds to commonKeys
+	refused []refusal // keys the type refuses, and why
 }
 
-// fieldKeys are all keys any field may have.
-var fieldKeys = lazy.Of(buildFieldKeys)
+// refusal is a key a type refuses, and why.
+type refusal struct{ key, why string }
 
-func buildFieldKeys() []string {
-	keys := slices.Clone(commonKeys)
-	for _, t := range types {
-		for _, k := range typeKeys.Get()[t] {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
+// types lists the field types, in table order.
+var types = typesOf(fieldTypes)
+
+func typesOf(table []fieldType) []Type {
+	out := make([]Type, len(table))
+	for i, ft := range table {
+		out[i] = ft.typ
+	}
+	return out
+}
+
+// keyset is fieldTypes in the forms the decoder asks it, for every key of
+// every field: a set of keys is a bit mask.
+var keyset = newKeyTable(fieldTypes)
+
+type keyTable struct {
+	fieldKeys []string          // every key a field may have: commonKeys, then each type's, once each
+	bits      map[string]uint32 // each of fieldKeys: 1 << its index there
+	masks     []uint32          // the keys each type allows, by its index in types
+	nullable  uint32            // the keys a null value leaves out
+}
+
+func newKeyTable(table []fieldType) keyTable {
+	k := keyTable{fieldKeys: slices.Clone(commonKeys), bits: map[string]uint32{}, masks: make([]uint32, len(table))}
+	for _, ft := range table {
+		for _, key := range ft.keys {
+			if !slices.Contains(k.fieldKeys, key) {
+				k.fieldKeys = append(k.fieldKeys, key)
 			}
 		}
 	}
-	return keys
-}
-
-// keyBit is key's bit in a set of fieldKeys (1 << its index there), or 0
-// for an unknown key. A switch, because it runs for every key of every field
-// and beats a map lookup; TestKeyBits keeps it equal to fieldKeys.
-func keyBit(key string) uint32 {
-	switch key {
-	case "id":
-		return 1 << 0
-	case "text":
-		return 1 << 1
-	case "type":
-		return 1 << 2
-	case "required":
-		return 1 << 3
-	case "default":
-		return 1 << 4
-	case "inferred_from":
-		return 1 << 5
-	case "help_text":
-		return 1 << 6
-	case "options":
-		return 1 << 7
-	case "list_style":
-		return 1 << 8
-	case "max_length":
-		return 1 << 9
-	case "minimum":
-		return 1 << 10
-	case "maximum":
-		return 1 << 11
-	case "recommended":
-		return 1 << 12
-	case "rationale":
-		return 1 << 13
-	case "option_notes":
-		return 1 << 14
-	case "user_position":
-		return 1 << 15
-	case "progress_items":
-		return 1 << 16
-	case "progress_style":
-		return 1 << 17
-	case "endorsements":
-		return 1 << 18
-	case "triage_items":
-		return 1 << 19
-	case "dispositions":
-		return 1 << 20
-	case "suggested":
-		return 1 << 21
-	case "consequences":
-		return 1 << 22
-	case "top_n":
-		return 1 << 23
-	case "assumptions":
-		return 1 << 24
+	if len(k.fieldKeys) > 32 {
+		panic("form: more field keys than a uint32 has bits")
 	}
-	return 0
-}
-
-// nullableKeys are the keys a null value leaves out, as code that builds
-// forms from optional values writes them ("recommended": null): every key
-// but id, text, type (which a field needs) and required (attune-forms read
-// a null there as false, silently).
-var nullableKeys = lazy.Of(buildNullableKeys)
-
-func buildNullableKeys() uint32 {
-	var m uint32
-	for _, k := range fieldKeys.Get() {
-		if k != "id" && k != "text" && k != "type" && k != "required" {
-			m |= keyBit(k)
+	for i, key := range k.fieldKeys {
+		k.bits[key] = 1 << i
+		// Null stands for "not given" on every key but id, text, type
+		// (which a field needs) and required (attune-forms read a null
+		// there as false, silently).
+		if key != "id" && key != "text" && key != "type" && key != "required" {
+			k.nullable |= 1 << i
 		}
 	}
-	return m
+	for i := range table {
+		for _, key := range allowedKeys(&table[i]) {
+			k.masks[i] |= k.bits[key]
+		}
+	}
+	return k
 }
 
-// allowedKeys are the keys type t allows, in table order.
-func allowedKeys(t Type) []string {
+// keyBit is key's bit in a set of keys, or 0 for a key no field has.
+func keyBit(key string) uint32 { return keyset.bits[key] }
+
+// allowedKeys are the keys a type allows, in table order.
+func allowedKeys(ft *fieldType) []string {
 	var out []string
-	for _, k := range append(slices.Clone(commonKeys), typeKeys.Get()[t]...) {
-		if forbidden.Get()[t][k] == "" {
+	for _, k := range append(slices.Clone(commonKeys), ft.keys...) {
+		if ft.refusal(k) == "" {
 			out = append(out, k)
 		}
 	}
 	return out
 }
 
-// typeMask is the set of keys type t allows (allowedKeys as bits, without
-// building the list).
-func typeMask(t Type) uint32 {
-	var m uint32
-	refused := forbidden.Get()[t]
-	for _, keys := range [][]string{commonKeys, typeKeys.Get()[t]} {
-		for _, k := range keys {
-			if refused[k] == "" {
-				m |= keyBit(k)
-			}
+// refusal says why the type refuses key, or "" when it does not.
+func (ft *fieldType) refusal(key string) string {
+	for _, r := range ft.refused {
+		if r.key == key {
+			return r.why
 		}
 	}
-	return m
-}
-
-// typeMasks holds typeMask for each of types, by index, written out: every
-// parse checks each key against it, and computing it builds typeKeys and
-// forbidden (maps of slices and maps: about 30,000 instructions and 40
-// allocations, in every CLI call that reads a form). TestTypeMasks keeps it
-// equal to typeMask.
-var typeMasks = [...]uint32{
-	0x1ff,     // single_select
-	0x1ff,     // multi_select
-	0x7f,      // boolean
-	0x2ff,     // text_input
-	0xc7f,     // number
-	0x7f,      // date
-	0x27f,     // textarea
-	0x70ff,    // decision
-	0xf0ff,    // pushback
-	0x370ff,   // progress
-	0x470ff,   // deliberation
-	0x38207f,  // triage
-	0x4020ef,  // confirm
-	0xa060ef,  // ranking
-	0x120206f, // assumption_review
+	return ""
 }
 
 // aliases are names people reach for that mean one of our keys.
-var aliases = lazy.Of(buildAliases)
-
-func buildAliases() map[string]string {
-	return map[string]string{
-		"question": "text", "prompt": "text",
-		"choices": "options", "name": "id", "key": "id", "min": "minimum", "max": "maximum",
-		"maxLength": "max_length", "maxlength": "max_length", "help": "help_text",
-		"helpText": "help_text", "optional": "required", "listStyle": "list_style",
-		"inferredFrom": "inferred_from", "userPosition": "user_position", "notes": "option_notes",
-		"optionNotes": "option_notes", "items": "progress_items", "style": "progress_style",
-		"progressItems": "progress_items", "progressStyle": "progress_style",
-		"triageItems": "triage_items", "topN": "top_n", "top": "top_n", "suggestion": "suggested",
-		"suggestions": "suggested", "consequence": "consequences", "assumption": "assumptions",
-	}
+var aliases = map[string]string{
+	"question": "text", "prompt": "text",
+	"choices": "options", "name": "id", "key": "id", "min": "minimum", "max": "maximum",
+	"maxLength": "max_length", "maxlength": "max_length", "help": "help_text",
+	"helpText": "help_text", "optional": "required", "listStyle": "list_style",
+	"inferredFrom": "inferred_from", "userPosition": "user_position", "notes": "option_notes",
+	"optionNotes": "option_notes", "items": "progress_items", "style": "progress_style",
+	"progressItems": "progress_items", "progressStyle": "progress_style",
+	"triageItems": "triage_items", "topN": "top_n", "top": "top_n", "suggestion": "suggested",
+	"suggestions": "suggested", "consequence": "consequences", "assumption": "assumptions",
 }
 
-// suggest returns the candidate closest to word, or "" when none is close.
+// suggest returns the candidate word most likely means: the key an alias
+// stands for, else the closest (strictjson.Suggest), or "" when none is
+// close.
 func suggest(word string, candidates []string) string {
-	if a, ok := aliases.Get()[word]; ok && slices.Contains(candidates, a) {
+	if a, ok := aliases[word]; ok && slices.Contains(candidates, a) {
 		return a
 	}
-	return spelling.Closest(word, candidates, len(word)/3+2)
+	return strictjson.Suggest(word, candidates)
 }
 
 // typesWith lists the types that have key, for "belongs to" hints.
 func typesWith(key string) []string {
 	var out []string
-	for _, t := range types {
-		if slices.Contains(typeKeys.Get()[t], key) {
-			out = append(out, string(t))
+	for _, ft := range fieldTypes {
+		if slices.Contains(ft.keys, key) {
+			out = append(out, string(ft.typ))
 		}
 	}
 	return out

@@ -68,17 +68,3 @@ func FuzzNameChecks(f *testing.F) {
 		}
 	})
 }
-
-// TestTypeMask checks that typeMask, which runs at package initialisation
-// without building lists, is allowedKeys as bits for every type.
-func TestTypeMask(t *testing.T) {
-	for _, typ := range Types {
-		var want uint32
-		for _, k := range allowedKeys(typ) {
-			want |= keyBit(k)
-		}
-		if got := typeMask(typ); got != want {
-			t.Errorf("typeMask(%s) = %b, allowedKeys give %b", typ, got, want)
-		}
-	}
-}

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/strictjson"
 	"github.com/elicit/elicit/internal/visible"
 	"github.com/elicit/elicit/problem"
 )
@@ -18,40 +18,44 @@ const MaxInput = 1 << 20
 // problem.List naming every problem, in declaration order. A UTF-8 byte
 // order mark at the start is skipped, as editors on Windows write one.
 func Parse(data []byte) (*Form, error) {
-	data = TrimBOM(data)
-	if probs := checkInput(data, "form"); probs != nil {
-		return nil, probs
-	}
 	var f *Form
 	var err error
-	perr := jsonnode.ParseScoped(data, func(root *jsonnode.Node) {
-		if probs := checkRoot(root, "form", false); probs != nil {
-			err = probs
-			return
-		}
-		f, err = fromNode(root)
+	fault := strictjson.ReadScoped(data, readOptions("form", false), func(doc *strictjson.Document) {
+		f, err = fromNode(&doc.Root)
 	})
-	if perr != nil {
-		return nil, syntaxProblem("form", perr)
+	if fault != nil {
+		return nil, docProblem(fault)
 	}
 	return f, err
 }
 
-// parseDocument checks the raw input (size, UTF-8, JSON syntax, an object at
-// the top, or an array where allowed) and returns its tree.
-func parseDocument(data []byte, what string, arrayOK bool) (jsonnode.Node, problem.List) {
-	data = TrimBOM(data)
-	if probs := checkInput(data, what); probs != nil {
-		return jsonnode.Node{}, probs
+// parseDocument reads an outside document (what names it in messages):
+// within MaxInput, UTF-8, JSON, an object at the top (or an array where
+// allowed), a byte order mark at the start skipped.
+func parseDocument(data []byte, what string, arrayOK bool) (strictjson.Document, problem.List) {
+	doc, fault := strictjson.Read(data, readOptions(what, arrayOK))
+	if fault != nil {
+		return doc, docProblem(fault)
 	}
-	root, err := jsonnode.Parse(data)
-	if err != nil {
-		return jsonnode.Node{}, syntaxProblem(what, err)
+	return doc, nil
+}
+
+func readOptions(what string, arrayOK bool) strictjson.Options {
+	return strictjson.Options{Max: MaxInput, SkipBOM: true, ArrayOK: arrayOK, Style: strictjson.Terse, What: what}
+}
+
+// docProblem says what is wrong with a document as a whole: "form is not
+// valid JSON: at line 2, column 5: ...", "answers must be a JSON object (got
+// array of 2)".
+func docProblem(f *strictjson.Fault) problem.List {
+	msg := f.Error()
+	switch f.Kind {
+	case strictjson.Empty, strictjson.Syntax:
+		msg = fmt.Sprintf("%s is not valid JSON: %s", f.What, f.Message())
+	case strictjson.NotObject:
+		msg = fmt.Sprintf("%s must be a JSON object (got %s)", f.What, f.Got)
 	}
-	if probs := checkRoot(&root, what, arrayOK); probs != nil {
-		return jsonnode.Node{}, probs
-	}
-	return root, nil
+	return problem.List{{Message: msg}}
 }
 
 // BOM is the UTF-8 byte order mark some editors write at the start of a
@@ -62,52 +66,9 @@ const BOM = "\ufeff"
 // form, answers, a reply): it is no part of the text.
 func TrimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(BOM)) }
 
-// checkInput checks what is read before parsing: the size and UTF-8.
-func checkInput(data []byte, what string) problem.List {
-	var probs problem.List
-	switch {
-	case len(data) > MaxInput:
-		probs.Add("", "%s is %d bytes, over the 1 MiB limit (%d bytes)", what, len(data), MaxInput)
-	case !utf8.Valid(data):
-		probs.Add("", "%s is not valid UTF-8 (first bad byte at offset %d)", what, jsonnode.FirstInvalidUTF8(data))
-	}
-	return probs
-}
-
-func syntaxProblem(what string, err error) problem.List {
-	var probs problem.List
-	probs.Add("", "%s is not valid JSON: %s", what, strings.TrimPrefix(err.Error(), "invalid JSON "))
-	return probs
-}
-
-// checkRoot checks the top-level value: an object, or an array where allowed.
-func checkRoot(root *jsonnode.Node, what string, arrayOK bool) problem.List {
-	if root.Kind == jsonnode.Object || (arrayOK && root.Kind == jsonnode.Array) {
-		return nil
-	}
-	var probs problem.List
-	probs.Add("", "%s must be a JSON object (got %s)", what, describe(root))
-	return probs
-}
-
-// describe names a value for an error message: `string "false"`, `array`.
-func describe(n *jsonnode.Node) string {
-	switch n.Kind {
-	case jsonnode.String:
-		s := n.Text
-		if utf8.RuneCountInString(s) > 40 {
-			s = string([]rune(s)[:40]) + "…"
-		}
-		return fmt.Sprintf("string %q", s)
-	case jsonnode.Number:
-		return "number " + n.Text
-	case jsonnode.Bool:
-		return fmt.Sprintf("boolean %t", n.True)
-	case jsonnode.Array:
-		return fmt.Sprintf("array of %d", len(n.Items))
-	}
-	return n.Kind.String()
-}
+// describe names a value as form's messages do: `string "false"`, `array
+// of 2`.
+func describe(n *jsonnode.Node) string { return strictjson.Describe(n, strictjson.Terse) }
 
 // fromNode decodes a form from a parsed object and remembers it is valid.
 func fromNode(root *jsonnode.Node) (*Form, error) {
@@ -156,15 +117,13 @@ func (d *decoder) path(l loc) string {
 
 func (d *decoder) form(root *jsonnode.Node) *Form {
 	f := &Form{}
-	seen := map[string]bool{}
 	fieldsKey := ""
-	for i := range root.Members {
+	for i, first := range strictjson.Keys(root) {
 		m := &root.Members[i]
-		if seen[m.Key] {
+		if first >= 0 {
 			d.add(formLoc(m.Key), "duplicate key (give each key once)")
 			continue
 		}
-		seen[m.Key] = true
 		switch m.Key {
 		case "title":
 			f.Title, _ = d.nonEmpty(formLoc(m.Key), &m.Value)
@@ -185,7 +144,7 @@ func (d *decoder) form(root *jsonnode.Node) *Form {
 			d.unknownKey(formLoc(m.Key), m.Key, formKeys)
 		}
 	}
-	if !seen["title"] {
+	if root.Get("title") == nil {
 		d.add(formLoc("title"), "missing (a form needs a non-empty title)")
 	}
 	if fieldsKey == "" {

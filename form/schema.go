@@ -3,8 +3,6 @@ package form
 import (
 	"encoding/json"
 	"slices"
-
-	"github.com/elicit/elicit/internal/lazy"
 )
 
 // Schema returns a JSON Schema (draft 2020-12) of the form format, for
@@ -93,36 +91,32 @@ func fieldProperties() obj {
 
 // requiredKeys are the keys a type cannot do without, beyond id, text and
 // type.
-var requiredKeys = lazy.Of(buildRequiredKeys)
-
-func buildRequiredKeys() map[Type][]string {
-	return map[Type][]string{
-		Progress:         {"progress_items"},
-		Deliberation:     {"options", "endorsements"},
-		Triage:           {"triage_items", "dispositions"},
-		Confirm:          {"consequences"},
-		Ranking:          {"options"},
-		AssumptionReview: {"assumptions"},
-	}
+var requiredKeys = map[Type][]string{
+	Progress:         {"progress_items"},
+	Deliberation:     {"options", "endorsements"},
+	Triage:           {"triage_items", "dispositions"},
+	Confirm:          {"consequences"},
+	Ranking:          {"options"},
+	AssumptionReview: {"assumptions"},
 }
 
 func fieldSchema() obj {
 	var rules []any
-	for _, t := range types {
-		allowed := allowedKeys(t)
+	for i := range fieldTypes {
+		t, allowed := fieldTypes[i].typ, allowedKeys(&fieldTypes[i])
 		// Keys of other types are refused, unless null (not given).
 		props := obj{}
-		for _, k := range fieldKeys.Get() {
+		for _, k := range keyset.fieldKeys {
 			switch {
 			case slices.Contains(allowed, k):
-			case keyBit(k)&nullableKeys.Get() != 0:
+			case keyBit(k)&keyset.nullable != 0:
 				props[k] = obj{"type": "null"}
 			default:
 				props[k] = false
 			}
 		}
 		then := obj{"properties": props}
-		if req := requiredKeys.Get()[t]; len(req) > 0 {
+		if req := requiredKeys[t]; len(req) > 0 {
 			then["required"] = req
 		}
 		switch {
@@ -134,8 +128,8 @@ func fieldSchema() obj {
 		case t == Triage || t == AssumptionReview:
 			props["suggested"] = obj{"type": []string{"object", "null"}}
 		case slices.Contains(needsOptions, t):
-			if !slices.Contains(requiredKeys.Get()[t], "options") {
-				then["required"] = append([]string{"options"}, requiredKeys.Get()[t]...)
+			if !slices.Contains(requiredKeys[t], "options") {
+				then["required"] = append([]string{"options"}, requiredKeys[t]...)
 			}
 			props["options"] = obj{"minItems": 1}
 		}
@@ -146,7 +140,7 @@ func fieldSchema() obj {
 	}
 	props := fieldProperties()
 	for k, p := range props {
-		if keyBit(k)&nullableKeys.Get() != 0 {
+		if keyBit(k)&keyset.nullable != 0 {
 			props[k] = orNull(p.(obj))
 		}
 	}

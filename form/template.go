@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/strictjson"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -185,11 +186,12 @@ func (ts *Templates) info(name, source string) TemplateInfo {
 		ti.Error = err.Error()
 		return ti
 	}
-	root, probs := parseDocument(data, ts.what(name, from), false)
+	doc, probs := parseDocument(data, ts.what(name, from), false)
 	if probs != nil {
 		ti.Error = probs.Error()
 		return ti
 	}
+	root := &doc.Root
 	if t := root.Get("title"); t != nil {
 		ti.Title = t.Text
 	}
@@ -201,7 +203,7 @@ func (ts *Templates) info(name, source string) TemplateInfo {
 			ti.Slots = append(ti.Slots, it.Text)
 		}
 	}
-	if _, err := castNode(&root, len(data), nil, true); err != nil { // last: it changes root
+	if _, err := castNode(root, len(data), nil, true); err != nil { // last: it changes root
 		ti.Error = oneLineError(err)
 	}
 	return ti
@@ -349,11 +351,11 @@ func oneLineError(err error) string {
 // and the form's problems at strings a slot filled are left out (they may
 // depend on the values).
 func cast(what string, data []byte, slots map[string]string, dry bool) (*Form, error) {
-	root, probs := parseDocument(data, what, false)
+	doc, probs := parseDocument(data, what, false)
 	if probs != nil {
 		return nil, probs
 	}
-	return castNode(&root, len(data), slots, dry)
+	return castNode(&doc.Root, len(data), slots, dry)
 }
 
 // castNode is cast for the parsed template root, of size bytes. It changes
@@ -433,20 +435,13 @@ func (c *caster) fill(n *jsonnode.Node, path string) {
 		n.Text = c.substitute(n.Text, path)
 	case jsonnode.Array:
 		for i := range n.Items {
-			c.fill(&n.Items[i], fmt.Sprintf("%s[%d]", path, i))
+			c.fill(&n.Items[i], strictjson.Index(path, i))
 		}
 	case jsonnode.Object:
 		for i := range n.Members {
-			c.fill(&n.Members[i].Value, joinPath(path, n.Members[i].Key))
+			c.fill(&n.Members[i].Value, strictjson.Key(path, n.Members[i].Key))
 		}
 	}
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 // substitute replaces {name} placeholders; "{{" is a literal "{".

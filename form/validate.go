@@ -15,7 +15,7 @@ import (
 	"weak"
 
 	"github.com/elicit/elicit/internal/jsonnode"
-	"github.com/elicit/elicit/internal/lazy"
+	"github.com/elicit/elicit/internal/strictjson"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -46,8 +46,9 @@ func (f *Form) Validate() error {
 	}
 	// Parse's size limit is for documents read, not for forms built here.
 	var perr error
-	if err := jsonnode.ParseScoped(data, func(root *jsonnode.Node) { _, perr = decodeForm(root) }); err != nil {
-		return syntaxProblem("form", err) // not reached: json.Marshal wrote it
+	read := strictjson.Options{Style: strictjson.Terse, What: "form"}
+	if fault := strictjson.ReadScoped(data, read, func(doc *strictjson.Document) { _, perr = decodeForm(&doc.Root) }); fault != nil {
+		return docProblem(fault) // not reached: json.Marshal wrote it
 	}
 	return perr
 }
@@ -136,7 +137,8 @@ func ProblemStrings(err error) []string {
 // one pass. An entry goes when its form is collected.
 var valid sync.Map // weak.Pointer[Form] -> uint64
 
-var outlineSeed = lazy.Of(maphash.MakeSeed) // on first use: no work at package initialisation
+// outlineSeed seeds outline's hash, once per process.
+var outlineSeed = maphash.MakeSeed()
 
 // outline hashes what code most often changes in a form: the title, the
 // number of fields and each field's id, type, number of options and
@@ -144,7 +146,7 @@ var outlineSeed = lazy.Of(maphash.MakeSeed) // on first use: no work at package 
 // text, a default) is not noticed: call Validate after one.
 func outline(f *Form) uint64 {
 	var h maphash.Hash
-	h.SetSeed(outlineSeed.Get())
+	h.SetSeed(outlineSeed)
 	h.WriteString(f.Title)
 	for i := range f.Fields {
 		fl := &f.Fields[i]

@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/strictjson"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -62,7 +63,7 @@ func documentProblems(data []byte, n *jsonnode.Node, path string, probs *report)
 		}
 	case jsonnode.Array:
 		for i := range n.Items {
-			documentProblems(data, &n.Items[i], path+"["+strconv.Itoa(i)+"]", probs)
+			documentProblems(data, &n.Items[i], strictjson.Index(path, i), probs)
 		}
 	case jsonnode.Object:
 		seen := make(map[string]int, len(n.Members))
@@ -124,10 +125,7 @@ func keyPath(path, key string) string {
 	if !validID(key) {
 		return path + "[" + strconv.Quote(key) + "]"
 	}
-	if path == "" {
-		return key
-	}
-	return path + "." + key
+	return strictjson.Key(path, key)
 }
 
 // loneSurrogate returns the first \uXXXX escape in data[start:end] that is a
@@ -193,12 +191,11 @@ type Document struct {
 // in messages ("answers"). A document that cannot be decoded is an error
 // (a problem.List).
 func DecodeJSON(data []byte, name string, arrayOK bool) (*Document, error) {
-	data = TrimBOM(data) // Problems reads data again
-	root, probs := parseDocument(data, name, arrayOK)
+	doc, probs := parseDocument(data, name, arrayOK)
 	if probs != nil {
 		return nil, probs
 	}
-	return &Document{Value: jsonValue(&root), data: data, root: root}, nil
+	return &Document{Value: jsonValue(&doc.Root), data: doc.Data, root: doc.Root}, nil
 }
 
 // Problems lists what the plain values hide, in document order: keys given

@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/jsonnode"
+	"github.com/elicit/elicit/internal/strictjson"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -27,36 +28,35 @@ type args struct {
 // parseArgs decodes the arguments object and reports keys not in allowed.
 func parseArgs(data json.RawMessage, allowed []string) *args {
 	a := &args{raw: map[string]json.RawMessage{}}
-	if len(data) > MaxArguments {
-		a.probs.Add("arguments", "%d bytes, over the 1 MiB limit (%d bytes)", len(data), MaxArguments)
-		a.raw = nil
-		return a
-	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return a
-	}
-	root, err := jsonnode.ParseTop(trimmed)
-	if err != nil {
-		a.unparsable(trimmed, err)
-		a.raw = nil
-		return a
-	}
-	if root.Kind != jsonnode.Object {
+	// Text that is not UTF-8 is left to the argument that holds it: a form
+	// refuses it, a name is looked up with U+FFFD in its place.
+	doc, fault := strictjson.Read(data, strictjson.Options{Max: MaxArguments, Shallow: true, KeepBadUTF8: true})
+	switch {
+	case fault == nil:
+	case fault.Kind == strictjson.Empty, fault.Kind == strictjson.NotObject && fault.Top == jsonnode.Null:
+		return a // no arguments
+	case fault.Kind == strictjson.TooLarge:
+		a.probs.Add("arguments", "%d bytes, over the 1 MiB limit (%d bytes)", fault.Size, MaxArguments)
+	case fault.Kind == strictjson.Syntax:
+		a.unparsable(data, fault)
+	default:
 		a.probs.Add("arguments", "must be a JSON object")
+	}
+	if fault != nil {
 		a.raw = nil
 		return a
 	}
-	for _, m := range root.Members {
+	for i, first := range strictjson.Keys(&doc.Root) {
+		m := &doc.Root.Members[i]
 		switch {
-		case a.raw[m.Key] != nil:
+		case first >= 0:
 			a.probs.Add(m.Key, "given twice")
 		case len(allowed) == 0:
 			a.probs.Add(m.Key, "unknown argument (this tool takes no arguments)")
 		case !slices.Contains(allowed, m.Key):
 			a.probs.Add(m.Key, "unknown argument (arguments: %s)", strings.Join(allowed, ", "))
 		}
-		a.raw[m.Key] = json.RawMessage(trimmed[m.Value.Offset:m.Value.End])
+		a.raw[m.Key] = json.RawMessage(doc.Data[m.Value.Offset:m.Value.End])
 	}
 	return a
 }

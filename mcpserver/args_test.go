@@ -2,6 +2,9 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/elicit/elicit/form"
@@ -48,5 +51,32 @@ func TestArgsDuplicatesAndUnknowns(t *testing.T) {
 	got := a.probs.Strings()
 	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("problems = %q, want %q", got, want)
+	}
+}
+
+// TestArgsDocument: what parseArgs makes of arguments that are not an
+// object of arguments.
+func TestArgsDocument(t *testing.T) {
+	tests := []struct {
+		name, in string
+		usable   bool
+		want     []string
+	}{
+		{"none", ``, true, nil},
+		{"white space", " \n", true, nil},
+		{"null", ` null `, true, nil},
+		{"an array", `[1]`, false, []string{"arguments: must be a JSON object"}},
+		{"not JSON", `{"form": }`, false, []string{"arguments: invalid JSON at line 1, column 10: unexpected character '}' (expected a value) (want a JSON object)"}},
+		{"too large", `{"form": "` + strings.Repeat("x", MaxArguments) + `"}`, false, []string{fmt.Sprintf("arguments: %d bytes, over the 1 MiB limit (%d bytes)", MaxArguments+12, MaxArguments)}},
+		// A form refuses text that is not UTF-8, naming the offset in it.
+		{"not UTF-8", "{\"form\": \"\xff\"}", true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := parseArgs(json.RawMessage(tt.in), formArgs)
+			if got := a.probs.Strings(); (a.raw != nil) != tt.usable || !slices.Equal(got, tt.want) {
+				t.Errorf("usable %v, problems %q; want usable %v, %q", a.raw != nil, got, tt.usable, tt.want)
+			}
+		})
 	}
 }

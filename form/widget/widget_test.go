@@ -51,7 +51,7 @@ func TestGolden(t *testing.T) {
 // TestEveryTypeHasGolden makes sure each field type is rendered by a
 // golden file of its own.
 func TestEveryTypeHasGolden(t *testing.T) {
-	for _, typ := range form.Types {
+	for _, typ := range form.Types() {
 		data, err := os.ReadFile(filepath.Join("testdata", "forms", string(typ)+".json"))
 		if err != nil {
 			t.Errorf("type %s has no test form: %v", typ, err)
