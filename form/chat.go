@@ -70,6 +70,23 @@ func (f *Field) badged(o, label, badge string) string {
 	return label + badge
 }
 
+// Followup is the second tier of a two-tier picker on a chat tool whose
+// questions are of type Q: after the first tier's question (After) is
+// answered with a group's label, ask that group's question (for a
+// multi-select, the questions of every chosen group).
+type Followup[Q any] struct {
+	QuestionID string             `json:"question_id"`
+	After      string             `json:"after"`
+	Groups     []FollowupGroup[Q] `json:"groups"`
+}
+
+// FollowupGroup is the question to ask when the first tier's answer is
+// Label.
+type FollowupGroup[Q any] struct {
+	Label    string `json:"label"`
+	Question Q      `json:"question"`
+}
+
 // GroupLabel names group k (from 1) of a two-tier picker: "Group 2".
 func GroupLabel(k int) string { return "Group " + strconv.Itoa(k) }
 
