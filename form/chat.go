@@ -18,13 +18,12 @@ import (
 // and ChatAnswers, which maps the labels back, keeps a two-tier picker's
 // tiers together and reports a question answered differently twice.
 
-// Badges are the suffixes the chat surfaces add to option labels. It is
-// information only: the package reads its own copy, so writing to it
-// changes nothing.
-var Badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}
-
-// badges is the package's own Badges.
+// badges are the suffixes the chat surfaces add to option labels.
 var badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}
+
+// Badges returns the suffixes the chat surfaces add to option labels, a
+// copy of the list StripBadges strips: changing it changes nothing.
+func Badges() []string { return slices.Clone(badges) }
 
 // StripBadges drops the badges s ends with, in any case and any order
 // ("X (Recommended) (your approach)" is "X").
