@@ -116,7 +116,9 @@ func appendUnsupported(b []byte, u form.Unsupported) ([]byte, error) {
 	b = jsonenc.Field(b, "type", string(u.Type), false)
 	b = jsonenc.Field(b, "reason", u.Reason, false)
 	b = jsonenc.Field(b, "surface", u.Surface, false)
-	b = jsonenc.Field(b, "how", u.How, false)
+	if u.How != "" {
+		b = jsonenc.Field(b, "how", u.How, false)
+	}
 	return append(b, '}'), nil
 }
 
