@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -128,10 +129,13 @@ func TestReadsAreBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := st.Load(id)
-		for _, want := range []string{st.StatePath(id), "64 MiB", "a deliberation state file", "recover ID --restore"} {
+		for _, want := range []string{st.StatePath(id), "64 MiB", "a deliberation state file", "rebuild the state from its transcript"} {
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("error %v lacks %q", err, want)
 			}
+		}
+		if re := (*RestoreError)(nil); !errors.As(err, &re) || re.ID != id || !errors.Is(err, infile.ErrTooLarge) {
+			t.Errorf("error %v: want a RestoreError for %s over a too-large file", err, id)
 		}
 	})
 	t.Run("transcript over its cap", func(t *testing.T) {

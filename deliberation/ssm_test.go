@@ -9,17 +9,17 @@ import (
 func TestSolutionSpaceMappingAndDrift(t *testing.T) {
 	t.Run("a missing map is named at start", func(t *testing.T) {
 		s := start(t, nil)
-		if n := s.Notes(); len(n) != 1 || !strings.Contains(n[0], "no Solution Space Mapping") {
+		if n := s.NotesNaming("the inputs"); len(n) != 1 || !strings.Contains(n[0], "no Solution Space Mapping") {
 			t.Errorf("notes %q", n)
 		}
 		part := start(t, &StartOptions{SSM: SSM{Shape: "a retry policy"}})
-		if n := part.Notes(); len(n) != 1 || !strings.Contains(n[0], "tangents, drift_signals") {
+		if n := part.NotesNaming("the inputs"); len(n) != 1 || !strings.Contains(n[0], "tangents, drift_signals") {
 			t.Errorf("notes %q", n)
 		}
 		full := start(t, &StartOptions{SSM: SSM{Shape: "a", Tangents: "b", DriftSignals: "c"}})
 		quick := start(t, &StartOptions{Quick: true})
-		if len(full.Notes())+len(quick.Notes()) != 0 {
-			t.Errorf("notes %q %q", full.Notes(), quick.Notes())
+		if len(full.NotesNaming("the inputs"))+len(quick.NotesNaming("the inputs")) != 0 {
+			t.Errorf("notes %q %q", full.NotesNaming("the inputs"), quick.NotesNaming("the inputs"))
 		}
 	})
 	t.Run("tangents and drift are counted and shown in the next prompt", func(t *testing.T) {
