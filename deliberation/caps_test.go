@@ -115,14 +115,7 @@ func TestEvaluateNil(t *testing.T) {
 // caps, regular files only; over a cap is an error naming the file, the cap
 // and the fix, and a FIFO is refused at once instead of hanging.
 func TestReadsAreBounded(t *testing.T) {
-	fresh := func(t *testing.T) (*Store, string) {
-		st, _ := newTestStore(t)
-		id, _, err := st.Start("bounded?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st, id
-	}
+	fresh := func(t *testing.T) (*Store, string) { return started(t, "bounded?") }
 	t.Run("state file over its cap", func(t *testing.T) {
 		st, id := fresh(t)
 		if err := os.Truncate(st.StatePath(id), MaxStateFile+1); err != nil {

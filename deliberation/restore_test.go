@@ -66,11 +66,7 @@ func TestNameRestore(t *testing.T) {
 // state says, one whose records do not replay; a listing marks them.
 func TestWhatRestoreMends(t *testing.T) {
 	fresh := func(t *testing.T) (*Store, string) {
-		st, _ := newTestStore(t)
-		id, _, err := st.Start("rebuild?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st, id := started(t, "rebuild?")
 		st.Respond(id, "1. a")
 		return st, id
 	}

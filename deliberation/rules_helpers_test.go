@@ -111,3 +111,14 @@ func assertProblemsContain(t *testing.T, err error, want ...string) {
 		}
 	}
 }
+
+// started is a store with one deliberation started on question.
+func started(t *testing.T, question string) (*Store, string) {
+	t.Helper()
+	st, _ := newTestStore(t)
+	id, _, err := st.Start(question, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, id
+}
