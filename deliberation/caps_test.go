@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -107,4 +109,86 @@ func TestEvaluateNil(t *testing.T) {
 	if mustJSONString(s) != before {
 		t.Error("a refused evaluation changed the state")
 	}
+}
+
+// TestReadsAreBounded: state files and transcripts are read within their
+// caps, regular files only; over a cap is an error naming the file, the cap
+// and the fix, and a FIFO is refused at once instead of hanging.
+func TestReadsAreBounded(t *testing.T) {
+	fresh := func(t *testing.T) (*Store, string) { return started(t, "bounded?") }
+	t.Run("state file over its cap", func(t *testing.T) {
+		st, id := fresh(t)
+		if err := os.Truncate(st.StatePath(id), MaxStateFile+1); err != nil {
+			t.Fatal(err)
+		}
+		_, err := st.Load(id)
+		for _, want := range []string{st.StatePath(id), "64 MiB", "a deliberation state file", "rebuild the state from its transcript"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("error %v lacks %q", err, want)
+			}
+		}
+		if re := (*RestoreError)(nil); !errors.As(err, &re) || re.ID != id || !errors.Is(err, infile.ErrTooLarge) {
+			t.Errorf("error %v: want a RestoreError for %s over a too-large file", err, id)
+		}
+	})
+	t.Run("transcript over its cap", func(t *testing.T) {
+		st, id := fresh(t)
+		if err := os.Truncate(st.TranscriptPath(id), MaxTranscript+1); err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range []func() error{
+			func() error { _, err := st.Load(id); return err },
+			func() error { _, err := st.Rebuild(id); return err },
+			func() error { _, err := st.ReadTranscript(id); return err },
+		} {
+			err := op()
+			if err == nil || !strings.Contains(err.Error(), st.TranscriptPath(id)) || !strings.Contains(err.Error(), "256 MiB") {
+				t.Errorf("error %v", err)
+			}
+		}
+	})
+	t.Run("a FIFO is refused at once", func(t *testing.T) {
+		st, id := fresh(t)
+		os.Remove(st.StatePath(id))
+		if err := syscall.Mkfifo(st.StatePath(id), 0o600); err != nil {
+			t.Skip("no mkfifo:", err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := st.Load(id); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "named pipe") || !strings.Contains(err.Error(), st.StatePath(id)) {
+				t.Errorf("error %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("loading a FIFO state file hangs")
+		}
+	})
+	t.Run("a FIFO transcript is refused at once", func(t *testing.T) {
+		st, id := fresh(t)
+		os.Remove(st.TranscriptPath(id))
+		if err := syscall.Mkfifo(st.TranscriptPath(id), 0o600); err != nil {
+			t.Skip("no mkfifo:", err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := st.Respond(id, "1. a"); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "named pipe") {
+				t.Errorf("error %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a FIFO transcript hangs respond")
+		}
+	})
+	t.Run("an answer over its cap", func(t *testing.T) {
+		st, id := fresh(t)
+		_, err := st.Respond(id, strings.Repeat("x", MaxResponse+1))
+		if err == nil || !strings.Contains(err.Error(), "response: is 1048577 bytes, over the cap of 1 MiB for an answer") {
+			t.Errorf("error %v", err)
+		}
+		if info, _ := os.Stat(st.StatePath(id)); info.Size() > 64<<10 {
+			t.Errorf("the state file grew to %d bytes", info.Size())
+		}
+	})
 }

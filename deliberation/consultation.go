@@ -116,16 +116,10 @@ func (s *State) FirstCallPending() bool {
 	return s.Next != nil && s.Active() && s.pending() == ActionAsk
 }
 
-// Notes are hints for the orchestrator about what the deliberation lacks:
-// a Solution Space Mapping that is missing in full mode. They name the
-// mapping's inputs as the CLI's flags.
-func (s *State) Notes() []string { return s.NotesNaming(CLIMapping) }
-
-// CLIMapping names the Solution Space Mapping's inputs as the CLI's flags.
-const CLIMapping = "CLI --shape, --tangents, --drift-signals"
-
-// NotesNaming is Notes naming the mapping's inputs as inputs does (over
-// MCP: deliberation_start's arguments).
+// NotesNaming are hints for the orchestrator about what the deliberation
+// lacks: a Solution Space Mapping that is missing in full mode. inputs
+// names the mapping's inputs in the caller's words (the CLI's flags, the
+// MCP server's deliberation_start arguments).
 func (s *State) NotesNaming(inputs string) []string {
 	if s.Quick() || !s.Active() {
 		return nil
@@ -190,9 +184,10 @@ type StatusDocument struct {
 	Consultation *ConsultationView `json:"consultation,omitempty"`
 }
 
-// StatusDocument describes s at time now.
-func (s *State) StatusDocument(now time.Time) *StatusDocument {
-	return &StatusDocument{State: s, Notes: s.Notes(), Consultation: s.Consultation.View(now)}
+// StatusDocument describes s at time now, its notes naming the mapping's
+// inputs as inputs does (see NotesNaming).
+func (s *State) StatusDocument(now time.Time, inputs string) *StatusDocument {
+	return &StatusDocument{State: s, Notes: s.NotesNaming(inputs), Consultation: s.Consultation.View(now)}
 }
 
 // The statuses of a consultation view.

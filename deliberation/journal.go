@@ -23,6 +23,9 @@ func (st *Store) current(id string, lock *os.File) (s *State, dirty bool, err er
 	path := st.StatePath(id)
 	data, err := infile.ReadFile(path, stateInput)
 	missing := errors.Is(err, fs.ErrNotExist)
+	if errors.Is(err, infile.ErrTooLarge) {
+		err = &RestoreError{ID: id, Err: err}
+	}
 	if err != nil && !missing {
 		return nil, false, fmt.Errorf("deliberation store: %w", err)
 	}
@@ -62,7 +65,8 @@ func (st *Store) current(id string, lock *os.File) (s *State, dirty bool, err er
 		s.TranscriptOffset = size
 		return s, false, nil
 	case size < off:
-		return nil, false, problem.List{{Path: st.TranscriptPath(id), Message: fmt.Sprintf("has %d bytes, fewer than the %d its state includes: records are missing; rebuild the state from what the transcript has with: elicit deliberate recover %s --restore", size, off, id)}}
+		return nil, false, problem.List{restorable(id, problem.Problem{Path: st.TranscriptPath(id),
+			Message: fmt.Sprintf("has %d bytes, fewer than the %d its state includes: records are missing; rebuild the state from what the transcript has", size, off)})}
 	case size == off:
 		return s, false, nil
 	}
@@ -112,7 +116,8 @@ func (st *Store) applyTail(id string, s *State, from, to int64, lock *os.File) (
 	}
 	s, end, err := applyLines(s, data, from, from == 0)
 	if err != nil {
-		return nil, problem.List{{Path: st.TranscriptPath(id), Message: fmt.Sprintf("%v; the state cannot be brought up to date: elicit deliberate recover %s --restore rebuilds it from the transcript's readable records", err, id)}}
+		return nil, problem.List{restorable(id, problem.Problem{Path: st.TranscriptPath(id),
+			Message: fmt.Sprintf("%v; the state cannot be brought up to date: rebuild it from the transcript's readable records", err)})}
 	}
 	if lock != nil && end < to {
 		if err := lock.Truncate(end); err != nil {

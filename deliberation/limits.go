@@ -24,9 +24,11 @@ const (
 	MaxQuestion = 64 << 10
 )
 
+// The limits of the files a deliberation reads. A state file over its cap
+// is a RestoreError as well: rebuilding it from its transcript mends it.
 var (
 	stateInput = infile.Limit{Max: MaxStateFile, What: "a deliberation state file",
-		Fix: "elicit never writes one that large: check the file, or rebuild it from its transcript with elicit deliberate recover ID --restore"}
+		Fix: "elicit never writes one that large: check the file"}
 	transcriptInput = infile.Limit{Max: MaxTranscript, What: "a deliberation transcript",
 		Fix: "elicit never writes one that large: check the file; a deliberation that long is better split into new ones"}
 )

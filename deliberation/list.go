@@ -33,6 +33,9 @@ type Entry struct {
 	AgeSeconds      int64         `json:"age_seconds"`
 	// Error says why the file could not be read (it is left untouched).
 	Error string `json:"error,omitempty"`
+	// Restorable says that rebuilding the state from its transcript mends
+	// what Error says (see RestoreError); NameRestores names how.
+	Restorable bool `json:"-"`
 }
 
 // listCacheName is the listing cache: each state file's entry, keyed by
@@ -143,8 +146,7 @@ type namedEntry struct {
 }
 
 // orphans are the transcripts with records but no state file (a crash
-// during start), listed with the way to rebuild them; both lists are
-// sorted by ID.
+// during start), listed as restorable; both lists are sorted by ID.
 func (st *Store) orphans(transcripts, states []namedEntry) []cachedEntry {
 	var out []cachedEntry
 	next := 0
@@ -159,7 +161,7 @@ func (st *Store) orphans(transcripts, states []namedEntry) []cachedEntry {
 			continue
 		}
 		out = append(out, cachedEntry{Size: -1, Entry: Entry{ID: te.id, StateFile: st.StatePath(te.id),
-			Error: fmt.Sprintf("no state file; rebuild it from the transcript with: elicit deliberate recover %s --restore", te.id)}})
+			Error: "no state file; rebuild it from the transcript", Restorable: true}})
 	}
 	return out
 }
@@ -211,8 +213,11 @@ func (st *Store) entry(id string) Entry {
 		if errors.As(err, &probs) {
 			err = unreadableState(e.StateFile, id, probs)
 		}
+	} else if errors.Is(err, infile.ErrTooLarge) {
+		err = &RestoreError{ID: id, Err: err}
 	}
-	e.Error = err.Error()
+	var re *RestoreError
+	e.Error, e.Restorable = err.Error(), errors.As(err, &re)
 	return e
 }
 
@@ -225,12 +230,14 @@ func aged(e Entry, now time.Time) Entry {
 	return e
 }
 
-// The listing cache is text: a header line "elicit-list-cache 1 DIRTIME
+// The listing cache is text: a header line "elicit-list-cache 2 DIRTIME
 // WRITTEN COUNT", then one line per entry, tab-separated: size, mtime,
 // id, status, mode, iteration, phase, updated_at, exit_reason,
-// question_excerpt and error, the texts quoted (Go syntax). It is rewritten in place under a lock (a new
-// file would change the directory's time).
-const listCacheMagic = "elicit-list-cache 1"
+// question_excerpt, error and restorable (true or false), the texts
+// quoted (Go syntax). It is rewritten in place under a lock (a new file
+// would change the directory's time). A cache of another version counts
+// as none.
+const listCacheMagic = "elicit-list-cache 2"
 
 // readListCache reads the cache; quiet reports that nothing changed in the
 // directory since (its time is dirTime and was already so a while before
@@ -286,10 +293,10 @@ func (st *Store) readListCache(dirTime int64) (cache []cachedEntry, quiet bool) 
 // most: 32,000 deliberations and more just skip the cache).
 const maxListCache = 64 << 20
 
-// parseCachedEntry parses one line of the cache: eleven tab-separated
+// parseCachedEntry parses one line of the cache: twelve tab-separated
 // fields.
 func parseCachedEntry(line string) (cachedEntry, bool) {
-	var f [11]string
+	var f [12]string
 	for i := range f {
 		var ok bool
 		f[i], line, ok = strings.Cut(line, "\t")
@@ -298,7 +305,7 @@ func parseCachedEntry(line string) (cachedEntry, bool) {
 		}
 	}
 	var c cachedEntry
-	var err [4]error
+	var err [5]error
 	c.Size, err[0] = strconv.ParseInt(f[0], 10, 64)
 	c.MTime, err[1] = strconv.ParseInt(f[1], 10, 64)
 	c.ID = f[2]
@@ -312,6 +319,7 @@ func parseCachedEntry(line string) (cachedEntry, bool) {
 	}
 	c.Status, c.Mode, c.Phase, c.UpdatedAt = Status(text[0]), Mode(text[1]), Phase(text[2]), text[3]
 	c.ExitReason, c.QuestionExcerpt, c.Error = text[4], text[5], text[6]
+	c.Restorable, err[4] = strconv.ParseBool(f[11])
 	return c, errors.Join(err[:]...) == nil && validID(c.ID)
 }
 
@@ -350,6 +358,7 @@ func (st *Store) writeListCache(dirTime int64, entries []cachedEntry) {
 		line = strconv.AppendQuote(append(line, '\t'), c.ExitReason)
 		line = strconv.AppendQuote(append(line, '\t'), c.QuestionExcerpt)
 		line = strconv.AppendQuote(append(line, '\t'), c.Error)
+		line = strconv.AppendBool(append(line, '\t'), c.Restorable)
 		w.Write(append(line, '\n'))
 	}
 	w.Flush()

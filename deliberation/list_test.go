@@ -79,14 +79,14 @@ func TestListCache(t *testing.T) {
 }
 
 // TestListOrphanTranscript: a transcript whose state file a crash never
-// wrote is listed with the way to rebuild it; an empty one is not.
+// wrote is listed as one to rebuild; an empty one is not.
 func TestListOrphanTranscript(t *testing.T) {
 	st, _ := newTestStore(t)
 	id, _, _ := st.Start("first?", nil)
 	os.Remove(st.StatePath(id))
 	os.WriteFile(st.TranscriptPath("20260131-171501"), nil, 0o600)
 	entries, err := st.List()
-	if err != nil || len(entries) != 1 || entries[0].ID != id || !strings.Contains(entries[0].Error, "recover "+id+" --restore") {
+	if err != nil || len(entries) != 1 || entries[0].ID != id || !entries[0].Restorable || !strings.Contains(entries[0].Error, "rebuild it from the transcript") {
 		t.Errorf("entries %+v, %v", entries, err)
 	}
 }

@@ -2,9 +2,12 @@ package deliberation
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/elicit/elicit/problem"
 )
 
 func start(t *testing.T, opts *StartOptions) *State {
@@ -77,4 +80,45 @@ func bucketOf(s *State, id string) string {
 		return fmt.Sprintf("%v", at)
 	}
 	return at[0]
+}
+
+func reachArbitration(t *testing.T) *State {
+	t.Helper()
+	blocked := func(text string) string {
+		return `{"text":"` + text + `","triage":"in-scope","classification":"BLOCKED","blocked":{"measurement":"m","threshold":"t","verdict_delta":"d"}}`
+	}
+	s := start(t, nil)
+	step(t, s, "1. a 2. b 3. c", points(blocked("a"), blocked("b"), agree("c")))
+	step(t, s, "nothing", `{}`)
+	if next := step(t, s, "nothing", `{"coverage":{}}`); next.Action != ActionArbitrate {
+		t.Fatalf("two unresolved: action %s", next.Action)
+	}
+	return s
+}
+
+// assertProblemsContain checks that err is a problem list holding every
+// one of want (each a prefix of a problem, after the file's path).
+func assertProblemsContain(t *testing.T, err error, want ...string) {
+	t.Helper()
+	var probs problem.List
+	if !errors.As(err, &probs) {
+		t.Fatalf("error = %v, want a problem.List", err)
+	}
+	got := strings.Join(probs.Strings(), "\n")
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q among:\n%s", w, got)
+		}
+	}
+}
+
+// started is a store with one deliberation started on question.
+func started(t *testing.T, question string) (*Store, string) {
+	t.Helper()
+	st, _ := newTestStore(t)
+	id, _, err := st.Start(question, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, id
 }

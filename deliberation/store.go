@@ -206,11 +206,12 @@ func (st *Store) Load(id string) (*State, error) {
 }
 
 // unreadableState names the state file in every problem and says, after
-// the last one, how to rebuild it from the transcript.
+// the last one, that the state can be rebuilt from the transcript.
 func unreadableState(path, id string, probs problem.List) problem.List {
 	out := prefixed(path, probs)
 	if n := len(out); n > 0 {
-		out[n-1].Message += fmt.Sprintf(" (rebuild the state file from its transcript with: elicit deliberate recover %s --restore)", id)
+		out[n-1].Message += "; rebuild the state file from its transcript"
+		out[n-1] = restorable(id, out[n-1])
 	}
 	return out
 }

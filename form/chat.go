@@ -18,13 +18,12 @@ import (
 // and ChatAnswers, which maps the labels back, keeps a two-tier picker's
 // tiers together and reports a question answered differently twice.
 
-// Badges are the suffixes the chat surfaces add to option labels. It is
-// information only: the package reads its own copy, so writing to it
-// changes nothing.
-var Badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}
-
-// badges is the package's own Badges.
+// badges are the suffixes the chat surfaces add to option labels.
 var badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}
+
+// Badges returns the suffixes the chat surfaces add to option labels, a
+// copy of the list StripBadges strips: changing it changes nothing.
+func Badges() []string { return slices.Clone(badges) }
 
 // StripBadges drops the badges s ends with, in any case and any order
 // ("X (Recommended) (your approach)" is "X").
@@ -68,6 +67,23 @@ func (f *Field) badged(o, label, badge string) string {
 		}
 	}
 	return label + badge
+}
+
+// Followup is the second tier of a two-tier picker on a chat tool whose
+// questions are of type Q: after the first tier's question (After) is
+// answered with a group's label, ask that group's question (for a
+// multi-select, the questions of every chosen group).
+type Followup[Q any] struct {
+	QuestionID string             `json:"question_id"`
+	After      string             `json:"after"`
+	Groups     []FollowupGroup[Q] `json:"groups"`
+}
+
+// FollowupGroup is the question to ask when the first tier's answer is
+// Label.
+type FollowupGroup[Q any] struct {
+	Label    string `json:"label"`
+	Question Q      `json:"question"`
 }
 
 // GroupLabel names group k (from 1) of a two-tier picker: "Group 2".

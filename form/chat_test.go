@@ -21,6 +21,25 @@ func TestStripBadges(t *testing.T) {
 	}
 }
 
+// TestBadgesIsACopy: Badges lists every suffix StripBadges strips, and
+// writing to the list it returns changes neither the next list nor what
+// StripBadges strips.
+func TestBadgesIsACopy(t *testing.T) {
+	b := Badges()
+	for _, s := range b {
+		if got := StripBadges("X" + s); got != "X" {
+			t.Errorf("StripBadges(%q) = %q: Badges lists a suffix it does not strip", "X"+s, got)
+		}
+	}
+	b[0] = " (changed)"
+	if Badges()[0] != RecommendedSuffix {
+		t.Errorf("Badges()[0] = %q after writing to an earlier list", Badges()[0])
+	}
+	if got := StripBadges("X" + RecommendedSuffix); got != "X" {
+		t.Errorf("StripBadges after writing to Badges' list = %q", got)
+	}
+}
+
 // TestChatChoice: the labels the chat surfaces show and what their
 // answers map back to, for few options and for many (the indexed path).
 func TestChatChoice(t *testing.T) {

@@ -29,14 +29,16 @@ type Unsupported struct {
 	Type       Type   `json:"type"`
 	Reason     string `json:"reason"`
 	Surface    string `json:"surface"`
-	How        string `json:"how"`
+	// How says how to reach Surface in the words of the door that rendered
+	// (the CLI's commands, the MCP server's tools); the renderers leave it
+	// empty.
+	How string `json:"how,omitempty"`
 }
 
 // UnsupportedHere describes field f as one the current surface cannot ask,
-// for the reason given, and names surface s (with how to reach it) as one
-// that can.
+// for the reason given, and names surface s as one that can.
 func UnsupportedHere(f *Field, reason string, s Surface) Unsupported {
-	return Unsupported{QuestionID: f.ID, Type: f.Type, Reason: reason, Surface: string(s), How: s.How()}
+	return Unsupported{QuestionID: f.ID, Type: f.Type, Reason: reason, Surface: string(s)}
 }
 
 // Recommendation is the option to put first and mark as recommended: a

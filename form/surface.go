@@ -26,28 +26,6 @@ const (
 	SurfaceNative   Surface = "native"
 )
 
-// How says how an agent reaches surface s: the MCP tool and the command.
-// Every surface name elicit hands out (the router's choice, render_form's
-// surface, unsupported[] hints) comes with it, so none points at something
-// elicit cannot do.
-func (s Surface) How() string {
-	switch s {
-	case SurfaceWidget:
-		return "elicitation_render_widget (MCP), elicit form render FILE --surface widget, or elicit form open FILE (a local web page)"
-	case SurfaceAsk:
-		return "elicitation_render_form (MCP) or elicit form render FILE --surface ask, then one AskUserQuestion call per ask_user_question entry"
-	case SurfaceMarkdown:
-		return "a render result's markdown_followup, elicitation_render_form with surface markdown (MCP) or elicit form render FILE --surface markdown; collect the person's reply"
-	case SurfaceCodex:
-		return "elicitation_render_form with surface codex (MCP) or elicit form render FILE --surface codex: request_user_input questions"
-	case SurfaceTerminal:
-		return "elicit form ask FILE, in a terminal"
-	case SurfaceNative:
-		return "elicitation_ask (MCP native elicitation)"
-	}
-	return ""
-}
-
 // TrivialMaxOptions and TrivialMaxLabel bound a trivial form.
 const (
 	TrivialMaxOptions = 3
@@ -81,14 +59,17 @@ func (o *SurfaceOptions) keyboardMode() bool {
 type SurfaceChoice struct {
 	Surface Surface `json:"surface"`
 	Reason  string  `json:"reason"`
-	How     string  `json:"how"`
+	// How says how to reach Surface in the words of the door that routed
+	// (the CLI's commands, the MCP server's tools); SelectSurface leaves it
+	// empty.
+	How string `json:"how"`
 	// Problems, for a form that breaks a definition rule (see
 	// Validate), name every problem; Surface is then "".
 	Problems []string `json:"problems,omitempty"`
 }
 
 func choose(s Surface, reason string) SurfaceChoice {
-	return SurfaceChoice{Surface: s, Reason: reason, How: s.How()}
+	return SurfaceChoice{Surface: s, Reason: reason}
 }
 
 // SelectSurface applies the seed's routing rules, highest precedence first:

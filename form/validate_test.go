@@ -171,17 +171,14 @@ func TestExportedListsMatch(t *testing.T) {
 	if !slices.Equal(ConfirmOptions, confirmOptions) {
 		t.Errorf("ConfirmOptions = %q, the package's own list is %q", ConfirmOptions, confirmOptions)
 	}
-	if !slices.Equal(Badges, badges) {
-		t.Errorf("Badges = %q, the package's own list is %q", Badges, badges)
-	}
 }
 
 // TestExportedListsReadOnly: writing to the exported lists (information
 // only) does not change how forms parse.
 func TestExportedListsReadOnly(t *testing.T) {
-	saved := [][]string{ConfirmOptions, Badges, AssumptionRulings}
+	saved := [][]string{ConfirmOptions, AssumptionRulings}
 	t.Cleanup(func() {
-		ConfirmOptions, Badges, AssumptionRulings = saved[0], saved[1], saved[2]
+		ConfirmOptions, AssumptionRulings = saved[0], saved[1]
 	})
 	ConfirmOptions[0] = "Nuke"
 	Types()[0] = "bogus"

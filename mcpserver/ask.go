@@ -14,7 +14,7 @@ import (
 	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/native"
-	"github.com/elicit/elicit/internal/responselog"
+	"github.com/elicit/elicit/internal/formrun"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -115,15 +115,16 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	if a.raw == nil {
 		return failure(a.probs), nil
 	}
-	f, tid := a.form(h.opts.Templates)
+	rf := h.formOf(a)
+	f, tid := rf.Form, rf.Template
 	message := a.str("message", false)
 	if len(a.probs) > 0 {
 		return failure(a.probs), nil
 	}
 	client := clientOf(req)
 	if resp, ok := req.Params.InputResponses[askKey].(*mcp.ElicitResult); ok {
-		out := answer(f, tid, resp, client, elapsed(req.Params.RequestState))
-		h.recordAsk(req, f, tid, out)
+		out, r, err := answer(f, tid, resp, client, elapsed(req.Params.RequestState))
+		h.door(req).Collected(rf, form.SurfaceNative, r, err)
 		return result(out, false), nil
 	}
 	if !canElicitForms(req.ClientCapabilities()) {
@@ -140,7 +141,7 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		}
 	}
 	r := native.Render(f)
-	h.record(req, f, tid, responselog.Event{Kind: responselog.KindRender, Surface: string(form.SurfaceNative)})
+	h.door(req).Shown(rf, form.SurfaceNative)
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{askKey: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: r.Schema}},
 		RequestState:  "sent=" + strconv.FormatInt(time.Now().UnixMilli(), 10),
@@ -186,11 +187,15 @@ func fallback(f *form.Form, action string, client mcp.Implementation, why string
 	r := askResult{Action: action, Host: strings.TrimSpace(client.Name + " " + client.Version), Fallback: native.FallbackFor(client.Name)}
 	switch r.Fallback {
 	case form.SurfaceCodex:
-		r.payloads = codexFallback{Result: codex.Render(f), Markdown: markdown.Render(f, nil).Markdown}
+		c := codex.Render(f)
+		formrun.Phrase(c, surfaceHow)
+		r.payloads = codexFallback{Result: c, Markdown: markdown.Render(f, nil).Markdown}
 		r.Hint = why + " Ask with the request_user_input inputs (Plan mode), or send markdown as one message where that tool is missing (codex exec); " +
 			"then validate with elicitation_collect_response (answers: the tool's result; reply: the person's markdown reply)."
 	default:
-		r.payloads = ask.Render(f)
+		a := ask.Render(f)
+		formrun.Phrase(a, surfaceHow)
+		r.payloads = a
 		r.Hint = why + " Ask with the ask_user_question inputs, send markdown_followup as one message for what they cannot carry, " +
 			"then validate everything with elicitation_collect_response (answers: the tool output; reply: the person's markdown reply)."
 	}
@@ -205,25 +210,26 @@ type codexFallback struct {
 }
 
 // answer turns the client's elicitation result into the outcome, validating
-// accepted content with collect (the client is never trusted).
-func answer(f *form.Form, tid string, resp *mcp.ElicitResult, client mcp.Implementation, took time.Duration) askResult {
+// accepted content with collect (the client is never trusted); r and err
+// are the collect's, both nil when nothing was accepted.
+func answer(f *form.Form, tid string, resp *mcp.ElicitResult, client mcp.Implementation, took time.Duration) (out askResult, r *form.Response, err error) {
 	switch resp.Action {
 	case "accept":
 	case "decline", "cancel":
-		return fallback(f, resp.Action, client, dismissal(resp.Action, took))
+		return fallback(f, resp.Action, client, dismissal(resp.Action, took)), nil, nil
 	default:
 		if why, ok := resp.Meta[failedKey].(string); ok && resp.Action == "error" {
-			return fallback(f, "error", client, fmt.Sprintf("The client's dialog failed (%q), so the user most likely saw nothing.", why))
+			return fallback(f, "error", client, fmt.Sprintf("The client's dialog failed (%q), so the user most likely saw nothing.", why)), nil, nil
 		}
-		return askResult{Action: resp.Action, Problems: []string{"action: unknown elicitation action " + resp.Action}}
+		return askResult{Action: resp.Action, Problems: []string{"action: unknown elicitation action " + resp.Action}}, nil, nil
 	}
-	r, err := form.Collect(f, native.Answers(f, contentOf(resp)), &form.CollectOptions{TemplateID: tid})
+	r, err = form.Collect(f, native.Answers(f, contentOf(resp)), &form.CollectOptions{TemplateID: tid})
 	if err != nil {
 		a := &args{}
 		a.addPrefixed("", err)
-		return askResult{Action: "accept", Problems: a.probs.Strings()}
+		return askResult{Action: "accept", Problems: a.probs.Strings()}, nil, err
 	}
-	return askResult{Success: true, Action: "accept", Responses: r.Responses, ResponseID: r.ResponseID, TemplateID: r.TemplateID}
+	return askResult{Success: true, Action: "accept", Responses: r.Responses, ResponseID: r.ResponseID, TemplateID: r.TemplateID}, r, nil
 }
 
 // dismissal says what a decline or cancel most likely was.

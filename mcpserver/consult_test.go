@@ -174,10 +174,10 @@ func (b *blocking) run(ctx context.Context, id string, req consult.Request) (*co
 	}
 }
 
-// Issue 13, defect 2: deliberation_send returns at once; status shows the
+// TestSendRunsInTheBackground: deliberation_send returns at once; status shows the
 // running consultation; wait returns when it ends or its time runs out,
 // sending progress notifications to a client that asked for them.
-func TestIssue13SendRunsInTheBackground(t *testing.T) {
+func TestSendRunsInTheBackground(t *testing.T) {
 	b := newBlocking()
 	var mu sync.Mutex
 	var notes []*mcp.ProgressNotificationParams
@@ -237,7 +237,7 @@ func TestIssue13SendRunsInTheBackground(t *testing.T) {
 
 // deliberation_cancel kills the consultation; the prompt stays pending and
 // the next send opens a fresh session with the Recovery prompt.
-func TestIssue13CancelStopsTheConsultation(t *testing.T) {
+func TestCancelStopsTheConsultation(t *testing.T) {
 	b := newBlocking()
 	cs, opts := sendServer(t, b, nil)
 	id := startAndAnswer(t, cs, opts)
@@ -277,7 +277,7 @@ func startAndAnswer(t *testing.T, cs *mcp.ClientSession, opts *Options) string {
 
 // A server restart (its process gone) while a consultation runs leaves a
 // state that says so, and the next send recovers it in a fresh session.
-func TestIssue13RestartLeavesARecoverableState(t *testing.T) {
+func TestRestartLeavesARecoverableState(t *testing.T) {
 	b := newBlocking()
 	close(b.release)
 	cs, opts := sendServer(t, b, nil)
@@ -310,7 +310,7 @@ func TestIssue13RestartLeavesARecoverableState(t *testing.T) {
 
 // Stopping the server cancels its background consultations and leaves
 // each deliberation recoverable.
-func TestIssue13StopCancelsBackgroundConsultations(t *testing.T) {
+func TestStopCancelsBackgroundConsultations(t *testing.T) {
 	b := newBlocking()
 	cs, opts := sendServer(t, b, nil)
 	id := startAndAnswer(t, cs, opts)
@@ -328,9 +328,9 @@ func TestIssue13StopCancelsBackgroundConsultations(t *testing.T) {
 	}
 }
 
-// Issue 16, item 7: a state file's path outside the server's folder is
+// TestStatePathOutsideTheFolderIsRefused: a state file's path outside the server's folder is
 // refused, never taken for the same ID in the folder.
-func TestIssue16StatePathOutsideTheFolderIsRefused(t *testing.T) {
+func TestStatePathOutsideTheFolderIsRefused(t *testing.T) {
 	cs, opts := sendServer(t, newBlocking(), nil)
 	started, _ := call(t, cs, "deliberation_start", map[string]any{"question": "Retry?"})
 	id := started["id"].(string)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -86,10 +87,17 @@ func (a *args) addUnreported(err error) {
 	}
 }
 
-// check adds err's problems and reports whether there were none.
+// check adds err's problems, a state to rebuild named as the tool that
+// does it, and reports whether there were none.
 func (a *args) check(err error) bool {
-	a.addPrefixed("", err)
+	a.addPrefixed("", deliberation.NameRestore(err, restoreTool))
 	return err == nil
+}
+
+// restoreTool is how a client rebuilds the state of id from its
+// transcript: deliberation_recover with restore.
+func restoreTool(id string) string {
+	return fmt.Sprintf(`deliberation_recover {"id": %q, "restore": true}`, id)
 }
 
 var startArgs = []string{"question", "quick", "facts", "interpretations", "paths", "shape", "tangents", "drift_signals", "ledger_budget"}
@@ -161,8 +169,7 @@ func (h *handlers) delibStatus(_ context.Context, _ *mcp.CallToolRequest, a *arg
 		if !a.check(err) {
 			return nil
 		}
-		doc := s.StatusDocument(time.Now())
-		doc.Notes = s.NotesNaming(toolMapping)
+		doc := s.StatusDocument(time.Now(), toolMapping)
 		h.progress(st, id, doc.Consultation)
 		return doc
 	})
@@ -180,6 +187,7 @@ func (h *handlers) delibList(_ context.Context, _ *mcp.CallToolRequest, a *args)
 	if entries == nil {
 		entries = []deliberation.Entry{}
 	}
+	deliberation.NameRestores(entries, restoreTool)
 	return map[string]any{"deliberations": entries}
 }
 
@@ -197,13 +205,38 @@ func (h *handlers) delibSynthesize(_ context.Context, _ *mcp.CallToolRequest, a 
 	})
 }
 
+// delibRecover returns the Recovery prompt; with restore it first rewrites
+// a missing or unreadable state file from the transcript, as the CLI's
+// recover --restore does: a state that matches its transcript is left as
+// it is (no prompt), and a finished one has no prompt.
 func (h *handlers) delibRecover(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+	restore := a.boolean("restore")
 	return h.withID(a, func(st *deliberation.Store, id string) any {
+		out := map[string]any{"id": id}
+		if restore != nil && *restore {
+			s, kept, written, err := st.Restore(id)
+			if !a.check(err) {
+				return nil
+			}
+			out["restored"] = written
+			if kept != "" {
+				out["kept"] = kept
+			}
+			switch {
+			case !written:
+				out["note"] = "the state matches its transcript: nothing to restore, nothing changed (without restore, deliberation_recover gives a Recovery prompt for a fresh session)"
+				return out
+			case !s.Active():
+				out["note"] = fmt.Sprintf("the deliberation is %s (%s): no Recovery prompt (deliberation_synthesize gives its synthesis)", s.Status, s.ExitReason)
+				return out
+			}
+		}
 		prompt, err := st.RecoverIdle(id)
 		if !a.check(err) {
 			return nil
 		}
-		return map[string]any{"id": id, "prompt": prompt}
+		out["prompt"] = prompt
+		return out
 	})
 }
 
@@ -266,6 +299,8 @@ func (h *handlers) delibSynthesizeTool() toolDef {
 }
 
 func (h *handlers) delibRecoverTool() toolDef {
-	return idTool(&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt", Annotations: records,
-		Description: "The Recovery prompt for a fresh consultee session."}, h.delibRecover, nil)
+	return toolDef{&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt", Annotations: records,
+		Description: "The Recovery prompt for a fresh consultee session; restore: first rebuild a missing or unreadable state file from its transcript.",
+		InputSchema: inputSchema(obj{"id": obj{"type": "string"}, "restore": obj{"type": "boolean"}}, "id")},
+		simple([]string{"id", "restore"}, h.delibRecover)}
 }

@@ -131,3 +131,41 @@ func connectWith(t *testing.T, opts *Options) *mcp.ClientSession {
 	t.Helper()
 	return dial(t, New(opts), protocols[0], nil)
 }
+
+// TestRecoverRestores: over MCP a state file beyond use is named as the
+// tool call that rebuilds it (deliberation_recover with restore), never as
+// a CLI command, in a tool's problems and in the listing; that call
+// rewrites it from the transcript, keeping the unreadable one, and gives
+// the Recovery prompt; on a healthy state it changes nothing.
+func TestRecoverRestores(t *testing.T) {
+	dir := t.TempDir()
+	cs := connectWith(t, &Options{Version: "test", DeliberationDir: dir})
+	got, _ := call(t, cs, "deliberation_start", map[string]any{"question": "Should the importer retry on HTTP 429?"})
+	id := got["id"].(string)
+	state := got["state_file"].(string)
+	if got, isErr := call(t, cs, "deliberation_respond", map[string]any{"id": id, "response": "1. Retry 5 times."}); isErr {
+		t.Fatalf("respond: %v", got)
+	}
+	os.WriteFile(state, []byte("garbage"), 0o600)
+	restore := `with: deliberation_recover {"id": "` + id + `", "restore": true}`
+
+	got, isErr := call(t, cs, "deliberation_status", map[string]any{"id": id})
+	if probs := strings.Join(toStrings(got["problems"]), "\n"); !isErr || !strings.HasSuffix(probs, restore) || strings.Contains(probs, "elicit deliberate") {
+		t.Errorf("status of an unreadable state: %v", got)
+	}
+	got, _ = call(t, cs, "deliberation_list", map[string]any{})
+	if e := got["deliberations"].([]any)[0].(map[string]any); !strings.HasSuffix(e["error"].(string), restore) {
+		t.Errorf("list: %v", e)
+	}
+	got, isErr = call(t, cs, "deliberation_recover", map[string]any{"id": id, "restore": true})
+	if isErr || got["restored"] != true || !strings.Contains(got["prompt"].(string), "SESSION RECOVERY") || !strings.HasPrefix(got["kept"].(string), state+".unreadable-") {
+		t.Fatalf("recover with restore: %v", got)
+	}
+	if got, isErr := call(t, cs, "deliberation_status", map[string]any{"id": id}); isErr || got["status"] != "active" {
+		t.Errorf("status after the restore: %v", got)
+	}
+	got, isErr = call(t, cs, "deliberation_recover", map[string]any{"id": id, "restore": true})
+	if isErr || got["restored"] != false || got["prompt"] != nil || !strings.Contains(got["note"].(string), "nothing changed") {
+		t.Errorf("recover with restore of a healthy state: %v", got)
+	}
+}

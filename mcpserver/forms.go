@@ -8,11 +8,9 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
-	"github.com/elicit/elicit/form/codex"
-	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/native"
 	"github.com/elicit/elicit/form/surfaces"
-	"github.com/elicit/elicit/internal/responselog"
+	"github.com/elicit/elicit/internal/formrun"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -51,28 +49,20 @@ func (r surfaceRender) MarshalJSON() ([]byte, error) {
 }
 
 func (h *handlers) renderForm(_ context.Context, req *mcp.CallToolRequest, a *args) any {
-	f, tmpl := a.form(h.opts.Templates)
+	rf := h.formOf(a)
 	surface := form.Surface(a.str("surface", false))
 	if a.has("surface") && !slices.Contains(renderSurfaces, surface) {
 		a.probs.Add("surface", "%q is not a surface render_form produces (ask, markdown, codex)", surface)
 	}
-	if f == nil || len(a.probs) > 0 {
+	if rf.Form == nil || len(a.probs) > 0 {
 		return nil
 	}
-	choice := form.SelectSurface(f, h.surfaceOptions(req))
-	rendered := surface
-	if rendered == "" {
-		rendered = form.SurfaceAsk
+	r := h.door(req).Render(rf, surface, h.surfaceOptions(req))
+	c := r.Choice
+	if res, ok := r.Result.(*ask.Result); ok {
+		return renderResult{Result: res, Surface: c.Surface, SurfaceReason: c.Reason, SurfaceHow: c.How}
 	}
-	h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindRender, Surface: string(rendered)})
-	h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindSurface, Surface: string(choice.Surface), Reason: choice.Reason})
-	switch surface {
-	case form.SurfaceMarkdown:
-		return surfaceRender{markdown.Render(f, nil), choice.Surface, choice.Reason, choice.How}
-	case form.SurfaceCodex:
-		return surfaceRender{codex.Render(f), choice.Surface, choice.Reason, choice.How}
-	}
-	return renderResult{Result: ask.Render(f), Surface: choice.Surface, SurfaceReason: choice.Reason, SurfaceHow: choice.How}
+	return surfaceRender{r.Result, c.Surface, c.Reason, c.How}
 }
 
 // collectResponse validates answers from one or more surfaces: answers (a
@@ -83,33 +73,30 @@ func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) 
 	if a.raw == nil {
 		return failure(a.probs), nil
 	}
-	f, tid := a.form(h.opts.Templates)
+	rf := h.formOf(a)
 	answers := a.object("answers", false, true)
 	reply := a.str("reply", false)
 	if id := a.str("template_id", false); id != "" && !form.ValidTemplateName(id) {
 		a.probs.Add("template_id", "%q is not a template name (lower-case letters, digits and dashes, starting with a letter or digit)", id)
 	} else if id != "" {
-		tid = id
+		rf.Template = id
 	}
 	if !a.has("answers") && !a.has("reply") {
 		a.probs.Add("", "pass answers (a JSON answer document), reply (text as it came back: a person's markdown reply, the widget's message, AskUserQuestion's result), or both")
 	}
-	if f == nil || len(a.probs) > 0 {
+	if rf.Form == nil || len(a.probs) > 0 {
 		return failure(a.probs), nil
 	}
 	var docs []surfaces.Document
 	if answers != nil {
 		docs = append(docs, surfaces.Document{Name: "answers", Format: surfaces.FormatJSON, Data: answers})
 	}
-	var from form.Surface
 	if a.has("reply") {
 		// Read as the CLI reads a file: a person's markdown reply, the
 		// widget's chat message, or AskUserQuestion's result text.
-		d := surfaces.Document{Name: "reply", Format: surfaces.FormatAuto, Data: []byte(reply)}
-		docs, from = append(docs, d), surfaces.SurfaceOf(f, d)
+		docs = append(docs, surfaces.Document{Name: "reply", Format: surfaces.FormatAuto, Data: []byte(reply)})
 	}
-	r, err := surfaces.Collect(f, docs, &form.CollectOptions{TemplateID: tid})
-	h.recordCollect(req, f, tid, string(from), r, err)
+	r, err := h.door(req).Collect(rf, docs, &form.CollectOptions{TemplateID: rf.Template})
 	var fail *surfaces.Failure
 	if errors.As(err, &fail) {
 		return result(collectFailure{Problems: fail.Problems.Strings(), Reask: fail.Reask}, true), nil
@@ -147,6 +134,37 @@ func mergeJSON(a, b any) ([]byte, error) {
 	return json.Marshal(merged)
 }
 
+// formOf reads the call's form (see args.form) as the form operations
+// record it: a hand-built one with the definition it was parsed from.
+func (h *handlers) formOf(a *args) formrun.Form {
+	f, tmpl := a.form(h.opts.Templates)
+	rf := formrun.Form{Form: f, Template: tmpl}
+	if f != nil && tmpl == "" {
+		rf.Definition = a.raw["form"]
+	}
+	return rf
+}
+
+// surfaceHow says how an MCP caller reaches surface s: the tool that
+// renders it, with its surface argument. Only the CLI asks on a terminal.
+func surfaceHow(s form.Surface) string {
+	switch s {
+	case form.SurfaceWidget:
+		return "elicitation_render_widget, then show its html"
+	case form.SurfaceAsk:
+		return "elicitation_render_form, then one AskUserQuestion call per ask_user_question entry"
+	case form.SurfaceMarkdown:
+		return "a render result's markdown_followup, or elicitation_render_form with surface markdown; collect the person's reply"
+	case form.SurfaceCodex:
+		return "elicitation_render_form with surface codex: request_user_input questions"
+	case form.SurfaceTerminal:
+		return "the CLI's elicit form ask FILE, in a terminal (no tool asks on a terminal)"
+	case form.SurfaceNative:
+		return "elicitation_ask (native elicitation)"
+	}
+	return ""
+}
+
 // surfaceOptions is what the server knows of the client, for the router:
 // it can render the widget only when it advertised MCP Apps, and a client
 // known by name (Claude Code, the Codex CLI) has its own question tool.
@@ -156,7 +174,7 @@ func (h *handlers) surfaceOptions(req *mcp.CallToolRequest) *form.SurfaceOptions
 }
 
 func (h *handlers) selectSurface(_ context.Context, req *mcp.CallToolRequest, a *args) any {
-	f, tmpl := a.form(h.opts.Templates)
+	rf := h.formOf(a)
 	opts := h.surfaceOptions(req)
 	if w := a.boolean("widget_capable"); w != nil { // the agent knows its host (a show_widget tool)
 		opts.NoWidgets = !*w
@@ -164,12 +182,10 @@ func (h *handlers) selectSurface(_ context.Context, req *mcp.CallToolRequest, a 
 	if k := a.boolean("keyboard_mode"); k != nil {
 		opts.KeyboardMode, opts.KeyboardModeFunc = *k, nil
 	}
-	if f == nil {
+	if rf.Form == nil {
 		return nil
 	}
-	choice := form.SelectSurface(f, opts)
-	h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindSurface, Surface: string(choice.Surface), Reason: choice.Reason})
-	return choice
+	return h.door(req).Route(rf, opts)
 }
 
 func (h *handlers) listTemplates(_ context.Context, _ *mcp.CallToolRequest, a *args) any {

@@ -2,9 +2,8 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 
-	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/formrun"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -37,38 +36,15 @@ func (h *handlers) stats(_ context.Context, _ *mcp.CallToolRequest, a *args) any
 	return st
 }
 
-// record appends an event about form f (cast from template tmpl, "" for a
-// hand-built form) to the response log, with the client as the host.
-func (h *handlers) record(req *mcp.CallToolRequest, f *form.Form, tmpl string, e responselog.Event) {
-	if h.log == nil || h.opts.NoLogWrites || f == nil {
-		return
+// door is the server as the form operations know it: the response log
+// (none with NoLogWrites), the client as the host, and the tools that
+// reach each surface.
+func (h *handlers) door(req *mcp.CallToolRequest) *formrun.Door {
+	d := &formrun.Door{Who: whoOf(req), How: surfaceHow}
+	if !h.opts.NoLogWrites {
+		d.Log = h.log
 	}
-	e.Template = tmpl
-	h.log.Append(responselog.New(f, e, whoOf(req)))
-}
-
-// recordCollect logs a collect: a submission, or the answers' problems.
-func (h *handlers) recordCollect(req *mcp.CallToolRequest, f *form.Form, tmpl, surface string, r *form.Response, err error) {
-	var probs interface{ Strings() []string }
-	switch {
-	case err == nil && r != nil:
-		h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindResponse, Surface: surface, Response: r})
-	case errors.As(err, &probs):
-		h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindRejected, Surface: surface, Problems: len(probs.Strings())})
-	}
-}
-
-// recordAsk logs the answer elicitation_ask got from the dialog: a
-// submission, or answers with problems (a decline or cancel collects
-// nothing).
-func (h *handlers) recordAsk(req *mcp.CallToolRequest, f *form.Form, tmpl string, out askResult) {
-	switch {
-	case out.Success:
-		h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindResponse, Surface: string(form.SurfaceNative),
-			Response: &form.Response{Responses: out.Responses, ResponseID: out.ResponseID, TemplateID: out.TemplateID}})
-	case out.Action == "accept" && len(out.Problems) > 0:
-		h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindRejected, Surface: string(form.SurfaceNative), Problems: len(out.Problems)})
-	}
+	return d
 }
 
 // whoOf is the host of a call: the client's name and version from

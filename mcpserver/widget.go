@@ -7,7 +7,6 @@ import (
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/form/widget"
-	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,12 +21,11 @@ func (h *handlers) renderWidgetTool() toolDef {
 }
 
 func (h *handlers) renderWidget(_ context.Context, req *mcp.CallToolRequest, a *args) any {
-	f, tmpl := a.form(h.opts.Templates)
-	if f == nil {
+	rf := h.formOf(a)
+	if rf.Form == nil {
 		return nil
 	}
-	h.record(req, f, tmpl, responselog.Event{Kind: responselog.KindRender, Surface: string(form.SurfaceWidget)})
-	return widget.Render(f, nil)
+	return h.door(req).Render(rf, form.SurfaceWidget, h.surfaceOptions(req)).Result
 }
 
 // widgetValidateTool is the app's: hosts show it to the app, not the model

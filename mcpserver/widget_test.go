@@ -216,6 +216,7 @@ func TestSurfacePerClient(t *testing.T) {
 		{"the agent says its host shows widgets", claude, nil, map[string]any{"widget_capable": true}, "widget"},
 		{"the agent says its host does not", other, appsClient(), map[string]any{"widget_capable": false}, "ask"},
 	}
+	toolFor := map[string]string{"ask": "elicitation_render_form,", "codex": "elicitation_render_form with surface codex", "widget": "elicitation_render_widget,"}
 	contract := map[string]any{"template": "session-contract", "slots": map[string]any{"project": "x"}}
 	for _, v := range protocols {
 		for _, tt := range tests {
@@ -227,8 +228,8 @@ func TestSurfacePerClient(t *testing.T) {
 					args[k] = a
 				}
 				got, _ := call(t, cs, "elicitation_select_surface", args)
-				if got["surface"] != tt.want || !strings.Contains(got["how"].(string), "--surface "+tt.want) {
-					t.Errorf("select_surface = %v, want %s", got, tt.want)
+				if got["surface"] != tt.want || !strings.HasPrefix(got["how"].(string), toolFor[tt.want]) {
+					t.Errorf("select_surface = %v, want %s through %s", got, tt.want, toolFor[tt.want])
 				}
 				if tt.args != nil {
 					return

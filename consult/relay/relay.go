@@ -48,7 +48,9 @@ type Options struct {
 	// Background marks the consultation as running in the background (an
 	// MCP server, or send --background) in the state.
 	Background bool
-	// Words name the next steps in messages; nil means CLIWords.
+	// Words name the next steps in messages in the caller's words (the
+	// CLI's commands, the MCP server's tools); nil names this package's
+	// functions (APIWords).
 	Words *Words
 }
 
@@ -60,13 +62,14 @@ type Words struct {
 	MaxTokens, MaxTime     string
 }
 
-// CLIWords are the CLI's commands and flags.
-var CLIWords = Words{Evaluate: "elicit deliberate evaluate", Wait: "deliberate wait ID", Cancel: "deliberate cancel ID",
-	MaxTokens: "--max-tokens", MaxTime: "--max-time"}
+// APIWords name the next steps as the Go functions and options that take
+// them, for a program that calls this package itself.
+var APIWords = Words{Evaluate: "deliberation.Store.Evaluate", Wait: "relay.Wait for ID", Cancel: "relay.Cancel of ID",
+	MaxTokens: "Options.Budget.MaxTokens", MaxTime: "Options.Budget.MaxTime"}
 
 func (o *Options) words() *Words {
 	if o.Words == nil {
-		return &CLIWords
+		return &APIWords
 	}
 	return o.Words
 }

@@ -101,6 +101,9 @@ func TestSendCountsThreadTotalsOnce(t *testing.T) {
 	}
 }
 
+// TestSendOnlyWhenAResponseIsAwaited: a send while the last answer awaits
+// its evaluation is refused, naming the next step in the caller's words:
+// without Words, this package's API, never a door's command.
 func TestSendOnlyWhenAResponseIsAwaited(t *testing.T) {
 	sc := &consult.Scripted{Replies: []consult.ScriptedReply{reply("t1", answer1, 1, 1)}}
 	st := deliberation.NewStore(t.TempDir(), nil)
@@ -109,8 +112,12 @@ func TestSendOnlyWhenAResponseIsAwaited(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Send(context.Background(), st, id, sc, nil)
-	if err == nil || !strings.Contains(err.Error(), "awaits your evaluation of the last answer") || len(sc.Calls()) != 1 {
+	if err == nil || !strings.Contains(err.Error(), "awaits your evaluation of the last answer (deliberation.Store.Evaluate)") || len(sc.Calls()) != 1 {
 		t.Errorf("err = %v, calls %d", err, len(sc.Calls()))
+	}
+	words := &Words{Evaluate: "DOOR-EVALUATE"}
+	if _, err := Send(context.Background(), st, id, sc, &Options{Words: words}); err == nil || !strings.Contains(err.Error(), "(DOOR-EVALUATE)") {
+		t.Errorf("with the caller's words: %v", err)
 	}
 }
 

@@ -72,7 +72,7 @@ function suite(label, connect) {
 
       [r] = await call(c, "elicitation_select_surface", { form: scope, widget_capable: false });
       assert.deepEqual(r, { surface: "ask", reason: "the client cannot render widgets",
-        how: "elicitation_render_form (MCP) or elicit form render FILE --surface ask, then one AskUserQuestion call per ask_user_question entry" });
+        how: "elicitation_render_form, then one AskUserQuestion call per ask_user_question entry" });
 
       [r] = await call(c, "elicitation_list_templates", {});
       assert.equal(r.templates[0].name, "session-contract");

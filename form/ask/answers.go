@@ -22,12 +22,12 @@ func index(f *form.Form) map[string]target {
 			continue
 		}
 		for _, p := range plans {
-			if len(p.groups) == 0 {
-				idx[p.question.Question] = target{plan: p, group: -1}
+			if len(p.Groups) == 0 {
+				idx[p.Question.Question] = target{plan: p, group: -1}
 				continue
 			}
-			idx[p.question.Question] = target{plan: p, group: 0}
-			for k, g := range p.groups {
+			idx[p.Question.Question] = target{plan: p, group: 0}
+			for k, g := range p.Groups {
 				idx[g.Question.Question] = target{plan: p, group: k + 1}
 			}
 		}
@@ -71,6 +71,6 @@ func (r *Reader) Read(into *form.ChatAnswers, prefix string, answers map[string]
 			into.Problem(path, "must be a string, as AskUserQuestion answers are (got %s)", form.DescribeValue(v))
 			return
 		}
-		into.Add(path, form.ChatQuestion{Choice: t.plan.choice, Group: t.group, Edit: t.plan.edit}, s)
+		into.Add(path, form.ChatQuestion{Choice: t.plan.Choice, Group: t.group, Edit: t.plan.Edit}, s)
 	})
 }

@@ -21,7 +21,7 @@ import (
 func askPlans(f *form.Field) (plans []*plan, reason string) {
 	if !f.Type.Expands() {
 		p := planFor(f)
-		return []*plan{p}, p.unsupported
+		return []*plan{p}, p.Unsupported
 	}
 	parts := f.Parts()
 	plans = make([]*plan, len(parts))
@@ -31,10 +31,10 @@ func askPlans(f *form.Field) (plans []*plan, reason string) {
 		}
 		p := new(plan)
 		p.planAs(&parts[i].Field, form.SuggestedSuffix)
-		if p.unsupported != "" {
-			return nil, fmt.Sprintf("%s: %s", parts[i].What, p.unsupported)
+		if p.Unsupported != "" {
+			return nil, fmt.Sprintf("%s: %s", parts[i].What, p.Unsupported)
 		}
-		p.edit = parts[i].Edit
+		p.Edit = parts[i].Edit
 		p.setHeader(form.Header(parts[i].Header, MaxHeader))
 		plans[i] = p
 	}
@@ -47,8 +47,8 @@ const editHint = "(accept, reject, or choose Other and type the corrected assump
 
 // setHeader replaces the chip header of the question and its follow-ups.
 func (p *plan) setHeader(h string) {
-	p.question.Header = h
-	for i := range p.groups {
-		p.groups[i].Question.Header = h
+	p.Question.Header = h
+	for i := range p.Groups {
+		p.Groups[i].Question.Header = h
 	}
 }

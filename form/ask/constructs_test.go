@@ -69,7 +69,7 @@ func TestConstructUnsupported(t *testing.T) {
 		{"id": "ok", "text": "OK?", "type": "boolean"}]}`))
 	r := Render(f)
 	want := []form.Unsupported{
-		{QuestionID: "r", Type: form.Ranking, Reason: "rank 1 of 2: 17 options: the two-tier picker offers at most 16", Surface: "markdown", How: form.SurfaceMarkdown.How()},
+		{QuestionID: "r", Type: form.Ranking, Reason: "rank 1 of 2: 17 options: the two-tier picker offers at most 16", Surface: "markdown"},
 	}
 	if diff := cmp.Diff(want, r.Unsupported); diff != "" {
 		t.Errorf("unsupported (-want +got):\n%s", diff)

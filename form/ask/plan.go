@@ -5,24 +5,14 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/internal/chatplan"
 )
 
 // plan is how one field is asked through AskUserQuestion; the answer reader
-// uses the same plan to map the tool's answers back.
-type plan struct {
-	field       *form.Field
-	unsupported string
-	// choice is the field's options in asking order and their labels
-	// (form.ChatChoice, shared with the Codex surface); its badge marks the
-	// recommended option: form.RecommendedSuffix, or form.SuggestedSuffix
-	// for the questions a construct expands into.
-	choice   *form.ChatChoice
-	question Question
-	groups   []FollowupGroup
-	// edit says the question is an assumption's: "Other" text is the
-	// corrected assumption.
-	edit bool
-}
+// uses the same plan to map the tool's answers back. Its choice's badge
+// marks the recommended option: form.RecommendedSuffix, or
+// form.SuggestedSuffix for the questions a construct expands into.
+type plan struct{ chatplan.Plan[Question] }
 
 // askedFields are the form's fields as AskUserQuestion asks them: a field
 // whose question text an earlier field already has gets its id appended
@@ -55,18 +45,18 @@ func (p *plan) plan(f *form.Field) { p.planAs(f, form.RecommendedSuffix) }
 
 // planAs fills p with how to ask f, marking its recommendation with badge.
 func (p *plan) planAs(f *form.Field, badge string) {
-	*p = plan{field: f, choice: form.NewChatChoice(f, badge)}
-	if p.unsupported = unsupportedReason(f); p.unsupported != "" {
+	*p = plan{chatplan.Plan[Question]{Field: f, Choice: form.NewChatChoice(f, badge)}}
+	if p.Unsupported = unsupportedReason(f); p.Unsupported != "" {
 		return
 	}
-	if p.unsupported = optionsProblem(f, p.choice.Options); p.unsupported != "" {
+	if p.Unsupported = optionsProblem(f, p.Choice.Options); p.Unsupported != "" {
 		return
 	}
 	opts := p.askOptions()
 	q := Question{Question: questionText(f), Header: form.Header(f.ID, MaxHeader), MultiSelect: f.Type == form.MultiSelect}
 	if len(opts) <= MaxOptions {
 		q.Options = opts
-		p.question = q
+		p.Question = q
 		return
 	}
 	p.twoTier(q, opts)
@@ -116,10 +106,10 @@ func optionsProblem(f *form.Field, opts []string) string {
 
 // askOptions labels and describes the options.
 func (p *plan) askOptions() []Option {
-	out := make([]Option, len(p.choice.Options))
-	for i, o := range p.choice.Options {
-		out[i] = Option{Label: p.choice.Label(o), Description: form.Sentences(p.field.OptionNote(o), p.field.EndorsementNote(o), p.field.GuessNote(o))}
-		if o == form.NotNow && p.field.NeedsNotNow() {
+	out := make([]Option, len(p.Choice.Options))
+	for i, o := range p.Choice.Options {
+		out[i] = Option{Label: p.Choice.Label(o), Description: form.Sentences(p.Field.OptionNote(o), p.Field.EndorsementNote(o), p.Field.GuessNote(o))}
+		if o == form.NotNow && p.Field.NeedsNotNow() {
 			out[i].Description = form.NotNowNote
 		}
 	}
@@ -130,7 +120,7 @@ func (p *plan) askOptions() []Option {
 // tier picks a group, the follow-up picks within it.
 func (p *plan) twoTier(q Question, opts []Option) {
 	sizes := form.Groups(len(opts), MaxOptions)
-	p.choice.Groups = sizes
+	p.Choice.Groups = sizes
 	tier1 := q
 	tier1.Question = q.Question + " (choose a group first)"
 	tier1.Options = make([]Option, 0, len(sizes))
@@ -143,10 +133,10 @@ func (p *plan) twoTier(q Question, opts []Option) {
 		second := q
 		second.Question = fmt.Sprintf("%s (%s)", q.Question, label)
 		second.Options = group
-		p.groups = append(p.groups, FollowupGroup{Label: label, Question: second})
+		p.Groups = append(p.Groups, FollowupGroup{Label: label, Question: second})
 		start = end
 	}
-	p.question = tier1
+	p.Question = tier1
 }
 
 func groupDescription(group []Option) string {
@@ -155,10 +145,6 @@ func groupDescription(group []Option) string {
 		labels[i] = o.Label
 	}
 	return strings.Join(labels, "; ")
-}
-
-func (p *plan) followup() Followup {
-	return Followup{QuestionID: p.field.ID, After: p.question.Question, Groups: p.groups}
 }
 
 // questionText folds what the host cannot show beside a question into it:

@@ -85,18 +85,12 @@ type Metadata struct {
 
 // Followup is the second tier of a two-tier picker: after the first tier's
 // answer names a group, ask that group's question (for a multi_select, the
-// questions of every chosen group, in one call).
-type Followup struct {
-	QuestionID string          `json:"question_id"`
-	After      string          `json:"after"`
-	Groups     []FollowupGroup `json:"groups"`
-}
+// questions of every chosen group, in one call). After is the first tier's
+// question text.
+type Followup = form.Followup[Question]
 
 // FollowupGroup is the question to ask when the first tier's answer is Label.
-type FollowupGroup struct {
-	Label    string   `json:"label"`
-	Question Question `json:"question"`
-}
+type FollowupGroup = form.FollowupGroup[Question]
 
 // Render renders a form for AskUserQuestion. Fields the host cannot express
 // are listed in Unsupported, never dropped. A form that breaks a definition
@@ -146,15 +140,15 @@ func render(f *form.Form, fields []*form.Field) *Result {
 			plans[i].plan(fl)
 			ps = []*plan{&plans[i]}
 		}
-		if p := ps[0]; p.unsupported != "" {
-			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl, p.unsupported, markdown.FollowupSurface(fl)))
+		if p := ps[0]; p.Unsupported != "" {
+			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl, p.Unsupported, markdown.FollowupSurface(fl)))
 			continue
 		}
 		for _, p := range ps {
 			batch = append(batch, payload(p))
-			questions = append(questions, p.question)
-			if len(p.groups) > 0 {
-				r.Followups = append(r.Followups, p.followup())
+			questions = append(questions, p.Question)
+			if len(p.Groups) > 0 {
+				r.Followups = append(r.Followups, p.Followup(p.Question.Question))
 			}
 			if len(batch) == MaxQuestions {
 				r.addBatch(batch, questions)
@@ -188,7 +182,7 @@ func (r *Result) addBatch(batch []Payload, questions []Question) {
 
 // payload builds the seed's payload for an askable field.
 func payload(p *plan) Payload {
-	f := p.field
+	f := p.Field
 	t := string(f.Type)
 	if f.Type.SingleChoice() {
 		t = string(form.SingleSelect)
@@ -197,7 +191,7 @@ func payload(p *plan) Payload {
 	if f.Inferred() {
 		help = joinNonEmpty(" ", help, fmt.Sprintf("Guessed: %s (%s).", form.FormatValue(f.Default), f.InferredFrom))
 	}
-	return Payload{QuestionID: f.ID, Question: f.Text, Type: t, Options: p.choice.Options, Default: f.Default, HelpText: help}
+	return Payload{QuestionID: f.ID, Question: f.Text, Type: t, Options: p.Choice.Options, Default: f.Default, HelpText: help}
 }
 
 func joinNonEmpty(sep string, parts ...string) string {

@@ -88,18 +88,18 @@ func TestTwoTierGroupsAreBalanced(t *testing.T) {
 		}
 		p := planFor(&form.Field{ID: "x", Text: "X?", Type: form.SingleSelect, Options: opts, Required: true})
 		total := 0
-		for _, g := range p.groups {
+		for _, g := range p.Groups {
 			if k := len(g.Question.Options); k < 2 || k > 4 {
 				t.Errorf("n=%d: group of %d", n, k)
 			}
 			total += len(g.Question.Options)
 		}
-		if total != n || len(p.question.Options) != len(p.groups) {
-			t.Errorf("n=%d: %d options in %d groups", n, total, len(p.groups))
+		if total != n || len(p.Question.Options) != len(p.Groups) {
+			t.Errorf("n=%d: %d options in %d groups", n, total, len(p.Groups))
 		}
 	}
 	p := planFor(&form.Field{ID: "x", Text: "X?", Type: form.SingleSelect, Options: make([]string, 17)})
-	if p.unsupported == "" {
+	if p.Unsupported == "" {
 		t.Error("17 options must be unsupported")
 	}
 }

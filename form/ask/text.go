@@ -100,7 +100,7 @@ func (r *Reader) ReadText(into *form.ChatAnswers, text string) bool {
 			into.Problem(path, "answered %d different ways in the text (%s%s); give one answer", len(rd.answers), strings.Join(quoted, ", "), more)
 		case len(rd.answers) == 1:
 			t := r.idx[rd.question]
-			into.Add(path, form.ChatQuestion{Choice: t.plan.choice, Group: t.group, Edit: t.plan.edit}, rd.answers[0])
+			into.Add(path, form.ChatQuestion{Choice: t.plan.Choice, Group: t.group, Edit: t.plan.Edit}, rd.answers[0])
 		case rd.bad:
 			into.Problem(path, "could not read the answer: want \"ANSWER\" after %q= (the text AskUserQuestion's result shows, unchanged)", rd.question)
 		}

@@ -40,11 +40,11 @@ type Reader struct {
 func NewReader(f *form.Form) *Reader {
 	idx := map[string]target{}
 	for _, p := range plans(f) {
-		if p.unsupported != "" {
+		if p.Unsupported != "" {
 			continue
 		}
-		idx[p.question.ID] = target{p, 0}
-		for k, g := range p.groups {
+		idx[p.Question.ID] = target{p, 0}
+		for k, g := range p.Groups {
 			idx[g.Question.ID] = target{p, k + 1}
 		}
 	}
@@ -61,7 +61,7 @@ func (r *Reader) Read(into *form.ChatAnswers, prefix string, answers map[string]
 			return
 		}
 		if answer, ok := picked(into, path, v); ok {
-			into.Add(path, form.ChatQuestion{Choice: t.plan.choice, Group: t.group, Edit: t.plan.edit}, answer)
+			into.Add(path, form.ChatQuestion{Choice: t.plan.Choice, Group: t.group, Edit: t.plan.Edit}, answer)
 		}
 	})
 }

@@ -76,8 +76,8 @@ func TestRenderMatchesHostSchema(t *testing.T) {
 		}
 		asked := map[string]bool{}
 		for _, p := range plans(f) {
-			if p.unsupported == "" {
-				asked[p.field.ID] = true
+			if p.Unsupported == "" {
+				asked[p.Field.ID] = true
 			}
 		}
 		for _, u := range r.Unsupported {
@@ -111,8 +111,8 @@ func TestSnake(t *testing.T) {
 		{"id": "x_group_1", "text": "4?", "type": "boolean"}]}`))
 	var ids []string
 	for _, p := range plans(f) {
-		ids = append(ids, p.question.ID)
-		for _, g := range p.groups {
+		ids = append(ids, p.Question.ID)
+		for _, g := range p.Groups {
 			ids = append(ids, g.Question.ID)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/internal/chatplan"
 )
 
 // partPlans plans a triage board, an assumption review or a ranking as one
@@ -20,14 +21,14 @@ func partPlans(f *form.Field, used map[string]bool) []*plan {
 			pt.Field.Text = strings.Replace(pt.Field.Text, form.EditHint, editHint, 1)
 		}
 		p := planFor(&pt.Field, uniqueID(snake(pt.Field.ID), used), used)
-		if p.unsupported != "" {
-			return []*plan{{field: f, unsupported: pt.What + ": " + p.unsupported}}
+		if p.Unsupported != "" {
+			return []*plan{{chatplan.Plan[Question]{Field: f, Unsupported: pt.What + ": " + p.Unsupported}}}
 		}
-		p.edit = pt.Edit
+		p.Edit = pt.Edit
 		h := form.Header(pt.Header, MaxHeader)
-		p.question.Header = h
-		for k := range p.groups {
-			p.groups[k].Question.Header = h
+		p.Question.Header = h
+		for k := range p.Groups {
+			p.Groups[k].Question.Header = h
 		}
 		out = append(out, p)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/internal/chatplan"
 	"github.com/elicit/elicit/form/markdown"
 )
 
@@ -62,18 +63,12 @@ type Option struct {
 }
 
 // Followup is the second tier of a two-tier picker: when the first tier's
-// answer is a group's label, ask that group's question.
-type Followup struct {
-	QuestionID string          `json:"question_id"`
-	After      string          `json:"after"`
-	Groups     []FollowupGroup `json:"groups"`
-}
+// answer is a group's label, ask that group's question. After is the first
+// tier's question id.
+type Followup = form.Followup[Question]
 
 // FollowupGroup is the question to ask when the first tier's answer is Label.
-type FollowupGroup struct {
-	Label    string   `json:"label"`
-	Question Question `json:"question"`
-}
+type FollowupGroup = form.FollowupGroup[Question]
 
 // Render renders f for request_user_input. Fields the tool cannot ask are
 // listed in Unsupported and asked in the markdown follow-up instead.
@@ -89,14 +84,14 @@ func Render(f *form.Form) *Result {
 	var batch []Question
 	var ids []string
 	for _, p := range plans(f) {
-		if p.unsupported != "" {
-			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(p.field, p.unsupported, markdown.FollowupSurface(p.field)))
-			ids = append(ids, p.field.ID)
+		if p.Unsupported != "" {
+			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(p.Field, p.Unsupported, markdown.FollowupSurface(p.Field)))
+			ids = append(ids, p.Field.ID)
 			continue
 		}
-		batch = append(batch, p.question)
-		if len(p.groups) > 0 {
-			r.Followups = append(r.Followups, Followup{QuestionID: p.field.ID, After: p.question.ID, Groups: p.groups})
+		batch = append(batch, p.Question)
+		if len(p.Groups) > 0 {
+			r.Followups = append(r.Followups, p.Followup(p.Question.ID))
 		}
 		if len(batch) == MaxQuestions {
 			r.RequestUserInput = append(r.RequestUserInput, Input{Questions: batch})
@@ -111,17 +106,7 @@ func Render(f *form.Form) *Result {
 }
 
 // plan is how one field is asked; the answer reader uses the same plans.
-type plan struct {
-	field       *form.Field
-	unsupported string
-	// choice is the field's options in asking order and their labels
-	// (form.ChatChoice, shared with the AskUserQuestion surface).
-	choice   *form.ChatChoice
-	question Question
-	groups   []FollowupGroup
-	// edit says the question is an assumption's (constructs.go).
-	edit bool
-}
+type plan struct{ chatplan.Plan[Question] }
 
 // plans decides how to ask every field, with unique snake_case ids; a
 // construct that expands is asked as one question per row or rank slot
@@ -193,31 +178,31 @@ func noControl(t form.Type) string {
 }
 
 func planFor(f *form.Field, id string, used map[string]bool) *plan {
-	p := &plan{field: f, choice: form.NewChatChoice(f, form.RecommendedSuffix)}
+	p := &plan{chatplan.Plan[Question]{Field: f, Choice: form.NewChatChoice(f, form.RecommendedSuffix)}}
 	switch {
 	case f.DisplayOnly():
-		p.unsupported = "a display-only progress report has nothing to ask: narrate it (the markdown follow-up shows it)"
+		p.Unsupported = "a display-only progress report has nothing to ask: narrate it (the markdown follow-up shows it)"
 		return p
 	case noControl(f.Type) != "":
-		p.unsupported = noControl(f.Type)
+		p.Unsupported = noControl(f.Type)
 		return p
 	}
-	switch n := len(p.choice.Options); {
+	switch n := len(p.Choice.Options); {
 	case n == 0:
-		p.unsupported = "free text with no suggestions: request_user_input needs 2 to 3 options to show"
+		p.Unsupported = "free text with no suggestions: request_user_input needs 2 to 3 options to show"
 		return p
 	case n == 1:
-		p.unsupported = "only one option: request_user_input needs 2 to 3"
+		p.Unsupported = "only one option: request_user_input needs 2 to 3"
 		return p
 	case n > TwoTierMax:
-		p.unsupported = fmt.Sprintf("%d options: the two-tier picker offers at most %d", n, TwoTierMax)
+		p.Unsupported = fmt.Sprintf("%d options: the two-tier picker offers at most %d", n, TwoTierMax)
 		return p
 	}
 	opts := p.askOptions()
 	q := Question{ID: id, Header: form.Header(f.ID, MaxHeader), Question: questionText(f)}
 	if len(opts) <= MaxOptions {
 		q.Options = opts
-		p.question = q
+		p.Question = q
 		return p
 	}
 	p.twoTier(q, opts, used)
@@ -227,10 +212,10 @@ func planFor(f *form.Field, id string, used map[string]bool) *plan {
 // askOptions labels and describes the options; every description is a
 // sentence (the tool requires one).
 func (p *plan) askOptions() []Option {
-	f := p.field
+	f := p.Field
 	rec := f.Recommendation()
-	out := make([]Option, len(p.choice.Options))
-	for i, o := range p.choice.Options {
+	out := make([]Option, len(p.Choice.Options))
+	for i, o := range p.Choice.Options {
 		desc := form.Sentences(f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o))
 		switch {
 		case f.Type == form.Confirm && i == 0:
@@ -245,7 +230,7 @@ func (p *plan) askOptions() []Option {
 		if desc == "" {
 			desc = defaultDescription(f, o, rec)
 		}
-		out[i] = Option{Label: p.choice.Label(o), Description: desc}
+		out[i] = Option{Label: p.Choice.Label(o), Description: desc}
 	}
 	return out
 }
@@ -269,8 +254,8 @@ func defaultDescription(f *form.Field, o, rec string) string {
 func (p *plan) twoTier(q Question, opts []Option, used map[string]bool) {
 	tier1 := q
 	start := 0
-	p.choice.Groups = form.Groups(len(opts), MaxOptions)
-	for k, size := range p.choice.Groups {
+	p.Choice.Groups = form.Groups(len(opts), MaxOptions)
+	for k, size := range p.Choice.Groups {
 		group := opts[start : start+size]
 		start += size
 		label := form.GroupLabel(k + 1)
@@ -280,11 +265,11 @@ func (p *plan) twoTier(q Question, opts []Option, used map[string]bool) {
 		}
 		tier1.Options = append(tier1.Options, Option{Label: label, Description: strings.Join(labels, "; ") + "."})
 		second := Question{ID: uniqueID(fmt.Sprintf("%s_group_%d", q.ID, k+1), used), Header: q.Header, Question: q.Question, Options: group}
-		p.groups = append(p.groups, FollowupGroup{Label: label, Question: second})
-		p.choice.Followups = append(p.choice.Followups, second.ID)
+		p.Groups = append(p.Groups, FollowupGroup{Label: label, Question: second})
+		p.Choice.Followups = append(p.Choice.Followups, second.ID)
 	}
 	tier1.Question = strings.TrimRight(q.Question, "?") + ": which group holds your answer?"
-	p.question = tier1
+	p.Question = tier1
 }
 
 // questionText is the question as one sentence: the field's text, with a

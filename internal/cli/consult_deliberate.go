@@ -212,13 +212,18 @@ func (f *sendFlags) spec() consultantSpec {
 	return consultantSpec{name: f.consultant, model: f.model, effort: f.effort, timeout: f.timeout, idleTimeout: f.idle}
 }
 
+// cliWords name the next steps of a send in messages: the CLI's commands
+// and flags.
+var cliWords = relay.Words{Evaluate: "elicit deliberate evaluate", Wait: "deliberate wait ID", Cancel: "deliberate cancel ID",
+	MaxTokens: "--max-tokens", MaxTime: "--max-time"}
+
 func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool) error {
 	c, _, err := a.consultant(f.spec())
 	if err != nil {
 		return err
 	}
 	opts := &relay.Options{Effort: f.effort, Budget: relay.Budget{MaxTokens: f.maxTokens, MaxTime: f.maxTime},
-		Structured: f.structured, Fresh: f.fresh}
+		Structured: f.structured, Fresh: f.fresh, Words: &cliWords}
 	switch {
 	case f.worker:
 		return a.backgroundWorker(st, id, c, opts)
@@ -280,6 +285,7 @@ func (a *app) printSent(r *relay.Result) {
 // 1, or 3 when it was canceled (no answer). started (the id and state file
 // of a deliberation start --send created) goes into the JSON.
 func (a *app) sendFailure(err error, asJSON bool, started map[string]any) error {
+	err = deliberation.NameRestore(err, restoreCommand)
 	var ce *consult.Error
 	if !errors.As(err, &ce) {
 		var probs problem.List

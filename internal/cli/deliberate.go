@@ -83,13 +83,23 @@ func (a *app) delibWithStore(args []string, fn func(st *deliberation.Store, id s
 }
 
 // delibProblems prints a problem.List as {"success":false,"problems":[...]}
-// on stdout when --json was asked for; other errors pass through.
+// on stdout when --json was asked for; other errors pass through. A state
+// to rebuild is named as the command that does it.
 func (a *app) delibProblems(asJSON bool, err error) error {
+	err = deliberation.NameRestore(err, restoreCommand)
 	if !asJSON {
 		return err
 	}
 	return reportJSON(a.stdout, err)
 }
+
+// restoreCommand is how the CLI rebuilds the state of id from its
+// transcript.
+func restoreCommand(id string) string { return "elicit deliberate recover " + id + " --restore" }
+
+// cliMapping names the Solution Space Mapping's inputs in notes: the
+// CLI's flags.
+const cliMapping = "CLI --shape, --tangents, --drift-signals"
 
 func (a *app) deliberateStart() *cobra.Command {
 	var question string
@@ -117,10 +127,10 @@ func (a *app) deliberateStart() *cobra.Command {
 					StateFile string   `json:"state_file"`
 					Prompt    string   `json:"prompt"`
 					Notes     []string `json:"notes,omitempty"`
-				}{id, st.StatePath(id), s.Next.Prompt, s.Notes()})
+				}{id, st.StatePath(id), s.Next.Prompt, s.NotesNaming(cliMapping)})
 			}
 			fmt.Fprintf(a.stdout, "deliberation %s (state: %s)\n", id, st.StatePath(id))
-			for _, n := range s.Notes() {
+			for _, n := range s.NotesNaming(cliMapping) {
 				fmt.Fprintf(a.stdout, "note: %s\n", n)
 			}
 			fmt.Fprintf(a.stdout, "\n%s", s.Next.Prompt)
@@ -243,7 +253,7 @@ func (a *app) deliberateStatus() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				doc := s.StatusDocument(time.Now())
+				doc := s.StatusDocument(time.Now(), cliMapping)
 				if asJSON {
 					return writeJSON(a.stdout, doc)
 				}
@@ -316,6 +326,7 @@ func (a *app) deliberateList() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			deliberation.NameRestores(entries, restoreCommand)
 			w := bufio.NewWriter(a.stdout)
 			if asJSON {
 				err = writeJSONList(w, "deliberations", entries)
@@ -486,7 +497,8 @@ func (a *app) delibRecoverFromTranscript(st *deliberation.Store, id string, load
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stderr, "elicit: %s\nelicit: this Recovery prompt is rebuilt from the transcript; 'elicit deliberate recover %s --restore' rewrites the state file\n", loadErr, id)
+	fmt.Fprintf(a.stderr, "elicit: %s\nelicit: this Recovery prompt is rebuilt from the transcript; 'elicit deliberate recover %s --restore' rewrites the state file\n",
+		deliberation.NameRestore(loadErr, restoreCommand), id)
 	fmt.Fprint(a.stdout, prompt)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/elicit/elicit/deliberation"
 	"github.com/elicit/elicit/internal/termui"
 	"github.com/elicit/elicit/internal/visible"
 	"github.com/elicit/elicit/problem"
@@ -52,6 +53,7 @@ var errReported = errors.New("problems reported")
 // file name) are escaped (see visible.String).
 func exitCode(err error, stderr io.Writer, command string) int {
 	stderr = visible.NewWriter(stderr)
+	err = deliberation.NameRestore(err, restoreCommand)
 	var usage *usageError
 	var none *noAnswerError
 	var problems problem.List

@@ -8,12 +8,9 @@ import (
 
 	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
-	"github.com/elicit/elicit/form/ask"
-	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/form/widget"
-	"github.com/elicit/elicit/internal/responselog"
 	"github.com/spf13/cobra"
 )
 
@@ -103,24 +100,22 @@ widget, --markdown the bare markdown of --surface markdown.`,
 				return usagef("--html needs --surface widget")
 			}
 			f, tmpl, err := a.loadForm(&src, args)
-			if err == nil {
-				a.record(f, tmpl, responselog.Event{Kind: responselog.KindRender, Surface: surface, Definition: src.data})
-			}
 			switch {
 			case err != nil && html:
 				return err // the problems go to stderr, not into the HTML
 			case err != nil:
 				return reportJSON(a.stdout, err)
+			}
+			r := a.door().Render(runForm(f, tmpl, &src), form.Surface(surface), a.renderRouting())
+			switch {
 			case html:
-				_, err := io.WriteString(a.stdout, widget.Render(f, nil).HTML)
+				_, err := io.WriteString(a.stdout, r.Result.(*widget.Result).HTML)
+				return err
+			case bare:
+				_, err := io.WriteString(a.stdout, r.Result.(*markdown.Result).Markdown)
 				return err
 			}
-			r := render(f, form.Surface(surface))
-			if bare {
-				_, err := io.WriteString(a.stdout, r.(*markdown.Result).Markdown)
-				return err
-			}
-			return writeJSON(a.stdout, r)
+			return writeJSON(a.stdout, r.Result)
 		},
 	}
 	src.register(cmd)
@@ -130,17 +125,17 @@ widget, --markdown the bare markdown of --surface markdown.`,
 	return cmd
 }
 
-// render renders f for one of renderSurfaces.
-func render(f *form.Form, s form.Surface) any {
-	switch s {
-	case form.SurfaceWidget:
-		return widget.Render(f, nil)
-	case form.SurfaceMarkdown:
-		return markdown.Render(f, nil)
-	case form.SurfaceCodex:
-		return codex.Render(f)
-	}
-	return ask.Render(f)
+// renderRouting is what form render tells the router, for the choice it
+// logs beside the render: form surface's defaults (a client that can
+// render widgets, keyboard mode as the environment and the project's
+// settings say). The choice is not printed, so keyboard mode is read only
+// when the router asks, and quietly: a problem with the setting counts as
+// off, as for the MCP server.
+func (a *app) renderRouting() *form.SurfaceOptions {
+	return &form.SurfaceOptions{KeyboardModeFunc: func() bool {
+		s, err := config.KeyboardModeFor(a.project(), a.getenv)
+		return err == nil && s.Value
+	}}
 }
 
 func (a *app) formCollect() *cobra.Command {
@@ -179,8 +174,11 @@ fields that failed.`,
 			if templateID != "" {
 				tid = templateID
 			}
-			r, err := a.collect(f, answerArgs, surfaces.Format(format), tid)
-			a.recordCollect(f, tid, src.data, r, err)
+			docs, err := a.answerDocs(answerArgs, surfaces.Format(format))
+			if err != nil {
+				return reportJSON(a.stdout, err)
+			}
+			r, err := a.door().Collect(runForm(f, tid, &src), docs, &form.CollectOptions{TemplateID: tid})
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}
@@ -193,8 +191,8 @@ fields that failed.`,
 	return cmd
 }
 
-// collect reads the answer documents and collects them as one.
-func (a *app) collect(f *form.Form, names []string, format surfaces.Format, templateID string) (*form.Response, error) {
+// answerDocs reads the answer documents.
+func (a *app) answerDocs(names []string, format surfaces.Format) ([]surfaces.Document, error) {
 	docs := make([]surfaces.Document, len(names))
 	for i, name := range names {
 		data, err := a.readInput(name, answersInput)
@@ -206,7 +204,7 @@ func (a *app) collect(f *form.Form, names []string, format surfaces.Format, temp
 		}
 		docs[i] = surfaces.Document{Name: name, Format: format, Data: data}
 	}
-	return surfaces.Collect(f, docs, &form.CollectOptions{TemplateID: templateID})
+	return docs, nil
 }
 
 func (a *app) formSummary() *cobra.Command {
@@ -262,9 +260,8 @@ func (a *app) formSurface() *cobra.Command {
 			if !cmd.Flags().Changed("keyboard-mode") {
 				keyboard = a.keyboardMode()
 			}
-			choice := form.SelectSurface(f, &form.SurfaceOptions{NoWidgets: !widgetCapable, KeyboardMode: keyboard})
-			a.record(f, tmpl, responselog.Event{Kind: responselog.KindSurface, Surface: string(choice.Surface), Reason: choice.Reason, Definition: src.data})
-			return writeJSON(a.stdout, choice)
+			opts := &form.SurfaceOptions{NoWidgets: !widgetCapable, KeyboardMode: keyboard}
+			return writeJSON(a.stdout, a.door().Route(runForm(f, tmpl, &src), opts))
 		},
 	}
 	src.register(cmd)

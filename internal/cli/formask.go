@@ -10,7 +10,6 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/term"
-	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/termui"
 	"github.com/spf13/cobra"
 )
@@ -55,8 +54,9 @@ time limit use timeout --foreground: in the background (timeout without it) ask 
 				return err
 			}
 			r, err := form.Collect(f, answers, &form.CollectOptions{TemplateID: tid})
-			a.record(f, tid, responselog.Event{Kind: responselog.KindRender, Surface: string(form.SurfaceTerminal), Definition: src.data})
-			a.recordCollect(f, tid, src.data, r, err)
+			d, rf := a.door(), runForm(f, tid, &src)
+			d.Shown(rf, form.SurfaceTerminal)
+			d.Collected(rf, form.SurfaceTerminal, r, err)
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/widget/page"
-	"github.com/elicit/elicit/internal/responselog"
 	"github.com/spf13/cobra"
 )
 
@@ -71,10 +70,11 @@ terminal closed) or the timeout (default 30m; 0 waits forever) print
 					fmt.Fprintf(a.stderr, "elicit: %v; open the address above yourself\n", err)
 				}
 			}
-			a.record(f, tid, responselog.Event{Kind: responselog.KindRender, Surface: string(form.SurfaceWidget), Definition: src.data})
+			d, rf := a.door(), runForm(f, tid, &src)
+			d.Shown(rf, form.SurfaceWidget)
 			resp, err := page.Serve(ctx, f, &page.Options{Port: port, TemplateID: tid, Ready: ready})
 			if err == nil {
-				a.recordCollect(f, tid, src.data, resp, nil)
+				d.Collected(rf, form.SurfaceWidget, resp, nil)
 			}
 			if errors.Is(err, page.ErrNoAnswer) {
 				if werr := writeJSON(a.stdout, unanswered{Action: "cancel"}); werr != nil {

@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/formrun"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/visible"
-	"github.com/elicit/elicit/problem"
 )
 
 // responseLog is the response log, or nil when it is off (ELICIT_LOG=off,
@@ -52,22 +51,37 @@ func (a *app) logWarn(w string) {
 	fmt.Fprintln(a.stderr, "elicit: warning: "+visible.String(w))
 }
 
-// record appends an event about form f, cast from template tmpl ("" for a
-// hand-built form), to the response log.
-func (a *app) record(f *form.Form, tmpl string, e responselog.Event) {
-	if l := a.responseLog(); l != nil {
-		e.Template = tmpl
-		l.Append(responselog.New(f, e, responselog.CLIHost(a.getenv)))
-	}
+// door is the CLI as the form operations know it: the response log (nil
+// when it is off), the agent that ran the command, and the commands that
+// reach each surface.
+func (a *app) door() *formrun.Door {
+	return &formrun.Door{Log: a.responseLog(), Who: responselog.CLIHost(a.getenv), How: surfaceHow}
 }
 
-// recordCollect logs a collect: a submission, or the answers' problems.
-func (a *app) recordCollect(f *form.Form, tmpl string, def []byte, r *form.Response, err error) {
-	var probs problem.List
-	switch {
-	case err == nil:
-		a.record(f, tmpl, responselog.Event{Kind: responselog.KindResponse, Response: r, Definition: def})
-	case errors.As(err, &probs):
-		a.record(f, tmpl, responselog.Event{Kind: responselog.KindRejected, Problems: len(probs), Definition: def})
+// runForm is form f, cast from template tmpl ("" for a hand-built form),
+// as the form operations record it: a hand-built one with the definition
+// read from FILE.
+func runForm(f *form.Form, tmpl string, src *formSource) formrun.Form {
+	return formrun.Form{Form: f, Template: tmpl, Definition: src.data}
+}
+
+// surfaceHow says how an agent using the CLI reaches surface s: the
+// command that renders it (form render's --surface values, form open, form
+// ask). Native elicitation is the MCP server's alone.
+func surfaceHow(s form.Surface) string {
+	switch s {
+	case form.SurfaceWidget:
+		return "elicit form render FILE --surface widget, or elicit form open FILE (a local web page)"
+	case form.SurfaceAsk:
+		return "elicit form render FILE --surface ask, then one AskUserQuestion call per ask_user_question entry"
+	case form.SurfaceMarkdown:
+		return "a render result's markdown_followup, or elicit form render FILE --surface markdown; collect the person's reply"
+	case form.SurfaceCodex:
+		return "elicit form render FILE --surface codex: request_user_input questions"
+	case form.SurfaceTerminal:
+		return "elicit form ask FILE, in a terminal"
+	case form.SurfaceNative:
+		return "elicitation_ask (MCP native elicitation, through elicit serve)"
 	}
+	return ""
 }

@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// Issue 16, item 3: a consultant's answer is capped. Over the cap the call
+// TestAnswerIsCapped: a consultant's answer is capped. Over the cap the call
 // fails at once with a too_large error naming the cap, never with a
 // scanner error and never by holding the whole output.
-func TestIssue16AnswerIsCapped(t *testing.T) {
+func TestAnswerIsCapped(t *testing.T) {
 	cases := []struct {
 		name   string
 		c      Consultant

@@ -10,7 +10,8 @@ import (
 	"github.com/elicit/elicit/deliberation"
 )
 
-// Issue 13, defects 3-5: which session each send uses.
+// Which session each send uses: the deliberation's own, resumed, or a
+// fresh one.
 
 // stressPending drives a deliberation to a pending stress test: two points
 // agreed, nothing disputed, a stress test required.
@@ -47,9 +48,10 @@ func sendAndEvaluate(t *testing.T, st *deliberation.Store, id string, c consult.
 	}
 }
 
-// Defect 3: the stress test and arbitration are asked in a fresh session,
-// and the deliberation's own session is kept for the next iteration.
-func TestIssue13StressTestInAFreshSession(t *testing.T) {
+// TestStressTestInAFreshSession: the stress test and arbitration are asked
+// in a fresh session, and the deliberation's own session is kept for the
+// next iteration.
+func TestStressTestInAFreshSession(t *testing.T) {
 	sc := &consult.Scripted{Replies: []consult.ScriptedReply{
 		reply("t1", "1. retry on 429", 1, 1), reply("", "1. honour Retry-After", 1, 1), reply("", "nothing new", 1, 1),
 		reply("side", "Objection: retries amplify outages. mitigable. Impact P1.", 1, 1)}}
@@ -67,7 +69,7 @@ func TestIssue13StressTestInAFreshSession(t *testing.T) {
 	}
 }
 
-func TestIssue13ArbitrationInAFreshSession(t *testing.T) {
+func TestArbitrationInAFreshSession(t *testing.T) {
 	sc := &consult.Scripted{Replies: []consult.ScriptedReply{reply("t1", "1. a", 1, 1), reply("", "1. b", 1, 1), reply("", "nothing new", 1, 1), reply("arbiter", "P1 weak", 1, 1)}}
 	st := deliberation.NewStore(t.TempDir(), nil)
 	id, _, _ := st.Start("Should the importer retry on HTTP 429?", nil)
@@ -101,10 +103,10 @@ type named struct {
 
 func (n named) Name() string { return n.name }
 
-// Defect 4: another consultant never resumes the first one's session: it
-// gets a fresh session with the Recovery prompt, and its name is recorded
-// with its arguments.
-func TestIssue13ConsultantSwitchOpensAFreshSession(t *testing.T) {
+// TestConsultantSwitchOpensAFreshSession: another consultant never
+// resumes the first one's session: it gets a fresh session with the
+// Recovery prompt, and its name is recorded with its arguments.
+func TestConsultantSwitchOpensAFreshSession(t *testing.T) {
 	a := named{&consult.Scripted{Replies: []consult.ScriptedReply{reply("codex-thread", answer1, 1, 1)}}, "codex"}
 	b := named{&consult.Scripted{Replies: []consult.ScriptedReply{reply("claude-1", answer2, 1, 1)}}, "command:claude -p"}
 	st2, id2 := startedWith(t, a)
@@ -143,9 +145,10 @@ func startedWith(t *testing.T, c consult.Consultant) (*deliberation.Store, strin
 	return st, id
 }
 
-// Defect 5: after recover, a degraded context or --fresh, send opens a
-// fresh session instead of resuming the degraded thread.
-func TestIssue13FreshSessionAfterRecover(t *testing.T) {
+// TestFreshSessionAfterRecover: after recover, a degraded context or
+// --fresh, send opens a fresh session instead of resuming the degraded
+// thread.
+func TestFreshSessionAfterRecover(t *testing.T) {
 	cases := []struct {
 		name    string
 		prepare func(t *testing.T, st *deliberation.Store, id string) *Options

@@ -10,11 +10,10 @@ import (
 	"github.com/elicit/elicit/deliberation"
 )
 
-// Issue 16, item 3: an answer over the cap is refused with the cap named;
-// the state stays small and the next send works (before, a 300 MB answer
-// became a 315 MB state file and every later send failed with
-// "bufio.Scanner: token too long").
-func TestIssue16LargeAnswerIsRefused(t *testing.T) {
+// TestLargeAnswerIsRefused: an answer over the cap is refused with the cap
+// named; the state stays small and the next send works (no state file
+// grows past what the next send can read back).
+func TestLargeAnswerIsRefused(t *testing.T) {
 	sc := &consult.Scripted{Replies: []consult.ScriptedReply{
 		reply("t1", strings.Repeat("x", deliberation.MaxResponse+1), 1, 1),
 		reply("t1", answer1, 1, 1),
