@@ -57,12 +57,13 @@ func (h *handlers) renderForm(_ context.Context, req *mcp.CallToolRequest, a *ar
 	if rf.Form == nil || len(a.probs) > 0 {
 		return nil
 	}
-	r := h.door(req).Render(rf, surface, h.surfaceOptions(req))
-	c := r.Choice
-	if res, ok := r.Result.(*ask.Result); ok {
+	d := h.door(req)
+	r := d.Render(rf, surface)
+	c := d.Route(rf, h.surfaceOptions(req))
+	if res, ok := r.(*ask.Result); ok {
 		return renderResult{Result: res, Surface: c.Surface, SurfaceReason: c.Reason, SurfaceHow: c.How}
 	}
-	return surfaceRender{r.Result, c.Surface, c.Reason, c.How}
+	return surfaceRender{r, c.Surface, c.Reason, c.How}
 }
 
 // collectResponse validates answers from one or more surfaces: answers (a

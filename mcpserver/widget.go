@@ -25,7 +25,7 @@ func (h *handlers) renderWidget(_ context.Context, req *mcp.CallToolRequest, a *
 	if rf.Form == nil {
 		return nil
 	}
-	return h.door(req).Render(rf, form.SurfaceWidget, h.surfaceOptions(req)).Result
+	return h.door(req).Render(rf, form.SurfaceWidget)
 }
 
 // widgetValidateTool is the app's: hosts show it to the app, not the model

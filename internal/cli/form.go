@@ -106,16 +106,16 @@ widget, --markdown the bare markdown of --surface markdown.`,
 			case err != nil:
 				return reportJSON(a.stdout, err)
 			}
-			r := a.door().Render(runForm(f, tmpl, &src), form.Surface(surface), a.renderRouting())
+			r := a.door().Render(runForm(f, tmpl, &src), form.Surface(surface))
 			switch {
 			case html:
-				_, err := io.WriteString(a.stdout, r.Result.(*widget.Result).HTML)
+				_, err := io.WriteString(a.stdout, r.(*widget.Result).HTML)
 				return err
 			case bare:
-				_, err := io.WriteString(a.stdout, r.Result.(*markdown.Result).Markdown)
+				_, err := io.WriteString(a.stdout, r.(*markdown.Result).Markdown)
 				return err
 			}
-			return writeJSON(a.stdout, r.Result)
+			return writeJSON(a.stdout, r)
 		},
 	}
 	src.register(cmd)
@@ -123,19 +123,6 @@ widget, --markdown the bare markdown of --surface markdown.`,
 	cmd.Flags().BoolVar(&bare, "markdown", false, "print the bare markdown (with --surface markdown)")
 	cmd.Flags().BoolVar(&html, "html", false, "print the bare HTML (with --surface widget)")
 	return cmd
-}
-
-// renderRouting is what form render tells the router, for the choice it
-// logs beside the render: form surface's defaults (a client that can
-// render widgets, keyboard mode as the environment and the project's
-// settings say). The choice is not printed, so keyboard mode is read only
-// when the router asks, and quietly: a problem with the setting counts as
-// off, as for the MCP server.
-func (a *app) renderRouting() *form.SurfaceOptions {
-	return &form.SurfaceOptions{KeyboardModeFunc: func() bool {
-		s, err := config.KeyboardModeFor(a.project(), a.getenv)
-		return err == nil && s.Value
-	}}
 }
 
 func (a *app) formCollect() *cobra.Command {

@@ -53,19 +53,11 @@ func (d *Door) Record(f Form, e responselog.Event) {
 	d.Log.Append(responselog.New(f.Form, e, d.Who))
 }
 
-// Rendered is a form rendered for a surface, and the surface the router
-// would choose for it.
-type Rendered struct {
-	// Result is *ask.Result, *widget.Result, *markdown.Result or
-	// *codex.Result.
-	Result any
-	Choice form.SurfaceChoice
-}
-
 // Render renders f for surface s (ask, widget, markdown or codex; "" is
-// ask) and records the render and the router's choice for the client opts
-// describes.
-func (d *Door) Render(f Form, s form.Surface, opts *form.SurfaceOptions) Rendered {
+// ask) and records the render. The result is *ask.Result, *widget.Result,
+// *markdown.Result or *codex.Result. A door that also reports the router's
+// choice calls Route.
+func (d *Door) Render(f Form, s form.Surface) any {
 	if s == "" {
 		s = form.SurfaceAsk
 	}
@@ -82,7 +74,7 @@ func (d *Door) Render(f Form, s form.Surface, opts *form.SurfaceOptions) Rendere
 	}
 	Phrase(r, d.How)
 	d.Shown(f, s)
-	return Rendered{Result: r, Choice: d.Route(f, opts)}
+	return r
 }
 
 // Shown records that f was put before the person on surface s by the door

@@ -100,26 +100,33 @@ func TestAnsweredOn(t *testing.T) {
 	}
 }
 
-// TestRenderRecordsAndPhrases: a render logs the render and the routing,
-// and every "how" is in the door's words; a door without a log records
-// nothing and renders all the same.
+// TestRenderRecordsAndPhrases: a render logs the render, and every "how"
+// is in the door's words; routing logs the choice, its "how" in the door's
+// words too; a door without a log records nothing and renders all the
+// same.
 func TestRenderRecordsAndPhrases(t *testing.T) {
 	l := responselog.Open(t.TempDir())
 	how := func(s form.Surface) string { return "door words for " + string(s) }
 	d := &Door{Log: l, How: how}
-	r := d.Render(Form{Form: parse(t)}, "", &form.SurfaceOptions{NoWidgets: true})
-	res := r.Result.(*ask.Result)
+	f := Form{Form: parse(t)}
+	res := d.Render(f, "").(*ask.Result)
 	if len(res.Unsupported) != 1 || res.Unsupported[0].How != "door words for markdown" {
 		t.Errorf("unsupported = %+v", res.Unsupported)
 	}
-	if r.Choice.Surface != form.SurfaceAsk || r.Choice.How != "door words for ask" {
-		t.Errorf("choice = %+v", r.Choice)
+	if got, want := records(t, l), []string{"render:ask"}; !slices.Equal(got, want) {
+		t.Errorf("a render logged %q, want %q", got, want)
+	}
+	if c := d.Route(f, &form.SurfaceOptions{NoWidgets: true}); c.Surface != form.SurfaceAsk || c.How != "door words for ask" {
+		t.Errorf("choice = %+v", c)
 	}
 	if got, want := records(t, l), []string{"render:ask", "surface:ask"}; !slices.Equal(got, want) {
-		t.Errorf("logged %q, want %q", got, want)
+		t.Errorf("a render and a routing logged %q, want %q", got, want)
 	}
-	quiet := (&Door{}).Render(Form{Form: parse(t)}, form.SurfaceCodex, nil)
-	if c, ok := quiet.Result.(*codex.Result); !ok || !c.Success || quiet.Choice.How != "" {
-		t.Errorf("a door without words: %+v", quiet.Choice)
+	quiet := &Door{}
+	if c, ok := quiet.Render(f, form.SurfaceCodex).(*codex.Result); !ok || !c.Success {
+		t.Errorf("a door without words rendered %+v", c)
+	}
+	if c := quiet.Route(f, nil); c.How != "" {
+		t.Errorf("a door without words: %+v", c)
 	}
 }
