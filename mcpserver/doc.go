@@ -15,9 +15,11 @@
 // ~/.elicit/deliberations), no response log unless Options.ResponseLogDir
 // names its folder.
 //
-// ServeStdio runs a server on elicit's own stdio transport, which frames
-// messages as the SDK's does but writes each result as the SDK encoded it,
-// and New's servers hand the SDK finished tool results in a form encoding/json
-// writes in one pass: the server's own time per call stays close to the
-// SDK's floor (docs/decisions.md, "MCP server").
+// ServeStdio runs a server on the SDK's stdio transport, which elicit
+// watches so that every call read is answered before the session ends at
+// the end of the input, and a message the server cannot take gets a
+// JSON-RPC error instead of ending the session. New's servers hand the SDK
+// finished tool results in a form encoding/json writes in one pass: the
+// server's own time per call stays close to the SDK's floor
+// (docs/decisions.md, "MCP server").
 package mcpserver
