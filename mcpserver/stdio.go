@@ -33,8 +33,9 @@ const maxFrame = 16 << 20
 //     waits for a response to the notification, which never comes).
 //
 // The input goes through [input] on its way to the SDK, which reads only
-// the messages it can take, each on a line of its own; the connection goes
-// through [stdioConn], which sees every message read and written.
+// JSON values, each on a line of its own, and a batch's messages one by
+// one; the connection goes through [stdioConn], which sees every message
+// read and written and answers those the SDK cannot decode.
 type stdioTransport struct {
 	in  io.ReadCloser
 	out io.WriteCloser
@@ -61,6 +62,9 @@ type session struct {
 	once  sync.Once
 
 	mu sync.Mutex // guards what follows
+	// frames are the values the input has handed the SDK and the
+	// connection has not read yet, in order: one each.
+	frames [][]byte
 	// pending are the calls read and not yet answered, asking the calls
 	// sent to the client and not yet answered; settled is signalled when
 	// either changes or the connection closes.
@@ -113,23 +117,38 @@ func (s *session) reject(id json.RawMessage, code int64, msg string) error {
 	return err
 }
 
-// stdioConn is the SDK's connection, watched: it keeps count of the calls
-// to answer, answers batches, and at the end of the input waits for the
-// calls read to be answered.
+// stdioConn is the SDK's connection, watched: it answers the values the
+// SDK cannot decode as messages, keeps count of the calls to answer,
+// answers batches, and at the end of the input waits for the calls read
+// to be answered.
 type stdioConn struct {
 	mcp.Connection
 	s *session
 }
 
+// Read returns the next message. The SDK decodes each value the input
+// handed it in turn, and an error decoding one leaves the rest to read:
+// that value is answered with the error, and the next read.
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	switch {
-	case err == nil:
-		c.s.note(msg)
-	case errors.Is(err, io.EOF):
-		c.s.inputEnded()
+	for {
+		msg, err := c.Connection.Read(ctx)
+		if err == nil {
+			c.s.popFrame()
+			c.s.note(msg)
+			return msg, nil
+		}
+		if errors.Is(err, io.EOF) {
+			c.s.inputEnded()
+			return nil, err
+		}
+		frame, ok := c.s.popFrame()
+		if !ok || ctx.Err() != nil {
+			return nil, err
+		}
+		if err := c.s.reject(idOf(frame), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error()); err != nil {
+			return nil, err
+		}
 	}
-	return msg, err
 }
 
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -156,6 +175,28 @@ func (c *stdioConn) Close() error {
 	c.s.settled.Broadcast()
 	c.s.mu.Unlock()
 	return c.Connection.Close()
+}
+
+// pushFrame records a value handed to the SDK, before the SDK can read it.
+func (s *session) pushFrame(frame []byte) {
+	s.mu.Lock()
+	s.frames = append(s.frames, frame)
+	s.mu.Unlock()
+}
+
+// popFrame takes the value the SDK has just read.
+func (s *session) popFrame() ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.frames) == 0 {
+		return nil, false
+	}
+	frame := s.frames[0]
+	s.frames[0] = nil
+	if s.frames = s.frames[1:]; len(s.frames) == 0 {
+		s.frames = nil
+	}
+	return frame, true
 }
 
 // note records an incoming message: a call to answer, the client's answer
@@ -252,33 +293,34 @@ func (s *session) answerBatch(ctx context.Context, resp *jsonrpc.Response) (bool
 }
 
 // input is the server's standard input as the SDK's transport reads it:
-// every message the client sent that the SDK can take, each on a line of
-// its own, a batch's one by one. What it cannot take is answered with a
-// JSON-RPC error in its place.
+// the JSON values the client sent, each on a line of its own, a batch's
+// messages one by one. Text that is no JSON value, and batches the session
+// cannot take, are answered with a JSON-RPC error in their place.
 //
-// The input is framed by encoding/json's Decoder: a message may span lines
-// (as the SDK accepts) or share a line with others. Where a message is
-// bad, the rest of its line is skipped and a fresh Decoder starts on the
-// next one. A value left open at the end of a line normally continues on
-// the next, but a next line that is a whole message by itself ends it:
-// the broken one is reported and the whole one served, so that one
-// truncated line does not swallow the message after it.
+// A line that is one JSON value by itself is taken as it is. Any other
+// line goes to encoding/json's Decoder, until the values it holds are
+// read: a value may span lines (as the SDK accepts) or share a line with
+// others. Where text is no value, the rest of its line is skipped. A value
+// left open at the end of a line normally continues on the next, but a
+// next line that is a whole message by itself ends it: the broken one is
+// reported and the whole one served, so that one truncated line does not
+// swallow the message after it.
 type input struct {
 	r      *bufio.Reader
 	closer io.Closer
 	s      *session
 	limit  int
 
-	dec *json.Decoder // nil until the first message, and after a bad one
+	dec *json.Decoder // while a line needs one
 	// fed counts the bytes dec has read, lastText is the offset of the
 	// last of them that is not white space, valueEnd the offset where the
 	// last value decoded ends: a value is open when lastText >= valueEnd.
 	// An open value started at start, or after valueEnd when that is later.
 	fed, lastText, valueEnd, start int64
-	chunk                          []byte // read from r and not yet fed to dec
+	chunk                          []byte // read from r and not yet taken
 	lineEnded                      bool   // the last chunk read from r ended its line
 	readErr                        error  // r's error, after the last chunk
-	ready                          []byte // messages for the SDK, from off on
+	ready                          []byte // values for the SDK, from off on
 	off                            int
 	err                            error // the end of ready: r's error, or a write's
 }
@@ -288,7 +330,7 @@ var (
 	errTooLarge = errors.New("message too large")
 )
 
-// Read gives the SDK's reader the next messages.
+// Read gives the SDK's reader the next values.
 func (in *input) Read(p []byte) (int, error) {
 	for in.off == len(in.ready) && in.err == nil {
 		v, err := in.next()
@@ -306,7 +348,7 @@ func (in *input) Read(p []byte) (int, error) {
 	}
 	n := copy(p, in.ready[in.off:])
 	if in.off += n; in.off == len(in.ready) {
-		in.ready, in.off = in.ready[:0], 0
+		in.ready, in.off = nil, 0 // not reused: frames point into it
 	}
 	return n, nil
 }
@@ -324,8 +366,11 @@ func (r *rejection) Error() string { return r.message }
 
 // next returns the next JSON value of the input, a *rejection for text that
 // is none, or the input's end.
-func (in *input) next() (json.RawMessage, error) {
+func (in *input) next() ([]byte, error) {
 	if in.dec == nil {
+		if v, err := in.line(); v != nil || err != nil {
+			return v, err
+		}
 		in.dec = json.NewDecoder(readerFunc(in.feed))
 		in.fed, in.lastText, in.valueEnd, in.start = 0, -1, 0, 0
 	}
@@ -333,6 +378,9 @@ func (in *input) next() (json.RawMessage, error) {
 	err := in.dec.Decode(&v)
 	if err == nil {
 		in.valueEnd = in.dec.InputOffset()
+		if rest, _ := io.ReadAll(in.dec.Buffered()); len(in.chunk) == 0 && in.lineEnded && len(bytes.TrimSpace(rest)) == 0 {
+			in.dec = nil // the line is read: back to taking lines whole
+		}
 		if len(v) > in.limit {
 			return nil, in.tooLarge()
 		}
@@ -358,8 +406,32 @@ func (in *input) tooLarge() *rejection {
 	return &rejection{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf("invalid request: a message over %d bytes", in.limit)}
 }
 
+// line reads up to the next line that is not blank and returns it, trimmed,
+// when it is one JSON value; else it leaves what it read to the Decoder.
+func (in *input) line() ([]byte, error) {
+	for len(in.chunk) == 0 {
+		if in.readErr != nil {
+			return nil, in.readErr
+		}
+		chunk, err := in.r.ReadSlice('\n')
+		in.lineEnded = err == nil
+		if err != bufio.ErrBufferFull {
+			in.readErr = err
+		}
+		text := bytes.TrimSpace(chunk)
+		switch {
+		case len(text) == 0:
+		case (err == nil || err == io.EOF) && len(text) <= in.limit && json.Valid(text):
+			return text, nil
+		default:
+			in.chunk = chunk
+		}
+	}
+	return nil, nil
+}
+
 // feed is the Decoder's reader: the input a chunk at a time, blank lines
-// between messages left out.
+// between values left out.
 func (in *input) feed(p []byte) (int, error) {
 	open := in.lastText >= in.valueEnd
 	if open && in.fed-max(in.start, in.valueEnd) > int64(in.limit) {
@@ -377,7 +449,7 @@ func (in *input) feed(p []byte) (int, error) {
 		}
 		switch {
 		case open && atLineStart && (err == nil || err == io.EOF) && wholeMessage(chunk):
-			in.chunk = chunk // for the next Decoder
+			in.chunk = chunk // for the next line
 			return 0, errLeftOpen
 		case open || len(bytes.TrimSpace(chunk)) > 0:
 			in.chunk = chunk
@@ -408,28 +480,48 @@ func (in *input) skipLine() {
 	in.lineEnded = true
 }
 
-// take queues a message for the SDK, or answers why it cannot be taken.
-func (in *input) take(v json.RawMessage) error {
+// take hands a value to the SDK: a batch's messages one by one, anything
+// else as it is, for the SDK to decode (stdioConn answers what it cannot).
+func (in *input) take(v []byte) error {
 	if v[0] == '[' {
 		return in.takeBatch(v)
 	}
-	msg, err := jsonrpc.DecodeMessage(v)
-	if err != nil {
-		return in.s.reject(idOf(v), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+	if bytes.Contains(v, []byte(`"initialize"`)) {
+		in.noteInitialize(v)
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method == "initialize" {
-		in.s.mu.Lock()
-		in.s.initID, in.s.version = req.ID, requested(req)
-		in.s.mu.Unlock()
-	}
-	in.ready = append(append(in.ready, v...), '\n')
+	in.queue(v)
 	return nil
 }
 
-// takeBatch queues the messages of a JSON-RPC batch one by one, its calls
-// noted so that their responses go out together as one array. A batch with
-// any bad message is refused whole.
-func (in *input) takeBatch(v json.RawMessage) error {
+// queue copies v into ready, and records it as a frame.
+func (in *input) queue(v []byte) {
+	start := len(in.ready)
+	in.ready = append(in.ready, v...)
+	in.s.pushFrame(in.ready[start:len(in.ready):len(in.ready)])
+	in.ready = append(in.ready, '\n')
+}
+
+// noteInitialize records the protocol version an initialize request asks
+// for: batches are judged by it until the response says which was agreed.
+func (in *input) noteInitialize(v []byte) {
+	msg, err := jsonrpc.DecodeMessage(v)
+	req, ok := msg.(*jsonrpc.Request)
+	if err != nil || !ok || !req.IsCall() || req.Method != "initialize" {
+		return
+	}
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	json.Unmarshal(req.Params, &p)
+	in.s.mu.Lock()
+	in.s.initID, in.s.version = req.ID, p.ProtocolVersion
+	in.s.mu.Unlock()
+}
+
+// takeBatch hands the messages of a JSON-RPC batch to the SDK one by one,
+// its calls noted so that their responses go out together as one array. A
+// batch with any bad message is refused whole.
+func (in *input) takeBatch(v []byte) error {
 	bad := func(msg string, args ...any) error {
 		return in.s.reject(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(msg, args...))
 	}
@@ -461,9 +553,9 @@ func (in *input) takeBatch(v json.RawMessage) error {
 		}
 	}
 	in.s.mu.Lock()
-	defer in.s.mu.Unlock()
 	for id := range b.index {
 		if in.s.batches[id] != nil || in.s.pending[id] {
+			in.s.mu.Unlock()
 			return bad("invalid request: batch: request id %v is still being answered", id.Raw())
 		}
 	}
@@ -471,8 +563,9 @@ func (in *input) takeBatch(v json.RawMessage) error {
 	for id := range b.index {
 		in.s.batches[id] = b
 	}
+	in.s.mu.Unlock()
 	for _, raw := range raws {
-		in.ready = append(append(in.ready, raw...), '\n')
+		in.queue(raw)
 	}
 	return nil
 }
@@ -523,16 +616,6 @@ func clip(data []byte) string {
 		s = s[:77] + "..."
 	}
 	return s
-}
-
-// requested reads the protocol version an initialize request asks for: the
-// version batches are judged by until the response says which was agreed.
-func requested(req *jsonrpc.Request) string {
-	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	json.Unmarshal(req.Params, &p)
-	return p.ProtocolVersion
 }
 
 // negotiated reads the protocol version from the initialize response; the
