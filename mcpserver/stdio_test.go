@@ -480,3 +480,25 @@ func TestTwoMessagesOnOneLine(t *testing.T) {
 		t.Errorf("answered %v, want 11, 12 and 13", ids)
 	}
 }
+
+// TestStdioResultAsEncoded: a successful response goes out byte for byte
+// as jsonrpc.EncodeMessage writes it, without its scan of the result.
+func TestStdioResultAsEncoded(t *testing.T) {
+	for _, id := range []any{float64(7), "req-1", `a<b&"c`} {
+		id, err := jsonrpc.MakeID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, result := range []string{`{}`, `[1,2]`, `{"content":[{"type":"text","text":"<a> & é \u2028` + "\u2028" + `"}],"isError":false}`} {
+			resp := &jsonrpc.Response{ID: id, Result: json.RawMessage(result)}
+			want, err := jsonrpc.EncodeMessage(resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out syncBuffer
+			if err := newSession(&out, nil).writeResult(context.Background(), resp); err != nil || out.String() != string(want)+"\n" {
+				t.Errorf("writeResult = %q, %v; EncodeMessage = %q", out.String(), err, want)
+			}
+		}
+	}
+}
