@@ -362,11 +362,7 @@ var (
 func (in *input) Read(p []byte) (int, error) {
 	for in.off == len(in.ready) && in.err == nil {
 		v, err := in.next()
-		var bad *rejection
-		switch {
-		case errors.As(err, &bad):
-			err = in.s.reject(nil, bad.code, bad.message)
-		case err == nil:
+		if v != nil {
 			err = in.take(v)
 		}
 		in.err = err
@@ -383,17 +379,8 @@ func (in *input) Read(p []byte) (int, error) {
 
 func (in *input) Close() error { return in.closer.Close() }
 
-// rejection is input that is no message: it is answered with a JSON-RPC
-// error, and the session goes on.
-type rejection struct {
-	code    int64
-	message string
-}
-
-func (r *rejection) Error() string { return r.message }
-
-// next returns the next JSON value of the input, a *rejection for text that
-// is none, or the input's end.
+// next returns the next JSON value of the input, or nil when it answered
+// text that is none with a JSON-RPC error, or the input's end.
 func (in *input) next() ([]byte, error) {
 	if in.dec == nil {
 		if v, err := in.line(); v != nil || err != nil {
@@ -419,19 +406,29 @@ func (in *input) next() ([]byte, error) {
 	var syntax *json.SyntaxError
 	switch {
 	case errors.Is(err, errLeftOpen), err == io.ErrUnexpectedEOF:
-		return nil, &rejection{code: jsonrpc.CodeParseError, message: "parse error: " + errLeftOpen.Error() + ": " + clip(buffered)}
+		return nil, in.s.reject(nil, jsonrpc.CodeParseError, "parse error: "+errLeftOpen.Error()+": "+clip(buffered))
 	case errors.Is(err, errTooLarge):
 		in.skipLine()
 		return nil, in.tooLarge()
 	case errors.As(err, &syntax):
 		in.skipLine()
-		return nil, &rejection{code: jsonrpc.CodeParseError, message: "parse error: " + err.Error()}
+		return nil, in.s.reject(nil, jsonrpc.CodeParseError, "parse error: "+err.Error())
 	}
 	return nil, err
 }
 
-func (in *input) tooLarge() *rejection {
-	return &rejection{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf("invalid request: a message over %d bytes", in.limit)}
+func (in *input) tooLarge() error {
+	return in.s.reject(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: a message over %d bytes", in.limit))
+}
+
+// readChunk reads up to the end of the line, or as much of it as r holds.
+func (in *input) readChunk() ([]byte, error) {
+	chunk, err := in.r.ReadSlice('\n')
+	in.lineEnded = err == nil
+	if err != bufio.ErrBufferFull {
+		in.readErr = err
+	}
+	return chunk, err
 }
 
 // line reads up to the next line that is not blank and returns it, trimmed,
@@ -441,11 +438,7 @@ func (in *input) line() ([]byte, error) {
 		if in.readErr != nil {
 			return nil, in.readErr
 		}
-		chunk, err := in.r.ReadSlice('\n')
-		in.lineEnded = err == nil
-		if err != bufio.ErrBufferFull {
-			in.readErr = err
-		}
+		chunk, err := in.readChunk()
 		text := bytes.TrimSpace(chunk)
 		switch {
 		case len(text) == 0:
@@ -470,11 +463,7 @@ func (in *input) feed(p []byte) (int, error) {
 			return 0, in.readErr
 		}
 		atLineStart := in.lineEnded
-		chunk, err := in.r.ReadSlice('\n')
-		in.lineEnded = err == nil
-		if err != bufio.ErrBufferFull {
-			in.readErr = err
-		}
+		chunk, err := in.readChunk()
 		switch {
 		case open && atLineStart && (err == nil || err == io.EOF) && wholeMessage(chunk):
 			in.chunk = chunk // for the next line
@@ -499,11 +488,7 @@ func (in *input) feed(p []byte) (int, error) {
 func (in *input) skipLine() {
 	in.chunk = nil
 	for !in.lineEnded && in.readErr == nil {
-		_, err := in.r.ReadSlice('\n')
-		in.lineEnded = err == nil
-		if err != bufio.ErrBufferFull {
-			in.readErr = err
-		}
+		in.readChunk()
 	}
 	in.lineEnded = true
 }

@@ -86,26 +86,29 @@ func keyOrder(n *jsonnode.Node) string {
 }
 
 // frames reads the input as the SDK's transport would: its values, and
-// its rejections as "error: " and the message, until it ends.
+// the errors it answers as "error: " and the message, until it ends.
 func frames(in *input) ([]string, error) {
 	var got []string
+	out := in.s.out.w.(*syncBuffer)
 	for {
+		written := len(out.String())
 		data, err := in.next()
-		var bad *rejection
 		switch {
-		case errors.As(err, &bad):
-			got = append(got, "error: "+bad.message)
 		case err != nil:
 			return got, err
-		default:
+		case data != nil:
 			got = append(got, string(data))
+		default:
+			var e struct{ Error jsonrpc.Error }
+			json.Unmarshal([]byte(out.String()[written:]), &e)
+			got = append(got, "error: "+e.Error.Message)
 		}
 	}
 }
 
 // testInput reads text in chunks of 16 bytes (size, if more) with a limit
 // of 64 bytes per message.
-func testInput(text string, out io.WriteCloser, size ...int) *input {
+func testInput(text string, out *syncBuffer, size ...int) *input {
 	return &input{r: bufio.NewReaderSize(strings.NewReader(text), max(16, slices.Max(append(size, 0)))), closer: io.NopCloser(nil), s: newSession(out, nil), limit: 64}
 }
 
