@@ -409,7 +409,7 @@ func TestInputEndStopsWaits(t *testing.T) {
 	var out syncBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- s.Run(context.Background(), &lineTransport{in: inR, out: &out, ended: func() { bg.Stop(stopWait) }})
+		done <- s.Run(context.Background(), &stdioTransport{in: inR, out: &out, ended: func() { bg.Stop(stopWait) }})
 	}()
 	send := func(line string) {
 		if _, err := io.WriteString(inW, line+"\n"); err != nil {

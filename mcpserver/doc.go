@@ -15,7 +15,9 @@
 // ~/.elicit/deliberations), no response log unless Options.ResponseLogDir
 // names its folder.
 //
-// ServeStdio runs a server on elicit's own stdio transport, which frames
-// messages as the SDK's does but writes each result as the SDK encoded it
+// ServeStdio runs a server on the SDK's stdio transport, which elicit
+// watches so that every call read is answered before the session ends at
+// the end of the input, and a message the server cannot take gets a
+// JSON-RPC error instead of ending the session
 // (docs/decisions.md, "MCP server").
 package mcpserver

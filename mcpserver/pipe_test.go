@@ -80,7 +80,7 @@ type transportFunc func(io.ReadCloser, io.WriteCloser) mcp.Transport
 
 // elicitStdio is the transport `elicit serve` uses.
 func elicitStdio(in io.ReadCloser, out io.WriteCloser) mcp.Transport {
-	return &lineTransport{in: in, out: out}
+	return &stdioTransport{in: in, out: out}
 }
 
 // sdkStdio is the go-sdk's own stdio transport.

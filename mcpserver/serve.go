@@ -19,7 +19,7 @@ import (
 // deliberation_wait calls in flight return at once, before the calls read
 // are awaited.
 func ServeStdio(ctx context.Context, s *mcp.Server, bg *Background) error {
-	t := &lineTransport{in: os.Stdin, out: nopCloser{os.Stdout}}
+	t := &stdioTransport{in: os.Stdin, out: nopCloser{os.Stdout}}
 	if bg != nil {
 		t.ended = func() { bg.Stop(stopWait) }
 	}

@@ -18,14 +18,25 @@ import (
 // transport does (16 MiB); tool arguments have their own 1 MiB limit.
 const maxFrame = 16 << 20
 
-// lineTransport is MCP's stdio transport: newline-delimited JSON-RPC over a
-// reader and a writer, with JSON-RPC batches for protocols before
-// 2025-06-18. It behaves like the SDK's IOTransport with two differences:
-// a response's result, which the SDK has already encoded, is written as it
-// is rather than re-scanned by encoding/json (for a rendered form that scan
-// was a third of the server's own time per call), and at the end of its input
-// it first lets the calls it has read be answered.
-type lineTransport struct {
+// stdioTransport is the SDK's IOTransport with what `elicit serve` needs
+// of it on standard input and output and go-sdk v1.8.0 does not do
+// (docs/decisions.md, "MCP server"):
+//
+//   - at the end of the input, the calls read are answered before the
+//     session ends (the SDK cancels them and drops their answers);
+//   - a message the server cannot take (not JSON, not JSON-RPC, over
+//     16 MiB, a batch the session does not allow) gets a JSON-RPC error
+//     and the session goes on (the SDK ends the session);
+//   - messages written back to back on one line are each answered (the
+//     SDK ends the session at the second);
+//   - a JSON-RPC batch with a notification in it is answered (the SDK
+//     waits for a response to the notification, which never comes).
+//
+// The input goes through [input] on its way to the SDK, which reads only
+// JSON values, each on a line of its own, and a batch's messages one by
+// one; the connection goes through [stdioConn], which sees every message
+// read and written and answers those the SDK cannot decode.
+type stdioTransport struct {
 	in  io.ReadCloser
 	out io.WriteCloser
 	// ended, when not nil, runs once when the input ends, before the
@@ -33,39 +44,44 @@ type lineTransport struct {
 	ended func()
 }
 
-func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{in: t.in, out: t.out, ended: t.ended, frames: make(chan frame), closed: make(chan struct{}), pending: map[jsonrpc.ID]bool{}}
-	c.settled = sync.NewCond(&c.mu)
-	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10), maxFrame)
-	return c, nil
+func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	s := newSession(t.out, t.ended)
+	in := &input{r: bufio.NewReaderSize(t.in, 64<<10), closer: t.in, s: s, limit: maxFrame}
+	// The SDK's own cap would end the session; input enforces it instead.
+	conn, err := (&mcp.IOTransport{Reader: in, Writer: s.out, MaxLineLength: -1}).Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &stdioConn{Connection: conn, s: s}, nil
 }
 
-type frame struct {
-	data []byte
-	err  error
-}
+// session is what the input and the connection share.
+type session struct {
+	out   *lockedWriter
+	ended func()
+	once  sync.Once
 
-type lineConn struct {
-	in     io.ReadCloser
-	ended  func()
-	frames chan frame    // from readLoop
-	closed chan struct{} // closed by Close
-	once   sync.Once
-	queue  []jsonrpc.Message // the rest of an incoming batch (Read is never concurrent)
-
-	mu      sync.Mutex // guards what follows
-	out     io.WriteCloser
-	buf     []byte
-	batches map[jsonrpc.ID]*batch
-	initID  jsonrpc.ID // the initialize request, until its response is written
-	version string     // the negotiated protocol version
+	mu sync.Mutex // guards what follows
+	// frames are the values the input has handed the SDK and the
+	// connection has not read yet, in order: one each.
+	frames [][]byte
 	// pending are the calls read and not yet answered, asking the calls
 	// sent to the client and not yet answered; settled is signalled when
-	// either shrinks or grows, or the connection closes.
-	pending  map[jsonrpc.ID]bool
-	asking   int
-	isClosed bool
-	settled  *sync.Cond
+	// either changes or the connection closes.
+	pending map[jsonrpc.ID]bool
+	asking  int
+	closed  bool
+	settled *sync.Cond
+	// batches are the calls of incoming batches not yet answered, by id.
+	batches map[jsonrpc.ID]*batch
+	initID  jsonrpc.ID // the initialize request, until its response is written
+	version string     // the protocol version, requested, then negotiated
+}
+
+func newSession(out io.WriteCloser, ended func()) *session {
+	s := &session{out: &lockedWriter{w: out}, ended: ended, pending: map[jsonrpc.ID]bool{}, batches: map[jsonrpc.ID]*batch{}}
+	s.settled = sync.NewCond(&s.mu)
+	return s
 }
 
 // batch collects the responses to one incoming batch's calls.
@@ -75,86 +91,524 @@ type batch struct {
 	missing   int
 }
 
-func (c *lineConn) readLoop(r *bufio.Reader, limit int) {
-	f := &framer{r: r, limit: limit}
-	for {
-		data, err := f.next()
-		select {
-		case c.frames <- frame{data, err}:
-		case <-c.closed:
-			return
-		}
-		if _, rejected := err.(*rejection); err != nil && !rejected {
-			return
-		}
-	}
+// lockedWriter serializes the SDK's writes, each one whole message, with
+// the errors and batch answers written beside it.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
 }
 
-func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return l.w.Close() }
+
+// reject answers a message the server cannot take with a JSON-RPC error:
+// id is the message's id when it has one, else nil for null.
+func (s *session) reject(id json.RawMessage, code int64, msg string) error {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	text, _ := json.Marshal(msg)
+	_, err := fmt.Fprintf(s.out, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, text)
+	return err
+}
+
+// stdioConn is the SDK's connection, watched: it answers the values the
+// SDK cannot decode as messages, keeps count of the calls to answer,
+// answers batches, and at the end of the input waits for the calls read
+// to be answered.
+type stdioConn struct {
+	mcp.Connection
+	s *session
+}
+
+// Read returns the next message. The SDK decodes each value the input
+// handed it in turn, and an error decoding one leaves the rest to read:
+// that value is answered with the error, and the next read.
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
-		if len(c.queue) > 0 {
-			msg := c.queue[0]
-			c.queue = c.queue[1:]
+		msg, err := c.Connection.Read(ctx)
+		if err == nil {
+			c.s.popFrame()
+			c.s.note(msg)
 			return msg, nil
 		}
-		var f frame
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-c.closed:
-			return nil, io.EOF
-		case f = <-c.frames:
+		if errors.Is(err, io.EOF) {
+			c.s.inputEnded()
+			return nil, err
 		}
-		if f.err == io.EOF {
-			if c.ended != nil {
-				c.ended()
-			}
-			c.drain()
+		frame, ok := c.s.popFrame()
+		if !ok || ctx.Err() != nil {
+			return nil, err
 		}
-		var bad *rejection
+		if err := c.s.reject(idOf(frame), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error()); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			c.s.mu.Lock()
+			c.s.asking++
+			c.s.settled.Broadcast()
+			c.s.mu.Unlock()
+		}
+		return c.Connection.Write(ctx, msg)
+	}
+	defer c.s.answered(resp)
+	if answered, err := c.s.answerBatch(ctx, resp); answered {
+		return err
+	}
+	if resp.Error == nil && resp.ID.IsValid() && len(resp.Result) > 0 && bytes.IndexByte(resp.Result, '\n') < 0 {
+		return c.s.writeResult(ctx, resp)
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// writeResult writes a successful response with its result as the SDK
+// encoded it: compact, by encoding/json without HTML escaping.
+// jsonrpc.EncodeMessage would scan the result once more to write the same
+// bytes, which for a rendered form is a fifth of elicitation_render_form's
+// time per call (docs/decisions.md, "MCP server").
+func (s *session) writeResult(ctx context.Context, resp *jsonrpc.Response) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(resp.Result) + 64)
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(resp.ID.Raw()); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's newline
+	buf.WriteString(`,"result":`)
+	buf.Write(resp.Result)
+	buf.WriteString("}\n")
+	_, err := s.out.Write(buf.Bytes())
+	return err
+}
+
+func (c *stdioConn) Close() error {
+	c.s.mu.Lock()
+	c.s.closed = true
+	c.s.settled.Broadcast()
+	c.s.mu.Unlock()
+	return c.Connection.Close()
+}
+
+// pushFrame records a value handed to the SDK, before the SDK can read it.
+func (s *session) pushFrame(frame []byte) {
+	s.mu.Lock()
+	s.frames = append(s.frames, frame)
+	s.mu.Unlock()
+}
+
+// popFrame takes the value the SDK has just read.
+func (s *session) popFrame() ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.frames) == 0 {
+		return nil, false
+	}
+	frame := s.frames[0]
+	s.frames[0] = nil
+	if s.frames = s.frames[1:]; len(s.frames) == 0 {
+		s.frames = nil
+	}
+	return frame, true
+}
+
+// note records an incoming message: a call to answer, the client's answer
+// to a call of ours, a cancellation.
+func (s *session) note(msg jsonrpc.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer s.settled.Broadcast()
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		s.asking = max(s.asking-1, 0)
+	case *jsonrpc.Request:
 		switch {
-		case errors.As(f.err, &bad):
-		case f.err != nil:
-			return nil, f.err
-		case f.data[0] == '[':
-			bad = c.readBatch(f.data)
-		default:
-			var msg jsonrpc.Message
-			if msg, bad = decode(f.data); bad == nil {
-				c.mu.Lock()
-				c.note(msg)
-				c.mu.Unlock()
-				return msg, nil
+		case m.IsCall():
+			s.pending[m.ID] = true
+		case m.Method == "notifications/cancelled":
+			var p struct {
+				RequestID any `json:"requestId"`
 			}
-		}
-		if bad != nil {
-			if err := c.reject(bad); err != nil {
-				return nil, err
+			if json.Unmarshal(m.Params, &p) == nil {
+				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+					delete(s.pending, id)
+				}
 			}
 		}
 	}
 }
 
-// rejection is a message the server cannot take: it is answered with a
-// JSON-RPC error, and the session goes on.
-type rejection struct {
-	id      json.RawMessage // the message's id when it has one, else null
-	code    int64
-	message string
+// answered records a response written.
+func (s *session) answered(resp *jsonrpc.Response) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.pending, resp.ID)
+	if s.initID.IsValid() && resp.ID == s.initID {
+		s.version, s.initID = negotiated(resp), jsonrpc.ID{}
+	}
+	s.settled.Broadcast()
 }
 
-func (r *rejection) Error() string { return r.message }
+// inputEnded runs ended, then waits until every call read has been
+// answered, so that requests piped into the server all get their responses
+// before it exits. It stops waiting when the server is itself waiting for
+// the client (whose answer can no longer come) or the connection closes.
+func (s *session) inputEnded() {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return
+	}
+	if s.ended != nil {
+		s.once.Do(s.ended)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.pending) > 0 && s.asking == 0 && !s.closed {
+		s.settled.Wait()
+	}
+}
 
-// decode decodes one message, or says why it cannot be taken.
-func decode(data []byte) (jsonrpc.Message, *rejection) {
-	msg, err := jsonrpc.DecodeMessage(data)
+// answerBatch records a response to a call of a batch, and writes the
+// batch's responses as one array once all are in. It reports whether resp
+// belonged to a batch.
+func (s *session) answerBatch(ctx context.Context, resp *jsonrpc.Response) (bool, error) {
+	s.mu.Lock()
+	b := s.batches[resp.ID]
+	if b == nil {
+		s.mu.Unlock()
+		return false, nil
+	}
+	delete(s.batches, resp.ID)
+	b.responses[b.index[resp.ID]] = resp
+	b.missing--
+	s.mu.Unlock()
+	if b.missing > 0 {
+		return true, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return true, err
+	}
+	out := []byte{'['}
+	for i, r := range b.responses {
+		data, err := jsonrpc.EncodeMessage(r)
+		if err != nil {
+			return true, err
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, data...)
+	}
+	_, err := s.out.Write(append(out, ']', '\n'))
+	return true, err
+}
+
+// input is the server's standard input as the SDK's transport reads it:
+// the JSON values the client sent, each on a line of its own, a batch's
+// messages one by one. Text that is no JSON value, and batches the session
+// cannot take, are answered with a JSON-RPC error in their place.
+//
+// A line that is one JSON value by itself is taken as it is. Any other
+// line goes to encoding/json's Decoder, until the values it holds are
+// read: a value may span lines (as the SDK accepts) or share a line with
+// others. Where text is no value, the rest of its line is skipped. A value
+// left open at the end of a line normally continues on the next, but a
+// next line that is a whole message by itself ends it: the broken one is
+// reported and the whole one served, so that one truncated line does not
+// swallow the message after it.
+type input struct {
+	r      *bufio.Reader
+	closer io.Closer
+	s      *session
+	limit  int
+
+	dec *json.Decoder // while a line needs one
+	// fed counts the bytes dec has read, lastText is the offset of the
+	// last of them that is not white space, valueEnd the offset where the
+	// last value decoded ends: a value is open when lastText >= valueEnd.
+	// An open value started at start, or after valueEnd when that is later.
+	fed, lastText, valueEnd, start int64
+	chunk                          []byte // read from r and not yet taken
+	lineEnded                      bool   // the last chunk read from r ended its line
+	readErr                        error  // r's error, after the last chunk
+	ready                          []byte // values for the SDK, from off on
+	off                            int
+	err                            error // the end of ready: r's error, or a write's
+}
+
+var (
+	errLeftOpen = errors.New("a message ends with a string, object or array left open")
+	errTooLarge = errors.New("message too large")
+)
+
+// Read gives the SDK's reader the next values.
+func (in *input) Read(p []byte) (int, error) {
+	for in.off == len(in.ready) && in.err == nil {
+		v, err := in.next()
+		if v != nil {
+			err = in.take(v)
+		}
+		in.err = err
+	}
+	if in.off == len(in.ready) {
+		return 0, in.err
+	}
+	n := copy(p, in.ready[in.off:])
+	if in.off += n; in.off == len(in.ready) {
+		in.ready, in.off = nil, 0 // not reused: frames point into it
+	}
+	return n, nil
+}
+
+func (in *input) Close() error { return in.closer.Close() }
+
+// next returns the next JSON value of the input, or nil when it answered
+// text that is none with a JSON-RPC error, or the input's end.
+func (in *input) next() ([]byte, error) {
+	if in.dec == nil {
+		if v, err := in.line(); v != nil || err != nil {
+			return v, err
+		}
+		in.dec = json.NewDecoder(readerFunc(in.feed))
+		in.fed, in.lastText, in.valueEnd, in.start = 0, -1, 0, 0
+	}
+	var v json.RawMessage
+	err := in.dec.Decode(&v)
+	if err == nil {
+		in.valueEnd = in.dec.InputOffset()
+		if rest, _ := io.ReadAll(in.dec.Buffered()); len(in.chunk) == 0 && in.lineEnded && len(bytes.TrimSpace(rest)) == 0 {
+			in.dec = nil // the line is read: back to taking lines whole
+		}
+		if len(v) > in.limit {
+			return nil, in.tooLarge()
+		}
+		return v, nil
+	}
+	buffered, _ := io.ReadAll(io.LimitReader(in.dec.Buffered(), 256))
+	in.dec = nil
+	var syntax *json.SyntaxError
 	switch {
-	case err == nil:
-		return msg, nil
-	case !json.Valid(data):
-		return nil, &rejection{code: jsonrpc.CodeParseError, message: "parse error: " + err.Error()}
+	case errors.Is(err, errLeftOpen), err == io.ErrUnexpectedEOF:
+		return nil, in.s.reject(nil, jsonrpc.CodeParseError, "parse error: "+errLeftOpen.Error()+": "+clip(buffered))
+	case errors.Is(err, errTooLarge):
+		in.skipLine()
+		return nil, in.tooLarge()
+	case errors.As(err, &syntax):
+		in.skipLine()
+		return nil, in.s.reject(nil, jsonrpc.CodeParseError, "parse error: "+err.Error())
 	}
-	return nil, &rejection{id: idOf(data), code: jsonrpc.CodeInvalidRequest, message: "invalid request: " + err.Error()}
+	return nil, err
+}
+
+func (in *input) tooLarge() error {
+	return in.s.reject(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: a message over %d bytes", in.limit))
+}
+
+// readChunk reads up to the end of the line, or as much of it as r holds.
+func (in *input) readChunk() ([]byte, error) {
+	chunk, err := in.r.ReadSlice('\n')
+	in.lineEnded = err == nil
+	if err != bufio.ErrBufferFull {
+		in.readErr = err
+	}
+	return chunk, err
+}
+
+// line reads up to the next line that is not blank and returns it, trimmed,
+// when it is one JSON value; else it leaves what it read to the Decoder.
+func (in *input) line() ([]byte, error) {
+	for len(in.chunk) == 0 {
+		if in.readErr != nil {
+			return nil, in.readErr
+		}
+		chunk, err := in.readChunk()
+		text := bytes.TrimSpace(chunk)
+		switch {
+		case len(text) == 0:
+		case (err == nil || err == io.EOF) && len(text) <= in.limit && json.Valid(text):
+			return text, nil
+		default:
+			in.chunk = chunk
+		}
+	}
+	return nil, nil
+}
+
+// feed is the Decoder's reader: the input a chunk at a time, blank lines
+// between values left out.
+func (in *input) feed(p []byte) (int, error) {
+	open := in.lastText >= in.valueEnd
+	if open && in.fed-max(in.start, in.valueEnd) > int64(in.limit) {
+		return 0, errTooLarge // and the value goes on
+	}
+	for len(in.chunk) == 0 {
+		if in.readErr != nil {
+			return 0, in.readErr
+		}
+		atLineStart := in.lineEnded
+		chunk, err := in.readChunk()
+		switch {
+		case open && atLineStart && (err == nil || err == io.EOF) && wholeMessage(chunk):
+			in.chunk = chunk // for the next line
+			return 0, errLeftOpen
+		case open || len(bytes.TrimSpace(chunk)) > 0:
+			in.chunk = chunk
+		}
+	}
+	n := copy(p, in.chunk)
+	in.chunk = in.chunk[n:]
+	if i := bytes.IndexFunc(p[:n], notSpace); i >= 0 && !open {
+		in.start = in.fed + int64(i)
+	}
+	if i := bytes.LastIndexFunc(p[:n], notSpace); i >= 0 {
+		in.lastText = in.fed + int64(i)
+	}
+	in.fed += int64(n)
+	return n, nil
+}
+
+// skipLine skips the rest of the line of a bad message.
+func (in *input) skipLine() {
+	in.chunk = nil
+	for !in.lineEnded && in.readErr == nil {
+		in.readChunk()
+	}
+	in.lineEnded = true
+}
+
+// take hands a value to the SDK: a batch's messages one by one, anything
+// else as it is, for the SDK to decode (stdioConn answers what it cannot).
+func (in *input) take(v []byte) error {
+	if v[0] == '[' {
+		return in.takeBatch(v)
+	}
+	if bytes.Contains(v, []byte(`"initialize"`)) {
+		in.noteInitialize(v)
+	}
+	in.queue(v)
+	return nil
+}
+
+// queue copies v into ready, and records it as a frame.
+func (in *input) queue(v []byte) {
+	start := len(in.ready)
+	in.ready = append(in.ready, v...)
+	in.s.pushFrame(in.ready[start:len(in.ready):len(in.ready)])
+	in.ready = append(in.ready, '\n')
+}
+
+// noteInitialize records the protocol version an initialize request asks
+// for: batches are judged by it until the response says which was agreed.
+func (in *input) noteInitialize(v []byte) {
+	msg, err := jsonrpc.DecodeMessage(v)
+	req, ok := msg.(*jsonrpc.Request)
+	if err != nil || !ok || !req.IsCall() || req.Method != "initialize" {
+		return
+	}
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	json.Unmarshal(req.Params, &p)
+	in.s.mu.Lock()
+	in.s.initID, in.s.version = req.ID, p.ProtocolVersion
+	in.s.mu.Unlock()
+}
+
+// takeBatch hands the messages of a JSON-RPC batch to the SDK one by one,
+// its calls noted so that their responses go out together as one array. A
+// batch with any bad message is refused whole.
+func (in *input) takeBatch(v []byte) error {
+	bad := func(msg string, args ...any) error {
+		return in.s.reject(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(msg, args...))
+	}
+	in.s.mu.Lock()
+	version := in.s.version
+	in.s.mu.Unlock()
+	if version >= "2025-06-18" {
+		return bad("invalid request: JSON-RPC batches are not supported in 2025-06-18 and later (this session: %s)", version)
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(v, &raws); err != nil {
+		return bad("invalid request: %v", err)
+	}
+	if len(raws) == 0 {
+		return bad("invalid request: an empty batch")
+	}
+	b := &batch{index: map[jsonrpc.ID]int{}}
+	for i, raw := range raws {
+		msg, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			return bad("batch item %d: invalid request: %v", i, err)
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			if _, dup := b.index[req.ID]; dup {
+				return bad("invalid request: batch item %d: request id %v given twice", i, req.ID.Raw())
+			}
+			b.index[req.ID] = len(b.responses)
+			b.responses = append(b.responses, nil)
+		}
+	}
+	in.s.mu.Lock()
+	for id := range b.index {
+		if in.s.batches[id] != nil || in.s.pending[id] {
+			in.s.mu.Unlock()
+			return bad("invalid request: batch: request id %v is still being answered", id.Raw())
+		}
+	}
+	b.missing = len(b.responses)
+	for id := range b.index {
+		in.s.batches[id] = b
+	}
+	in.s.mu.Unlock()
+	for _, raw := range raws {
+		in.queue(raw)
+	}
+	return nil
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+func notSpace(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' }
+
+// wholeMessage reports whether a line is by itself a JSON-RPC message, or
+// a batch of them.
+func wholeMessage(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || (line[0] != '{' && line[0] != '[') || !json.Valid(line) {
+		return false
+	}
+	var items []json.RawMessage // decoded into fresh memory: line is the reader's buffer
+	switch {
+	case line[0] == '{':
+		items = []json.RawMessage{line}
+	case json.Unmarshal(line, &items) != nil || len(items) == 0:
+		return false
+	}
+	for _, item := range items {
+		if _, err := jsonrpc.DecodeMessage(item); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // idOf is the id of a JSON object when it is a string or a number.
@@ -168,183 +622,13 @@ func idOf(data []byte) json.RawMessage {
 	return m.ID
 }
 
-// reject answers a message the server cannot take with a JSON-RPC error.
-func (c *lineConn) reject(r *rejection) error {
-	id := r.id
-	if id == nil {
-		id = json.RawMessage("null")
+// clip shortens a message for an error.
+func clip(data []byte) string {
+	s := string(bytes.TrimSpace(data))
+	if len(s) > 80 {
+		s = s[:77] + "..."
 	}
-	message, _ := json.Marshal(r.message)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, err := fmt.Fprintf(c.out, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, r.code, message)
-	return err
-}
-
-// note records an incoming message: a call to answer, the client's answer to
-// a call of ours, a cancellation, the initialize request.
-func (c *lineConn) note(msg jsonrpc.Message) {
-	switch m := msg.(type) {
-	case *jsonrpc.Response:
-		c.asking = max(c.asking-1, 0)
-	case *jsonrpc.Request:
-		switch {
-		case m.IsCall():
-			c.pending[m.ID] = true
-			if m.Method == "initialize" {
-				c.initID, c.version = m.ID, requested(m)
-			}
-		case m.Method == "notifications/cancelled":
-			var p struct {
-				RequestID any `json:"requestId"`
-			}
-			if json.Unmarshal(m.Params, &p) == nil {
-				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
-					delete(c.pending, id)
-				}
-			}
-		}
-	}
-	c.settled.Broadcast()
-}
-
-// drain waits, once the input has ended, until every call read has been
-// answered, so that requests piped into the server all get their responses
-// before it exits. It stops waiting when the server is itself waiting for
-// the client (whose answer can no longer come) or the connection closes.
-func (c *lineConn) drain() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for len(c.pending) > 0 && c.asking == 0 && !c.isClosed {
-		c.settled.Wait()
-	}
-}
-
-// readBatch decodes a JSON-RPC batch and notes its calls, whose responses
-// go out together as one array. A batch with any bad message is refused
-// whole.
-func (c *lineConn) readBatch(data []byte) *rejection {
-	c.mu.Lock()
-	version := c.version
-	c.mu.Unlock()
-	if version >= "2025-06-18" {
-		return &rejection{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf("invalid request: JSON-RPC batches are not supported in 2025-06-18 and later (this session: %s)", version)}
-	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(data, &raws); err != nil {
-		return &rejection{code: jsonrpc.CodeParseError, message: "parse error: " + err.Error()}
-	}
-	if len(raws) == 0 {
-		return &rejection{code: jsonrpc.CodeInvalidRequest, message: "invalid request: an empty batch"}
-	}
-	msgs := make([]jsonrpc.Message, len(raws))
-	b := &batch{index: map[jsonrpc.ID]int{}}
-	for i, raw := range raws {
-		msg, bad := decode(raw)
-		if bad != nil {
-			bad.id, bad.message = nil, fmt.Sprintf("batch item %d: %s", i, bad.message)
-			return bad
-		}
-		msgs[i] = msg
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			if _, dup := b.index[req.ID]; dup {
-				return &rejection{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf("invalid request: batch item %d: request id %v given twice", i, req.ID.Raw())}
-			}
-			b.index[req.ID] = len(b.responses)
-			b.responses = append(b.responses, nil)
-		}
-	}
-	if err := c.addBatch(b); err != nil {
-		return &rejection{code: jsonrpc.CodeInvalidRequest, message: "invalid request: " + err.Error()}
-	}
-	c.mu.Lock()
-	for _, msg := range msgs {
-		c.note(msg)
-	}
-	c.mu.Unlock()
-	c.queue = msgs
-	return nil
-}
-
-func (c *lineConn) addBatch(b *batch) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for id := range b.index {
-		if c.batches[id] != nil {
-			return fmt.Errorf("batch: request id %v is still being answered", id.Raw())
-		}
-	}
-	if c.batches == nil {
-		c.batches = map[jsonrpc.ID]*batch{}
-	}
-	for id := range b.index {
-		c.batches[id] = b
-	}
-	b.missing = len(b.responses)
-	return nil
-}
-
-func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	defer c.settled.Broadcast()
-	var err error
-	resp, isResponse := msg.(*jsonrpc.Response)
-	if isResponse {
-		delete(c.pending, resp.ID)
-	} else if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-		c.asking++
-	}
-	switch {
-	case isResponse && c.batches[resp.ID] != nil:
-		return c.answerBatch(resp)
-	case isResponse && c.initID.IsValid() && resp.ID == c.initID:
-		c.version = negotiated(resp)
-		c.initID = jsonrpc.ID{}
-	}
-	c.buf, err = appendMessage(c.buf[:0], msg)
-	if err != nil {
-		return err
-	}
-	_, err = c.out.Write(append(c.buf, '\n'))
-	return err
-}
-
-// answerBatch records one response to a batch and writes the batch's
-// responses once all are in.
-func (c *lineConn) answerBatch(resp *jsonrpc.Response) error {
-	b := c.batches[resp.ID]
-	delete(c.batches, resp.ID)
-	b.responses[b.index[resp.ID]] = resp
-	if b.missing--; b.missing > 0 {
-		return nil
-	}
-	out := append(c.buf[:0], '[')
-	for i, r := range b.responses {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		var err error
-		if out, err = appendMessage(out, r); err != nil {
-			return err
-		}
-	}
-	c.buf = append(out, ']', '\n')
-	_, err := c.out.Write(c.buf)
-	return err
-}
-
-// requested reads the protocol version an initialize request asks for: the
-// version batches are judged by until the response says which was agreed.
-func requested(req *jsonrpc.Request) string {
-	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	json.Unmarshal(req.Params, &p)
-	return p.ProtocolVersion
+	return s
 }
 
 // negotiated reads the protocol version from the initialize response; the
@@ -358,38 +642,3 @@ func negotiated(resp *jsonrpc.Response) string {
 	}
 	return r.ProtocolVersion
 }
-
-// appendMessage appends msg's wire form to dst. A successful response's
-// result comes from the SDK's encoding/json call, compact and valid, so it
-// is copied as it is; everything else goes through jsonrpc.EncodeMessage.
-func appendMessage(dst []byte, msg jsonrpc.Message) ([]byte, error) {
-	resp, ok := msg.(*jsonrpc.Response)
-	if !ok || resp.Error != nil || !resp.ID.IsValid() || len(resp.Result) == 0 || bytes.IndexByte(resp.Result, '\n') >= 0 {
-		data, err := jsonrpc.EncodeMessage(msg)
-		return append(dst, data...), err
-	}
-	id, err := json.Marshal(resp.ID.Raw())
-	if err != nil {
-		return dst, err
-	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, id...)
-	dst = append(dst, `,"result":`...)
-	dst = append(dst, resp.Result...)
-	return append(dst, '}'), nil
-}
-
-func (c *lineConn) Close() error {
-	var err error
-	c.once.Do(func() {
-		c.mu.Lock()
-		c.isClosed = true
-		c.settled.Broadcast()
-		c.mu.Unlock()
-		close(c.closed)
-		err = errors.Join(c.in.Close(), c.out.Close())
-	})
-	return err
-}
-
-func (c *lineConn) SessionID() string { return "" }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,9 +21,9 @@ import (
 )
 
 // TestStdioMatchesTheSDK sends the same requests to elicit's server as
-// `elicit serve` runs it (lineTransport) and to the same server framed by
-// the SDK alone (its IOTransport), on every protocol version: the responses
-// must say the same, with their members in the same order.
+// `elicit serve` runs it (stdioTransport) and to the same server framed
+// by the SDK alone (its IOTransport), on every protocol version: the
+// responses must say the same, with their members in the same order.
 func TestStdioMatchesTheSDK(t *testing.T) {
 	form := `{"title":"Ship <it> & go","fields":[{"id":"track","text":"Which track?","type":"single_select","options":["stable","beta"]},{"id":"n","text":"How many?","type":"number"}]}`
 	calls := []string{
@@ -83,81 +84,75 @@ func keyOrder(n *jsonnode.Node) string {
 	return b.String()
 }
 
-func TestFramer(t *testing.T) {
+// frames reads the input as the SDK's transport would: its values, and
+// the errors it answers as "error: " and the message, until it ends.
+func frames(in *input) ([]string, error) {
+	var got []string
+	out := in.s.out.w.(*syncBuffer)
+	for {
+		written := len(out.String())
+		data, err := in.next()
+		switch {
+		case err != nil:
+			return got, err
+		case data != nil:
+			got = append(got, string(data))
+		default:
+			var e struct{ Error jsonrpc.Error }
+			json.Unmarshal([]byte(out.String()[written:]), &e)
+			got = append(got, "error: "+e.Error.Message)
+		}
+	}
+}
+
+// testInput reads text in chunks of 16 bytes (size, if more) with a limit
+// of 64 bytes per message.
+func testInput(text string, out *syncBuffer, size ...int) *input {
+	return &input{r: bufio.NewReaderSize(strings.NewReader(text), max(16, slices.Max(append(size, 0)))), closer: io.NopCloser(nil), s: newSession(out, nil), limit: 64}
+}
+
+func TestStdioFrames(t *testing.T) {
 	tests := []struct {
 		name  string
 		input string
 		want  []string
-		err   string
+		size  int // of the chunks read, when not 16
 	}{
-		{"one per line", "{\"a\":1}\n{\"b\":2}\n", []string{`{"a":1}`, `{"b":2}`}, "EOF"},
-		{"CRLF and blank lines", "\r\n{\"a\":1}\r\n\n  \n{\"b\":2}", []string{`{"a":1}`, `{"b":2}`}, "EOF"},
-		{"a value over several lines", "{\"a\":\n [1,\n  2]}\n{\"s\":\"x\\\"}{\"}\n", []string{"{\"a\":\n [1,\n  2]}", `{"s":"x\"}{"}`}, "EOF"},
-		{"a newline escaped in a string", "{\"s\":\"a\\nb\"}\n", []string{`{"s":"a\nb"}`}, "EOF"},
-		{"an escape split across reads", "{\"s\":\"aaaaaaaaa\\\"]\"}\n{}\n", []string{`{"s":"aaaaaaaaa\"]"}`, `{}`}, "EOF"},
-		{"over the limit", "{\"a\":\"" + strings.Repeat("x", 100) + "\"}\n", nil, "over 64 bytes"},
-		{"unterminated at the end", "{\"a\":[1,", []string{`{"a":[1,`}, "EOF"},
+		{"one per line", "{\"a\":1}\n{\"b\":2}\n", []string{`{"a":1}`, `{"b":2}`}, 0},
+		{"CRLF and blank lines", "\r\n{\"a\":1}\r\n\n  \n{\"b\":2}", []string{`{"a":1}`, `{"b":2}`}, 0},
+		{"a value over several lines", "{\"a\":\n [1,\n  2]}\n{\"s\":\"x\\\"}{\"}\n", []string{"{\"a\":\n [1,\n  2]}", `{"s":"x\"}{"}`}, 0},
+		{"a newline escaped in a string", "{\"s\":\"a\\nb\"}\n", []string{`{"s":"a\nb"}`}, 0},
+		{"an escape split across reads", "{\"s\":\"aaaaaaaaa\\\"]\"}\n{}\n", []string{`{"s":"aaaaaaaaa\"]"}`, `{}`}, 0},
+		{"values back to back", "{\"a\":1}{\"b\":2} [3]\t{}\n", []string{`{"a":1}`, `{"b":2}`, `[3]`, `{}`}, 0},
+		{"over the limit, then the next line", "{\"a\":\"" + strings.Repeat("x", 100) + "\"}\n{\"b\":1}\n", []string{"error: invalid request: a message over 64 bytes", `{"b":1}`}, 0},
+		{"a bad line, then the next", "not json {\"a\":1}\n{\"b\":1}\n", []string{"error: parse error: invalid character 'o' in literal null (expecting 'u')", `{"b":1}`}, 0},
+		{"unterminated at the end", "{\"a\":[1,", []string{"error: parse error: a message ends with a string, object or array left open: {\"a\":[1,"}, 0},
+		{"left open before a whole message", "{\"a\":[1,\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n", []string{
+			"error: parse error: a message ends with a string, object or array left open: {\"a\":[1,", `{"jsonrpc":"2.0","id":1,"method":"ping"}`}, 64},
+		{"left open before a line too long to judge whole", "{\"a\":[1,\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n", []string{
+			"error: parse error: a message ends with a string, object or array left open: {\"a\":[1,\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"}, 16},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &framer{r: bufio.NewReaderSize(strings.NewReader(tt.input), 16), limit: 64}
-			var got []string
-			var err error
-			for {
-				var data []byte
-				if data, err = f.next(); err != nil {
-					break
-				}
-				got = append(got, string(data))
-			}
-			if !reflect.DeepEqual(got, tt.want) || err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("frames %q, error %v; want %q, %s", got, err, tt.want, tt.err)
+			got, err := frames(testInput(tt.input, &syncBuffer{}, tt.size))
+			if !reflect.DeepEqual(got, tt.want) || err != io.EOF {
+				t.Errorf("frames %q, then %v; want %q, then EOF", got, err, tt.want)
 			}
 		})
 	}
 }
 
-// TestAppendMessageMatchesEncodeMessage: the shortcut for responses writes
-// what jsonrpc.EncodeMessage writes.
-func TestAppendMessageMatchesEncodeMessage(t *testing.T) {
-	id := func(v any) jsonrpc.ID {
-		id, err := jsonrpc.MakeID(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
-	msgs := []jsonrpc.Message{
-		&jsonrpc.Response{ID: id(float64(7)), Result: json.RawMessage(`{"content":[{"type":"text","text":"<a> & é"}]}`)},
-		&jsonrpc.Response{ID: id("req-1"), Result: json.RawMessage(`{}`)},
-		&jsonrpc.Response{ID: id(`quote"d`), Result: json.RawMessage(`[1,2]`)},
-		&jsonrpc.Response{ID: id(float64(8)), Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad"}},
-		&jsonrpc.Response{ID: id(float64(9)), Result: json.RawMessage("{\n\"a\": 1}")},
-		&jsonrpc.Request{ID: id(float64(3)), Method: "elicitation/create", Params: json.RawMessage(`{"mode":"form"}`)},
-		&jsonrpc.Request{Method: "notifications/progress", Params: json.RawMessage(`{"progress":1}`)},
-	}
-	for _, msg := range msgs {
-		want, err := jsonrpc.EncodeMessage(msg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := appendMessage(nil, msg)
-		if err != nil || string(got) != string(want) {
-			t.Errorf("appendMessage = %s, %v; EncodeMessage = %s", got, err, want)
-		}
-	}
-}
-
 // TestStdioBatches: protocols before 2025-06-18 allow JSON-RPC batches,
-// answered by one array in the order of the calls; later ones refuse them and
-// the session ends.
+// answered by one array in the order of the calls, a notification among
+// them or not; later ones refuse them with an error, and the session goes
+// on.
 func TestStdioBatches(t *testing.T) {
 	batch := `[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"elicitation_list_templates","arguments":{}}},` +
 		`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},{"jsonrpc":"2.0","id":"p","method":"ping"}]`
 	old := startPipeServerAt(t, New(nil), elicitStdio, "", nil, "2025-03-26")
 	old.send(t, batch)
 	var got []map[string]any
-	if line := old.line(t); json.Unmarshal(line, &got) != nil || len(got) != 2 {
+	if line := lineWithin(t, old); json.Unmarshal(line, &got) != nil || len(got) != 2 {
 		t.Fatalf("batch answer %s, want an array of 2 responses", line)
 	}
 	if got[0]["id"] != float64(2) || got[1]["id"] != "p" || got[0]["result"] == nil {
@@ -166,12 +161,29 @@ func TestStdioBatches(t *testing.T) {
 
 	current := startPipeServerAt(t, New(nil), elicitStdio, "", nil, "2025-11-25")
 	current.send(t, batch)
-	if line := current.line(t); !strings.Contains(string(line), `"id":null,"error":{"code":-32600,"message":"invalid request: JSON-RPC batches are not supported in 2025-06-18 and later`) {
+	if line := lineWithin(t, current); !strings.Contains(string(line), `"id":null,"error":{"code":-32600,"message":"invalid request: JSON-RPC batches are not supported in 2025-06-18 and later`) {
 		t.Errorf("a batch on 2025-11-25 was answered %s, want an invalid-request error", line)
 	}
 	current.send(t, `{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-	if line := current.line(t); !strings.Contains(string(line), `"id":4,"result":{}`) {
+	if line := lineWithin(t, current); !strings.Contains(string(line), `"id":4,"result":{}`) {
 		t.Errorf("after the refused batch, ping got %s", line)
+	}
+}
+
+// lineWithin reads one line from p, failing if none comes within 10 s.
+func lineWithin(t *testing.T, p *pipeServer) []byte {
+	t.Helper()
+	got := make(chan []byte, 1)
+	go func() {
+		line, _ := p.out.ReadBytes('\n')
+		got <- line
+	}()
+	select {
+	case line := <-got:
+		return line
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer within 10 s")
+		return nil
 	}
 }
 
@@ -180,7 +192,7 @@ func TestStdioBatches(t *testing.T) {
 func TestStdioCloseUnblocksRead(t *testing.T) {
 	inR, _ := io.Pipe()
 	_, outW := io.Pipe()
-	conn, err := (&lineTransport{in: inR, out: outW}).Connect(context.Background())
+	conn, err := (&stdioTransport{in: inR, out: outW}).Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +219,7 @@ func runPiped(t *testing.T, lines ...string) string {
 	var out syncBuffer
 	done := make(chan error, 1)
 	in := io.NopCloser(strings.NewReader(strings.Join(lines, "\n") + "\n"))
-	go func() { done <- New(nil).Run(context.Background(), &lineTransport{in: in, out: &out}) }()
+	go func() { done <- New(nil).Run(context.Background(), &stdioTransport{in: in, out: &out}) }()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
@@ -266,25 +278,60 @@ func TestStdioEOFWhileAskingTheClient(t *testing.T) {
 	}
 }
 
-// FuzzFramer: any input is split into trimmed, non-empty frames within
-// the limit, or an error, without a panic; compact JSON values one per line
+// FuzzStdioInput: whatever the client writes, the session reads it to
+// the end without an error (the SDK would end the session at one) and
+// writes one JSON-RPC message (or batch answer) a line; the values framed
+// are trimmed and within the limit, and compact JSON values one per line
 // come back as they were sent.
-func FuzzFramer(f *testing.F) {
-	for _, s := range []string{"{\"a\":1}\n{\"b\":[2]}\n", "{\"a\":\n1}\n", "\n\n[1,\n2]", "{\"s\":\"\\\"}\"}\n", "\"open\n"} {
+func FuzzStdioInput(f *testing.F) {
+	for _, s := range []string{"{\"a\":1}\n{\"b\":[2]}\n", "{\"a\":\n1}\n", "\n\n[1,\n2]", "{\"s\":\"\\\"}\"}\n", "\"open\n",
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","method":"x"}` + "\n" + `[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","method":"y"}]` + "\n",
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\n\"method\":\"ping\"} x\n[]\n{\"id\":4}\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fr := &framer{r: bufio.NewReaderSize(bytes.NewReader(data), 16), limit: 256}
-		for range len(data) + 1 {
-			frame, err := fr.next()
-			if err != nil {
-				break
-			}
-			if len(frame) == 0 || len(frame) > 256 || len(bytes.TrimSpace(frame)) != len(frame) {
+		got, err := frames(testInput(string(data), &syncBuffer{}))
+		if err != io.EOF {
+			t.Fatalf("frames of %q end with %v", data, err)
+		}
+		for _, frame := range got {
+			if !strings.HasPrefix(frame, "error: ") && (len(frame) == 0 || len(frame) > 64 || strings.TrimSpace(frame) != frame) {
 				t.Fatalf("frame %q from %q", frame, data)
 			}
 		}
-		var values []any
+
+		var out syncBuffer
+		in := testInput(string(data), &out)
+		conn, err := (&mcp.IOTransport{Reader: in, Writer: in.s.out, MaxLineLength: -1}).Connect(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn = &stdioConn{Connection: conn, s: in.s}
+		for range len(data) + 1 {
+			var msg jsonrpc.Message
+			if msg, err = conn.Read(context.Background()); err != nil {
+				break
+			}
+			if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+				conn.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)})
+			}
+		}
+		conn.Close()
+		if err != io.EOF {
+			t.Fatalf("the session read %q as %v", data, err)
+		}
+		for line := range strings.Lines(out.String()) {
+			var e struct {
+				JSONRPC string          `json:"jsonrpc"`
+				ID      json.RawMessage `json:"id"`
+				Error   jsonrpc.Error   `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(line), &e); line[0] == '{' && (err != nil || e.JSONRPC != "2.0" || e.ID == nil || e.Error.Code == 0 && !strings.Contains(line, `"result":{}`) || !strings.HasSuffix(line, "}\n")) {
+				t.Fatalf("line %q: %v", line, err)
+			}
+		}
+
+		var values []string
 		var lines [][]byte
 		dec := json.NewDecoder(bytes.NewReader(data))
 		for {
@@ -294,18 +341,17 @@ func FuzzFramer(f *testing.F) {
 			}
 			var c bytes.Buffer
 			json.Compact(&c, v)
-			values = append(values, c.String())
-			lines = append(lines, c.Bytes())
+			if c.Len() <= 64 {
+				values = append(values, c.String())
+				lines = append(lines, c.Bytes())
+			}
 		}
-		if len(lines) == 0 {
+		if len(values) == 0 {
 			return
 		}
-		fr = &framer{r: bufio.NewReaderSize(bytes.NewReader(append(bytes.Join(lines, []byte("\n")), '\n')), 16), limit: 1 << 20}
-		for i, want := range values {
-			got, err := fr.next()
-			if err != nil || string(got) != want {
-				t.Fatalf("frame %d = %q, %v; want %q", i, got, err, want)
-			}
+		got, _ = frames(testInput(string(append(bytes.Join(lines, []byte("\n")), '\n')), &syncBuffer{}))
+		if !reflect.DeepEqual(got, values) {
+			t.Fatalf("frames %q; want %q", got, values)
 		}
 	})
 }
@@ -333,7 +379,7 @@ func TestStdioDrain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := io.NopCloser(strings.NewReader(strings.Join(tt.lines, "\n") + "\n"))
-			conn, err := (&lineTransport{in: in, out: &syncBuffer{}}).Connect(context.Background())
+			conn, err := (&stdioTransport{in: in, out: &syncBuffer{}}).Connect(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -400,19 +446,6 @@ func TestStdioBadBatchLeavesNothingPending(t *testing.T) {
 	}
 }
 
-// TestFramerGoesOnAfterAnOversizedMessage: the rest of the oversized
-// line is skipped and the next message read.
-func TestFramerGoesOnAfterAnOversizedMessage(t *testing.T) {
-	f := &framer{r: bufio.NewReaderSize(strings.NewReader("{\"a\":\""+strings.Repeat("x", 100)+"\"}\n{\"b\":1}\n"), 16), limit: 64}
-	var bad *rejection
-	if _, err := f.next(); !errors.As(err, &bad) || bad.code != jsonrpc.CodeInvalidRequest {
-		t.Fatalf("oversized message: %v, want an invalid-request rejection", err)
-	}
-	if data, err := f.next(); err != nil || string(data) != `{"b":1}` {
-		t.Errorf("next frame %q, %v; want {\"b\":1}", data, err)
-	}
-}
-
 // TestTwoMessagesOnOneLine: two JSON-RPC requests written on one line are
 // both answered (the second used to be dropped with a parse error).
 func TestTwoMessagesOnOneLine(t *testing.T) {
@@ -432,5 +465,27 @@ func TestTwoMessagesOnOneLine(t *testing.T) {
 	}
 	if !ids[11] || !ids[12] || !ids[13] {
 		t.Errorf("answered %v, want 11, 12 and 13", ids)
+	}
+}
+
+// TestStdioResultAsEncoded: a successful response goes out byte for byte
+// as jsonrpc.EncodeMessage writes it, without its scan of the result.
+func TestStdioResultAsEncoded(t *testing.T) {
+	for _, id := range []any{float64(7), "req-1", `a<b&"c`} {
+		id, err := jsonrpc.MakeID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, result := range []string{`{}`, `[1,2]`, `{"content":[{"type":"text","text":"<a> & é \u2028` + "\u2028" + `"}],"isError":false}`} {
+			resp := &jsonrpc.Response{ID: id, Result: json.RawMessage(result)}
+			want, err := jsonrpc.EncodeMessage(resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out syncBuffer
+			if err := newSession(&out, nil).writeResult(context.Background(), resp); err != nil || out.String() != string(want)+"\n" {
+				t.Errorf("writeResult = %q, %v; EncodeMessage = %q", out.String(), err, want)
+			}
+		}
 	}
 }
