@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,6 +21,9 @@ type pipeServer struct {
 	tool string
 	args []byte
 	id   int
+	// cpu, when set, is the CPU time the server has used so far (a
+	// process's, read from the system).
+	cpu func() time.Duration
 }
 
 func startPipeServer(t testing.TB, s *mcp.Server, tr transportFunc, tool string, args []byte) *pipeServer {

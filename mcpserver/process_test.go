@@ -47,7 +47,8 @@ func startProcessServer(b *testing.B, kind, tool string, args []byte) *pipeServe
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { in.Close(); cmd.Wait() })
-	p := &pipeServer{in: in, out: bufio.NewReaderSize(out, 1<<16), tool: tool, args: args}
+	p := &pipeServer{in: in, out: bufio.NewReaderSize(out, 1<<16), tool: tool, args: args,
+		cpu: func() time.Duration { return processCPU(cmd.Process.Pid) }}
 	p.send(b, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}`)
 	p.receive(b)
 	p.send(b, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -77,7 +78,12 @@ func renderVsNoop(b *testing.B, servers []*pipeServer) {
 			p.call(b) // warm up
 		}
 	}
-	var spent [3]time.Duration
+	var spent, cpuBefore [3]time.Duration
+	for i, p := range servers {
+		if p.cpu != nil {
+			cpuBefore[i] = p.cpu()
+		}
+	}
 	for b.Loop() {
 		for i, p := range servers {
 			start := time.Now()
@@ -93,4 +99,17 @@ func renderVsNoop(b *testing.B, servers []*pipeServer) {
 	b.ReportMetric(perCall(spent[2]), "own-noop-µs")
 	b.ReportMetric(float64(spent[0])/float64(spent[1]), "render/sdk-noop")
 	b.ReportMetric(float64(spent[0])/float64(spent[2]), "render/own-noop")
+	// A server process's own CPU time is what a call costs it, whatever
+	// else the machine is doing: the wall times above wait for a core too.
+	if servers[0].cpu != nil && servers[1].cpu != nil {
+		render, noop := servers[0].cpu()-cpuBefore[0], servers[1].cpu()-cpuBefore[1]
+		if noop > 0 {
+			b.ReportMetric(float64(render)/float64(noop), "render/sdk-noop-cpu")
+			b.ReportMetric(perCall(render), "render-cpu-µs")
+			b.ReportMetric(perCall(noop), "sdk-noop-cpu-µs")
+			if servers[2].cpu != nil {
+				b.ReportMetric(perCall(servers[2].cpu()-cpuBefore[2]), "own-noop-cpu-µs")
+			}
+		}
+	}
 }
