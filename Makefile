@@ -41,7 +41,7 @@ e2e: build
 	cd e2e/browser && npm ci --no-audit --no-fund --loglevel=error
 	cd e2e/browser && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
 	cd e2e/hosts && npm ci --no-audit --no-fund --loglevel=error
-	ELICIT_E2E_CODEX=1 ELICIT_E2E_HOSTS=1 ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run E2E ./consult/... ./crossmodel/ ./e2e/hosts/
+	ELICIT_E2E_CODEX=1 ELICIT_E2E_HOSTS=1 ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run E2E ./consult/... ./internal/relay/ ./internal/crossmodel/ ./e2e/hosts/
 
 bench: bench-go bench-process bench-mcp
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/consult"
-	"github.com/elicit/elicit/consult/codexstub"
+	"github.com/elicit/elicit/internal/codexstub"
 )
 
 // realCodex finds the codex CLI (see codexstub.Require) or skips.

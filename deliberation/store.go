@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/problem"
 )

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/consult"
-	"github.com/elicit/elicit/consult/relay"
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/internal/relay"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -5,9 +5,9 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/consult"
-	"github.com/elicit/elicit/crossmodel"
+	"github.com/elicit/elicit/internal/config"
+	"github.com/elicit/elicit/internal/crossmodel"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

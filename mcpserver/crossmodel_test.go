@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

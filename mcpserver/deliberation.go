@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/method"
 	"github.com/modelcontextprotocol/go-sdk/mcp"

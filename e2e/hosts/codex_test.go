@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicit/elicit/consult/codexstub"
+	"github.com/elicit/elicit/internal/codexstub"
 )
 
 // TestE2ECodexCallsElicit runs the real codex CLI against the Responses

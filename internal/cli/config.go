@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/spf13/cobra"
 )
 

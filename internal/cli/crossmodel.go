@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/elicit/elicit/config"
-	"github.com/elicit/elicit/crossmodel"
+	"github.com/elicit/elicit/internal/config"
+	"github.com/elicit/elicit/internal/crossmodel"
 	"github.com/elicit/elicit/problem"
 	"github.com/spf13/cobra"
 )

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicit/elicit/consult"
-	"github.com/elicit/elicit/consult/relay"
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/internal/relay"
 	"github.com/elicit/elicit/problem"
 )
 

@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/form/widget"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/spf13/cobra"
 )
 

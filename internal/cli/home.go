@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/visible"
 )
 

@@ -3,8 +3,8 @@ package cli
 import (
 	"fmt"
 
-	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/formrun"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/visible"

@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/visible"
 	"github.com/spf13/cobra"

@@ -8,7 +8,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/version"
 	"github.com/spf13/cobra"

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/elicit/elicit/config"
+	"github.com/elicit/elicit/internal/config"
 )
 
 // The environment variables that tell which agent ran the CLI, checked in

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/consult"
-	"github.com/elicit/elicit/consult/codexstub"
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/internal/codexstub"
 )
 
 // TestE2EDeliberation runs a whole deliberation through the real codex CLI

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/consult"
-	"github.com/elicit/elicit/consult/codexstub"
+	"github.com/elicit/elicit/internal/codexstub"
 )
 
 // TestE2ECrossModelRun routes a method through the real codex CLI against

@@ -12,8 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/elicit/elicit/config"
 	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/method"
 	"github.com/elicit/elicit/problem"
 )
