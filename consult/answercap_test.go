@@ -18,9 +18,9 @@ func TestAnswerIsCapped(t *testing.T) {
 		prompt int
 		want   string
 	}{
-		{"codex answer", fake(t, CodexOptions{}, "FAKE_CODEX=echo"), MaxAnswer + 1, "the answer is over the cap of 1 MiB"},
-		{"codex event line", fake(t, CodexOptions{}, "FAKE_CODEX=echo"), MaxEventLine + 1, "a line of codex's event stream is over the cap of 8 MiB"},
-		{"command answer", NewCommand(CommandOptions{Path: "sh", Args: []string{"-c", "cat; cat /dev/zero"}, Timeout: time.Minute}), 10, "the answer is over the cap of 1 MiB"},
+		{"codex answer", fake(t, CodexOptions{}, "FAKE_CODEX=echo"), maxAnswer + 1, "the answer is over the cap of 1 MiB"},
+		{"codex event line", fake(t, CodexOptions{}, "FAKE_CODEX=echo"), maxEventLine + 1, "a line of codex's event stream is over the cap of 8 MiB"},
+		{"command answer", newCommand(commandOptions{Path: "sh", Args: []string{"-c", "cat; cat /dev/zero"}, Timeout: time.Minute}), 10, "the answer is over the cap of 1 MiB"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -30,7 +30,7 @@ func TestAnswerIsCapped(t *testing.T) {
 			if !errors.As(err, &ce) || ce.Kind != KindTooLarge || !strings.Contains(ce.Message, c.want) || !strings.Contains(ce.Message, "process group was killed") {
 				t.Fatalf("error %v", err)
 			}
-			if ce.Partial != nil && len(ce.Partial.Text) > MaxAnswer {
+			if ce.Partial != nil && len(ce.Partial.Text) > maxAnswer {
 				t.Errorf("the partial reply holds %d bytes", len(ce.Partial.Text))
 			}
 			if time.Since(began) > 30*time.Second {
@@ -39,8 +39,8 @@ func TestAnswerIsCapped(t *testing.T) {
 		})
 	}
 	// At the cap, the answer comes through.
-	rep, err := fake(t, CodexOptions{}, "FAKE_CODEX=echo").Start(context.Background(), Request{Prompt: strings.Repeat("y", MaxAnswer)})
-	if err != nil || len(rep.Text) != MaxAnswer {
+	rep, err := fake(t, CodexOptions{}, "FAKE_CODEX=echo").Start(context.Background(), Request{Prompt: strings.Repeat("y", maxAnswer)})
+	if err != nil || len(rep.Text) != maxAnswer {
 		t.Errorf("an answer at the cap: %v", err)
 	}
 }

@@ -114,10 +114,10 @@ func (c *Codex) Resume(ctx context.Context, sessionID string, req Request) (*Rep
 // TakesSchema implements SchemaTaker: codex has --output-schema.
 func (c *Codex) TakesSchema() bool { return true }
 
-// Args returns the codex arguments of one call: every flag before
+// args returns the codex arguments of one call: every flag before
 // "resume", the sandbox as a -c override on both calls, the prompt from
 // standard input ("-"). schemaFile, if not empty, is --output-schema.
-func (c *Codex) Args(sessionID, effort, schemaFile string) []string {
+func (c *Codex) args(sessionID, effort, schemaFile string) []string {
 	if effort == "" {
 		effort = c.o.Effort
 	}
@@ -154,7 +154,7 @@ func (c *Codex) run(ctx context.Context, sessionID string, req Request) (*Reply,
 		defer os.Remove(schemaFile)
 	}
 	r := newRun(c, req)
-	proc, err := c.o.Runner.Start(Spec{Path: c.o.Path, Args: c.Args(sessionID, req.Effort, schemaFile), Env: c.o.Env,
+	proc, err := c.o.Runner.Start(Spec{Path: c.o.Path, Args: c.args(sessionID, req.Effort, schemaFile), Env: c.o.Env,
 		Dir: c.o.Dir, Stdin: r.stdin(), Stdout: r.stdoutWriter(), Stderr: &r.stderr})
 	if err != nil {
 		return nil, c.startError(err)

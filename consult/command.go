@@ -15,12 +15,12 @@ import (
 // and the line is not part of the answer. On Resume the program gets the id
 // in the environment variable SessionEnv.
 const (
-	SessionLine = "ELICIT-SESSION:"
-	SessionEnv  = "ELICIT_SESSION_ID"
+	sessionLine = "ELICIT-SESSION:"
+	sessionEnv  = "ELICIT_SESSION_ID"
 )
 
-// CommandOptions configures [Command].
-type CommandOptions struct {
+// commandOptions configures [Command].
+type commandOptions struct {
 	// Path and Args are the program and its arguments (never a shell).
 	Path string
 	Args []string
@@ -36,10 +36,10 @@ type CommandOptions struct {
 
 // Command consults any program that reads the prompt on standard input and
 // writes the answer on standard output.
-type Command struct{ o CommandOptions }
+type Command struct{ o commandOptions }
 
-// NewCommand returns a command consultant.
-func NewCommand(opts CommandOptions) *Command {
+// newCommand returns a command consultant.
+func newCommand(opts commandOptions) *Command {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -75,9 +75,9 @@ func (c *Command) Resume(ctx context.Context, sessionID string, req Request) (*R
 func (c *Command) run(ctx context.Context, sessionID string, req Request) (*Reply, error) {
 	env := c.o.Env
 	if sessionID != "" {
-		env = append(append([]string(nil), env...), SessionEnv+"="+sessionID)
+		env = append(append([]string(nil), env...), sessionEnv+"="+sessionID)
 	}
-	out := &cappedBuffer{max: MaxAnswer + len(SessionLine) + 512}
+	out := &cappedBuffer{max: maxAnswer + len(sessionLine) + 512}
 	stderr := &tailBuffer{max: 64 << 10}
 	started := c.o.Clock.Now()
 	proc, err := c.o.Runner.Start(Spec{Path: c.o.Path, Args: c.o.Args, Env: env, Dir: c.o.Dir,
@@ -165,7 +165,7 @@ func (b *cappedBuffer) String() string {
 // answer strips the session line, recording its id.
 func (c *Command) answer(out string, rep *Reply) string {
 	first, rest, _ := strings.Cut(out, "\n")
-	if id, ok := strings.CutPrefix(strings.TrimSpace(first), SessionLine); ok {
+	if id, ok := strings.CutPrefix(strings.TrimSpace(first), sessionLine); ok {
 		rep.SessionID = strings.TrimSpace(id)
 		return rest
 	}
@@ -176,9 +176,9 @@ func (c *Command) outcome(rep *Reply, werr error, why string, stderr []byte) (*R
 	code := exitCode(werr)
 	e := &Error{Consultant: c.Name(), ExitCode: code, Partial: rep, StderrTail: stderrTail(stderr, secretValues(c.o.Env))}
 	switch {
-	case why == "too_large" || len(rep.Text) > MaxAnswer:
+	case why == "too_large" || len(rep.Text) > maxAnswer:
 		rep.Text = ""
-		e.Kind, e.Message = KindTooLarge, tooLarge("the answer", MaxAnswer)
+		e.Kind, e.Message = KindTooLarge, tooLarge("the answer", maxAnswer)
 	case why == "timeout":
 		e.Kind, e.Message = KindTimeout, fmt.Sprintf("no answer within %s; the process group was killed", c.o.Timeout)
 	case why == "canceled":

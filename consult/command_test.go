@@ -18,7 +18,7 @@ func command(t *testing.T, timeout time.Duration, env ...string) *Command {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewCommand(CommandOptions{Path: exe, Timeout: timeout,
+	return newCommand(commandOptions{Path: exe, Timeout: timeout,
 		Env: append(append(os.Environ(), "FAKE_CODEX_GAP=", "FAKE_CODEX_SLEEP=", "FAKE_CODEX_EXIT=", "GORACE=atexit_sleep_ms=0"), env...)})
 }
 
@@ -52,8 +52,8 @@ func TestCommandSessionConvention(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 	env := strings.Join(readCall(t, rec).Env, "\n")
-	if !strings.Contains(env, "\n"+SessionEnv+"=s-41") {
-		t.Errorf("resume did not pass %s", SessionEnv)
+	if !strings.Contains(env, "\n"+sessionEnv+"=s-41") {
+		t.Errorf("resume did not pass %s", sessionEnv)
 	}
 }
 
@@ -68,7 +68,7 @@ func TestCommandFailures(t *testing.T) {
 	}{
 		{name: "exit", c: command(t, 0, "FAKE_CODEX=none", "FAKE_CODEX_EXIT=2", "FAKE_CODEX_STDERR=threadnotfound.stderr"), kind: KindThreadNotFound, msg: "status 2"},
 		{name: "timeout", c: command(t, 300*time.Millisecond, "FAKE_CODEX=none", "FAKE_CODEX_SLEEP=1h"), kind: KindTimeout, msg: "no answer within 300ms"},
-		{name: "not installed", c: NewCommand(CommandOptions{Path: filepath.Join(t.TempDir(), "nope")}), kind: KindNotInstalled, msg: "not installed"},
+		{name: "not installed", c: newCommand(commandOptions{Path: filepath.Join(t.TempDir(), "nope")}), kind: KindNotInstalled, msg: "not installed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,7 +95,7 @@ func TestParseName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			kind, argv, err := ParseName(tt.in)
+			kind, argv, err := parseName(tt.in)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Errorf("err = %v, want %q", err, tt.err)

@@ -31,10 +31,10 @@ const (
 	// MaxAnswer is the largest answer accepted: 1 MiB of text, far more
 	// than a telegraphic deliberation answer needs (files are read by
 	// path, not pasted).
-	MaxAnswer = 1 << 20
-	// MaxEventLine is the longest codex JSON event line read: an answer at
+	maxAnswer = 1 << 20
+	// maxEventLine is the longest codex JSON event line read: an answer at
 	// its cap, escaped as JSON, with room to spare.
-	MaxEventLine = 8 << 20
+	maxEventLine = 8 << 20
 )
 
 // tooLarge is the KindTooLarge message for what went over which cap.
@@ -112,8 +112,8 @@ type Usage struct {
 	ReasoningOutputTokens int64 `json:"reasoning_output_tokens"`
 }
 
-// Add adds u2 to u.
-func (u *Usage) Add(u2 Usage) {
+// add adds u2 to u.
+func (u *Usage) add(u2 Usage) {
 	u.InputTokens += u2.InputTokens
 	u.CachedInputTokens += u2.CachedInputTokens
 	u.OutputTokens += u2.OutputTokens

@@ -72,7 +72,7 @@ func (s *stream) apply(e *event) {
 		s.completed++
 		s.turnActive = false
 		if e.Usage != nil {
-			s.usage.Add(*e.Usage)
+			s.usage.add(*e.Usage)
 		}
 	case "turn.failed":
 		s.turnActive = false

@@ -79,7 +79,7 @@ func (r *run) read() {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxEventLine {
+		if len(line)+len(chunk) > maxEventLine {
 			r.kill("too_large")
 			io.Copy(io.Discard, r.pr)
 			return
@@ -128,13 +128,13 @@ func (r *run) outcome(waitErr error, killed string) (*Reply, error) {
 	e := &Error{Consultant: r.c.Name(), ExitCode: exitCode(waitErr), Partial: rep,
 		StderrTail: stderrTail(r.stderr.bytes(), secretValues(r.c.o.Env))}
 	switch {
-	case killed == "too_large" || len(r.st.text()) > MaxAnswer:
+	case killed == "too_large" || len(r.st.text()) > maxAnswer:
 		if killed == "too_large" {
-			e.Kind, e.Message = KindTooLarge, tooLarge("a line of codex's event stream", MaxEventLine)
+			e.Kind, e.Message = KindTooLarge, tooLarge("a line of codex's event stream", maxEventLine)
 			return nil, e
 		}
 		rep.Text = ""
-		e.Kind, e.Message = KindTooLarge, tooLarge("the answer", MaxAnswer)
+		e.Kind, e.Message = KindTooLarge, tooLarge("the answer", maxAnswer)
 	case killed != "" && killed != "canceled" && r.answered():
 		rep.Notices = append(rep.Notices, "codex did not exit after the turn completed; its process group was killed")
 		return rep, nil

@@ -8,10 +8,10 @@ import (
 // Spec names like "codex" or "command:claude -p" choose a consultant on the
 // command line.
 
-// ParseName splits a consultant name: "codex" gives ("codex", nil);
+// parseName splits a consultant name: "codex" gives ("codex", nil);
 // "command:PROG ARGS..." gives ("command", [PROG ARGS...]), the arguments
 // split on spaces with single and double quotes grouping (no shell runs).
-func ParseName(name string) (kind string, argv []string, err error) {
+func parseName(name string) (kind string, argv []string, err error) {
 	name = strings.TrimSpace(name)
 	if name == "codex" {
 		return "codex", nil, nil
@@ -86,7 +86,7 @@ func joinWords(words []string) string {
 // opts; "command:PROG ARGS..." a Command with opts' timeout, environment,
 // folder, runner and clock.
 func New(name string, opts *CodexOptions) (Consultant, error) {
-	kind, argv, err := ParseName(name)
+	kind, argv, err := parseName(name)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func New(name string, opts *CodexOptions) (Consultant, error) {
 	if kind == "codex" {
 		return NewCodex(&o), nil
 	}
-	return NewCommand(CommandOptions{Path: argv[0], Args: argv[1:], Timeout: o.Timeout, Env: o.Env, Dir: o.Dir, Runner: o.Runner, Clock: o.Clock}), nil
+	return newCommand(commandOptions{Path: argv[0], Args: argv[1:], Timeout: o.Timeout, Env: o.Env, Dir: o.Dir, Runner: o.Runner, Clock: o.Clock}), nil
 }
 
 // Program is the program a consultant runs, for an availability check.

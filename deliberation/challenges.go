@@ -146,7 +146,7 @@ const maxDefense = 400
 func defenseLines(text, id string) string {
 	var lines []string
 	for line := range strings.SplitSeq(text, "\n") {
-		if slices.Contains(References(line), id) {
+		if slices.Contains(references(line), id) {
 			lines = append(lines, strings.Join(strings.Fields(line), " "))
 		}
 	}
@@ -364,7 +364,7 @@ func (s *State) closeChallenge(id string) {
 	c.AwaitingConfirmation, c.AwaitingID = false, false
 	if c.Status == ChallengeOpen {
 		c.Status = ChallengeUndefended
-		if r := s.lastResponse(); r != nil && (s.Quick() || slices.Contains(r.Refs, id)) {
+		if r := s.lastResponse(); r != nil && (s.quick() || slices.Contains(r.Refs, id)) {
 			c.Status = ChallengeDefended
 		}
 	}

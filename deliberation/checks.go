@@ -94,7 +94,7 @@ func (s *State) stressBlocker() string {
 // grows, and so do the Extended iterations), or "".
 func (s *State) stressLimit() string {
 	switch {
-	case s.Quick():
+	case s.quick():
 		return "a quick deliberation has no stress test"
 	case s.Iteration > 3:
 		return fmt.Sprintf("it must start by iteration 3 and the deliberation is at iteration %d", s.Iteration)

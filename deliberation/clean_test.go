@@ -49,13 +49,13 @@ func TestCleanLeftovers(t *testing.T) {
 	if !slices.Equal(c.Kept, []string{st.TranscriptPath("20260131-171503")}) {
 		t.Errorf("kept %v", c.Kept)
 	}
-	if s, err := st.Load("20260131-171502"); err != nil || s.QuestionText() != "orphan?" {
+	if s, err := st.Load("20260131-171502"); err != nil || s.questionText() != "orphan?" {
 		t.Errorf("the restored deliberation: %v", err)
 	}
 	if _, err := os.Stat(tmp); err == nil {
 		t.Error("the temporary file is still there")
 	}
-	if s, err := st.Load(id); err != nil || s.QuestionText() != "whole?" {
+	if s, err := st.Load(id); err != nil || s.questionText() != "whole?" {
 		t.Errorf("a whole deliberation was disturbed: %v", err)
 	}
 	again, _ := st.Clean()

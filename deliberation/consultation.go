@@ -42,10 +42,10 @@ type AnswerInfo struct {
 	Recovery string `json:"recovery,omitempty"`
 }
 
-// BeginConsultation notes that the pending prompt was sent to a consultant.
+// beginConsultation notes that the pending prompt was sent to a consultant.
 // It fails when no answer is awaited or a consultation is already noted
 // (end it first).
-func (s *State) BeginConsultation(c Consultation, now time.Time) error {
+func (s *State) beginConsultation(c Consultation, now time.Time) error {
 	if err := s.expect(AwaitResponse); err != nil {
 		return err
 	}
@@ -58,11 +58,11 @@ func (s *State) BeginConsultation(c Consultation, now time.Time) error {
 	return nil
 }
 
-// EndConsultation clears the consultation in flight without an answer (it
+// endConsultation clears the consultation in flight without an answer (it
 // failed, was canceled or interrupted); the prompt still awaits one. With
 // fresh, the consultant's session may hold a half-done turn, so the next
 // answer must come from a fresh session.
-func (s *State) EndConsultation(now time.Time, fresh bool) {
+func (s *State) endConsultation(now time.Time, fresh bool) {
 	if s.Consultation == nil {
 		return
 	}
@@ -71,10 +71,10 @@ func (s *State) EndConsultation(now time.Time, fresh bool) {
 	s.UpdatedAt = now.UTC().Format(time.RFC3339)
 }
 
-// RecordAnswer records a consultant's answer to the pending prompt, with
+// recordAnswer records a consultant's answer to the pending prompt, with
 // the session it came from: the deliberation's session (and consultant)
 // unless the answer came from a side session.
-func (s *State) RecordAnswer(text string, info AnswerInfo, now time.Time) error {
+func (s *State) recordAnswer(text string, info AnswerInfo, now time.Time) error {
 	if err := s.expect(AwaitResponse); err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (s *State) FirstCallPending() bool {
 // names the mapping's inputs in the caller's words (the CLI's flags, the
 // MCP server's deliberation_start arguments).
 func (s *State) NotesNaming(inputs string) []string {
-	if s.Quick() || !s.Active() {
+	if s.quick() || !s.Active() {
 		return nil
 	}
 	var missing []string

@@ -25,10 +25,10 @@ func numberedID(prefix byte, id string) bool {
 	return len(id) >= 2 && id[0] == prefix && id[1] >= '1' && id[1] <= '9' && digits(id[2:])
 }
 
-// DecodeState strictly decodes a state file: valid JSON, one object, every
+// decodeState strictly decodes a state file: valid JSON, one object, every
 // key of schema version 1 present, no unknown key, version 1, and a state
 // that passes Validate. Every problem is reported, as a problem.List.
-func DecodeState(data []byte) (*State, error) {
+func decodeState(data []byte) (*State, error) {
 	doc, fault := strictjson.Read(data, strictjson.Options{})
 	if fault != nil {
 		return nil, problem.List{{Message: "not a deliberation state file: " + fault.Error()}}
@@ -53,7 +53,7 @@ func DecodeState(data []byte) (*State, error) {
 	// pass names every problem; a value that could not be decoded is
 	// zero, and what the checks say about it is left out.
 	var invalid problem.List
-	if errors.As(s.Validate(), &invalid) {
+	if errors.As(s.validate(), &invalid) {
 		for _, q := range invalid {
 			if !d.Covers(q.Path) {
 				d.Problems = append(d.Problems, q)
@@ -79,10 +79,10 @@ func jsonError(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-// Validate checks the invariants of a state and reports every violation:
+// validate checks the invariants of a state and reports every violation:
 // the schema's enumerations, challenge and point IDs, disputed challenges
 // that exist, and every registered point in exactly one place.
-func (s *State) Validate() error {
+func (s *State) validate() error {
 	var p problem.List
 	if s.Version != SchemaVersion {
 		p.Add("version", "is %d, want %d", s.Version, SchemaVersion)
@@ -169,7 +169,7 @@ func (s *State) validateConsistency(p *problem.List) {
 			p.Add("challenges."+id+".raised_iter", "is %d, want 1 to the iteration (%d)", c.RaisedIter, s.Iteration)
 		}
 	}
-	if s.Quick() && s.Iteration > QuickMaxIterations && s.Iteration <= MaxIterations {
+	if s.quick() && s.Iteration > QuickMaxIterations && s.Iteration <= MaxIterations {
 		p.Add("iteration", "is %d, but quick mode stops at %d", s.Iteration, QuickMaxIterations)
 	}
 	if s.Consultation != nil && (!active || s.Next == nil || s.Next.Awaiting != AwaitResponse) {

@@ -84,7 +84,7 @@ func TestDecodeEvaluationAccepts(t *testing.T) {
 func TestEvaluateJSONUnknownKeyHidesNothing(t *testing.T) {
 	s := start(t, nil)
 	respond(t, s, "1. a")
-	_, err := s.EvaluateJSON([]byte(`{"iteration":1,"response":"valid","pointz":[],"points":[{"text":"a","triage":"in-scope","classification":"MAYBE"}]}`), t0)
+	_, err := s.evaluateJSON([]byte(`{"iteration":1,"response":"valid","pointz":[],"points":[{"text":"a","triage":"in-scope","classification":"MAYBE"}]}`), t0)
 	assertProblems(t, err, []string{
 		"pointz: unknown key; want one of: iteration, response, degraded, session_id, trivial, points, challenges, facts, require_stress_test, request_arbitration, coverage, stress_test, arbitration, surfaced_questions",
 		`points[0].classification: is "MAYBE", want AGREE, SKEPTICAL, REJECT, ILL-FORMED or BLOCKED`,

@@ -49,7 +49,7 @@ func TestDocsWorkedExample(t *testing.T) {
 			t.Errorf("the page's Subsequent Call is not the engine's whole prompt:\n%s", s.Next.Prompt)
 		}
 	}
-	y, err := Synthesize(s)
+	y, err := synthesize(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestDocsVerdictExamples(t *testing.T) {
 			t.Fatalf("example %d names no known situation %q", i+1, b[1])
 		}
 		s := setup(t)
-		if _, err := s.EvaluateJSON(b[2], t0); err != nil {
+		if _, err := s.evaluateJSON(b[2], t0); err != nil {
 			t.Errorf("example %d (%s):\n%s\n%v", i+1, b[1], b[2], err)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 func TestEvaluationProblemsInOnePass(t *testing.T) {
 	s := start(t, nil)
 	respond(t, s, "1. a")
-	_, err := s.EvaluateJSON([]byte(`{"iteration":1,"response":"valid","points":[
+	_, err := s.evaluateJSON([]byte(`{"iteration":1,"response":"valid","points":[
 		{"text":"a","triage":"in-scope","clasification":"AGREE"},
 		{"text":"b","triage":"sideways","classification":"SKEPTICAL"},
 		{"text":"c","triage":"in-scope","classification":"AGREE","claim_type":7}],
@@ -27,7 +27,7 @@ func TestEvaluationProblemsInOnePass(t *testing.T) {
 func TestEvaluateReturnsAssignedIDs(t *testing.T) {
 	s := start(t, &StartOptions{Facts: []string{"no new infrastructure"}})
 	respond(t, s, "1. a 2. b 3. c")
-	next, err := s.EvaluateJSON([]byte(`{"iteration":1,"response":"valid",
+	next, err := s.evaluateJSON([]byte(`{"iteration":1,"response":"valid",
 		"facts":[{"tag":"verified","ref":"client.py:88","text":"429 carries Retry-After"}],
 		"points":[`+agree("honour Retry-After")+`,`+skeptical("retry 5 times", "arbitrary")+`,{"text":"use gRPC","triage":"out-of-scope"}]}`), t0)
 	if err != nil {

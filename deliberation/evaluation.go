@@ -318,11 +318,11 @@ func requireText(d *strictjson.Decoder, root *jsonnode.Node, key, want string) {
 	}
 }
 
-// EvaluateJSON decodes an evaluation document and applies it, reporting
+// evaluateJSON decodes an evaluation document and applies it, reporting
 // every problem in one pass: the document's own (unknown keys, wrong
 // types) and those of its judgments against the state, without repeating
 // a problem at a path the document already got wrong.
-func (s *State) EvaluateJSON(doc []byte, now time.Time) (*Next, error) {
+func (s *State) evaluateJSON(doc []byte, now time.Time) (*Next, error) {
 	ev, d, err := decodeEvaluation(doc)
 	if err != nil {
 		return nil, err

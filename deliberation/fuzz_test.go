@@ -18,7 +18,7 @@ func FuzzDecodeState(f *testing.F) {
 	fresh, _ := json.Marshal(s)
 	f.Add(fresh)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := DecodeState(data)
+		s, err := decodeState(data)
 		if err != nil {
 			return
 		}
@@ -26,11 +26,11 @@ func FuzzDecodeState(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := DecodeState(again); err != nil {
+		if _, err := decodeState(again); err != nil {
 			t.Fatalf("a decoded state does not decode again: %v", err)
 		}
 		_ = s.Recovery()
-		_, _ = Synthesize(s)
+		_, _ = synthesize(s)
 	})
 }
 
@@ -52,7 +52,7 @@ func FuzzEvaluate(f *testing.F) {
 			return
 		}
 		_, _ = s.Evaluate(ev, t0)
-		if err := s.Validate(); err != nil {
+		if err := s.validate(); err != nil {
 			t.Fatalf("state invalid after evaluating %s: %v", doc, err)
 		}
 	})
@@ -97,13 +97,13 @@ func FuzzEvaluateJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		s := base.clone()
 		before := mustJSON(s)
-		if _, err := s.EvaluateJSON(doc, t0); err != nil {
+		if _, err := s.evaluateJSON(doc, t0); err != nil {
 			if after := mustJSON(s); after != before {
 				t.Fatalf("a refused document changed the state: %s", doc)
 			}
 			return
 		}
-		if err := s.Validate(); err != nil {
+		if err := s.validate(); err != nil {
 			t.Fatalf("state invalid after %s: %v", doc, err)
 		}
 	})
@@ -121,11 +121,11 @@ func FuzzReplay(f *testing.F) {
 	f.Add(transcript[:len(transcript)/2])
 	f.Add([]byte("{\"kind\":\"start\",\"data\":{\"question\":\"q\"}}\n{\"kind\":\"consult_begin\",\"data\":{}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Replay(data)
+		s, err := replay(data)
 		if err != nil {
 			return
 		}
-		if err := s.Validate(); err != nil {
+		if err := s.validate(); err != nil {
 			t.Fatalf("replayed state invalid: %v", err)
 		}
 	})

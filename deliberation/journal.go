@@ -51,7 +51,7 @@ func (st *Store) current(id string, lock *os.File) (s *State, dirty bool, err er
 		s.normalize()
 		return s, true, nil
 	}
-	s, err = DecodeState(data)
+	s, err = decodeState(data)
 	if err != nil {
 		var probs problem.List
 		if errors.As(err, &probs) {

@@ -181,7 +181,7 @@ func checkReplayable(t *testing.T, st *Store, when string) {
 			}
 			t.Fatalf("%s: %s does not load: %v", when, id, err)
 		}
-		if err := s.Validate(); err != nil {
+		if err := s.validate(); err != nil {
 			t.Fatalf("%s: %s is invalid: %v", when, id, err)
 		}
 		replayed, err := st.Rebuild(id)

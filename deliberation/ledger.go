@@ -3,7 +3,6 @@ package deliberation
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 )
@@ -16,8 +15,8 @@ const (
 	tagRevision   = "revision"
 )
 
-// Fact is one parsed ledger entry.
-type Fact struct {
+// fact is one parsed ledger entry.
+type fact struct {
 	ID         string // F1, F2, ...
 	Supersedes string // the F# it replaces, or ""
 	Tag        string // user, verified: REF, codex-unverified, revision
@@ -27,7 +26,7 @@ type Fact struct {
 
 // Kind is the tag without its reference: user, verified, codex-unverified
 // or revision ("" when the entry does not follow the seed's format).
-func (f Fact) Kind() string {
+func (f fact) kind() string {
 	k, _, _ := strings.Cut(f.Tag, ":")
 	return strings.TrimSpace(k)
 }
@@ -39,7 +38,7 @@ var factEntry = sync.OnceValue(func() *regexp.Regexp {
 
 // parseFact parses "F5 (supersedes F1) [revision]: text". An entry in
 // another shape keeps only its ID, if any, and its raw text.
-func parseFact(raw string) Fact {
+func parseFact(raw string) fact {
 	m := factEntry().FindStringSubmatch(raw)
 	if m == nil {
 		id, _, _ := strings.Cut(raw, " ")
@@ -47,21 +46,21 @@ func parseFact(raw string) Fact {
 		if !strings.HasPrefix(id, "F") || idNum(id) == 0 {
 			id = ""
 		}
-		return Fact{ID: id, Text: raw, Raw: raw}
+		return fact{ID: id, Text: raw, Raw: raw}
 	}
-	return Fact{ID: m[1], Supersedes: m[2], Tag: m[3], Text: m[4], Raw: raw}
+	return fact{ID: m[1], Supersedes: m[2], Tag: m[3], Text: m[4], Raw: raw}
 }
 
 // ledgerIndex is the parsed ledger: built once per step and extended as
 // facts are added, so a step costs time linear in the ledger.
 type ledgerIndex struct {
-	facts []Fact
+	facts []fact
 	byID  map[string]int  // F# → index in facts
 	gone  map[string]bool // F# superseded by a later entry
 	max   int             // the highest F number in use
 }
 
-func (lx *ledgerIndex) add(f Fact) {
+func (lx *ledgerIndex) add(f fact) {
 	if f.ID != "" {
 		lx.byID[f.ID] = len(lx.facts)
 		lx.max = max(lx.max, idNum(f.ID))
@@ -86,14 +85,9 @@ func (s *State) ledger() *ledgerIndex {
 	return lx
 }
 
-// Facts parses the whole ledger (the append-only record).
-func (s *State) Facts() []Fact {
-	return slices.Clone(s.ledger().facts)
-}
-
-// ActiveLedger is the current truth set, the only part a prompt shows:
+// activeLedger is the current truth set, the only part a prompt shows:
 // every entry not superseded by a later one, verbatim.
-func (s *State) ActiveLedger() []string {
+func (s *State) activeLedger() []string {
 	var out []string
 	for _, f := range s.activeFacts() {
 		out = append(out, f.Raw)
@@ -102,9 +96,9 @@ func (s *State) ActiveLedger() []string {
 }
 
 // activeFacts are the entries of the active ledger, parsed.
-func (s *State) activeFacts() []Fact {
+func (s *State) activeFacts() []fact {
 	lx := s.ledger()
-	var out []Fact
+	var out []fact
 	for _, f := range lx.facts {
 		if f.ID == "" || !lx.gone[f.ID] {
 			out = append(out, f)
@@ -113,12 +107,12 @@ func (s *State) activeFacts() []Fact {
 	return out
 }
 
-func (s *State) fact(id string) (Fact, bool) {
+func (s *State) fact(id string) (fact, bool) {
 	lx := s.ledger()
 	if i, ok := lx.byID[id]; ok {
 		return lx.facts[i], true
 	}
-	return Fact{}, false
+	return fact{}, false
 }
 
 // addFact appends an entry and returns its ID. ref goes after "verified: ".
@@ -136,7 +130,7 @@ func (s *State) addFact(kind, ref, text, supersedes string) string {
 	text = line(text) // an entry is one line: its own line breaks are escaped
 	raw := fmt.Sprintf("%s [%s]: %s", entry, line(tag), text)
 	s.Ledger = append(s.Ledger, raw)
-	lx.add(Fact{ID: id, Supersedes: supersedes, Tag: tag, Text: text, Raw: raw})
+	lx.add(fact{ID: id, Supersedes: supersedes, Tag: tag, Text: text, Raw: raw})
 	return id
 }
 
@@ -171,7 +165,7 @@ func (s *State) promptLedger() (shown, omitted []string) {
 	}
 	cited := factRefs(s.disputeText())
 	for _, f := range active {
-		if f.Kind() == tagUser || (f.ID != "" && cited[f.ID]) {
+		if f.kind() == tagUser || (f.ID != "" && cited[f.ID]) {
 			shown = append(shown, f.Raw)
 		} else {
 			omitted = append(omitted, orDefault(f.ID, "?"))

@@ -204,7 +204,7 @@ func (st *Store) entry(id string) Entry {
 	data, err := infile.ReadFile(e.StateFile, stateInput)
 	if err == nil {
 		var s *State
-		if s, err = DecodeState(data); err == nil {
+		if s, err = decodeState(data); err == nil {
 			e.Status, e.Mode, e.Iteration, e.Phase = orActive(s.Status), s.Mode, s.Iteration, s.Phase
 			e.ExitReason, e.QuestionExcerpt, e.UpdatedAt = s.ExitReason, s.QuestionExcerpt, s.UpdatedAt
 			return e

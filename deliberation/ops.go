@@ -31,7 +31,7 @@ func (st *Store) Evaluate(id string, doc []byte) (*State, error) {
 	}
 	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
 		n := s.Iteration
-		next, err := s.EvaluateJSON(doc, now)
+		next, err := s.evaluateJSON(doc, now)
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +105,7 @@ func (st *Store) Synthesize(id string) (*Synthesis, error) {
 	var y *Synthesis
 	_, err := st.Update(id, func(s *State, _ time.Time) ([]Record, error) {
 		var err error
-		if y, err = Synthesize(s); err != nil {
+		if y, err = synthesize(s); err != nil {
 			return nil, err
 		}
 		data, err := json.Marshal(y)
@@ -120,7 +120,7 @@ func (st *Store) Synthesize(id string) (*Synthesis, error) {
 // Abandon ends an active deliberation without a synthesis.
 func (st *Store) Abandon(id string) (*State, error) {
 	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
-		if err := s.Abandon(now); err != nil {
+		if err := s.abandon(now); err != nil {
 			return nil, err
 		}
 		return []Record{{Kind: "abandon", Iteration: s.Iteration}}, nil
@@ -161,10 +161,10 @@ func (st *Store) BeginConsultation(id string, c Consultation, takeOver bool) (*S
 	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
 		var recs []Record
 		if o := s.Consultation; o != nil && takeOver && !o.Alive() {
-			s.EndConsultation(now, true)
+			s.endConsultation(now, true)
 			recs = append(recs, Record{Kind: recordConsultEnd, Iteration: s.Iteration, Data: mustMarshal(consultEnd{Reason: ConsultInterrupted, Fresh: true})})
 		}
-		if err := s.BeginConsultation(c, now); err != nil {
+		if err := s.beginConsultation(c, now); err != nil {
 			return nil, err
 		}
 		return append(recs, Record{Kind: recordConsultBegin, Iteration: s.Iteration, Data: mustMarshal(s.Consultation)}), nil
@@ -181,7 +181,7 @@ func (st *Store) EndConsultation(id, reason string, fresh bool, recs ...Record) 
 		if s.Consultation == nil {
 			return recs, nil
 		}
-		s.EndConsultation(now, fresh)
+		s.endConsultation(now, fresh)
 		return append(recs, Record{Kind: recordConsultEnd, Iteration: s.Iteration, Data: mustMarshal(consultEnd{Reason: reason, Fresh: fresh})}), nil
 	})
 }
@@ -194,7 +194,7 @@ func (st *Store) RecordAnswer(id, sent, text string, info AnswerInfo, recs ...Re
 		if got, err := s.PendingPrompt(); err != nil || got != sent {
 			return nil, problem.List{{Path: "next", Message: "the deliberation changed while the consultant worked; its answer was not recorded (run send again)"}}
 		}
-		if err := s.RecordAnswer(text, info, now); err != nil {
+		if err := s.recordAnswer(text, info, now); err != nil {
 			return nil, err
 		}
 		rec := Record{Kind: "response", Iteration: s.Iteration, Text: text, Data: mustMarshal(info)}

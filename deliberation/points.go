@@ -31,7 +31,7 @@ func (s *State) route(p PointEval) (route, note string) {
 		return routeOutOfScope, ""
 	case p.Triage == "anchor-shift" && !p.ServesAnchor:
 		return routeAnchor, ""
-	case p.Clarifies != "", s.Quick():
+	case p.Clarifies != "", s.quick():
 		return routeEvaluate, ""
 	case p.Revises != "" && (s.Iteration <= 2 || p.SameCoreClaim):
 		return routeEvaluate, ""
@@ -61,7 +61,7 @@ func (s *State) currentPhase() Phase {
 	if s.Phase.valid() {
 		return s.Phase
 	}
-	return PhaseFor(s.Iteration)
+	return phaseFor(s.Iteration)
 }
 
 // applyPoint registers (or re-registers) a point and routes it; path is
@@ -294,7 +294,7 @@ func (s *State) verdictLine(id string, p PointEval) string {
 	case p.Classification == ClassReject:
 		line = fmt.Sprintf("%s — %s (one defense round)", clause(p.Text), clause(p.Flaw))
 	}
-	if s.Quick() {
+	if s.quick() {
 		return line
 	}
 	return id + ": " + line

@@ -162,7 +162,7 @@ func TestPropertyAnySequenceKeepsAValidState(t *testing.T) {
 func (g gen) operate(s *State) error {
 	switch {
 	case g.chance(0.003):
-		return s.Abandon(t0)
+		return s.abandon(t0)
 	case g.chance(0.05):
 		_ = s.Recovery()
 		return nil
@@ -179,11 +179,11 @@ func (g gen) operate(s *State) error {
 
 func checkState(t *testing.T, where string, s *State) {
 	t.Helper()
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		t.Fatalf("%s: invalid state: %v", where, err)
 	}
 	data, _ := json.Marshal(s)
-	d, err := DecodeState(data)
+	d, err := decodeState(data)
 	if err != nil {
 		t.Fatalf("%s: state does not decode strictly: %v\n%s", where, err, data)
 	}
@@ -200,7 +200,7 @@ func checkState(t *testing.T, where string, s *State) {
 		}
 	}
 	if !s.Active() {
-		if _, err := Synthesize(s); err != nil && synthesizable(s.ExitReason) {
+		if _, err := synthesize(s); err != nil && synthesizable(s.ExitReason) {
 			t.Fatalf("%s: synthesize refused after %s: %v", where, s.ExitReason, err)
 		}
 	}
@@ -229,7 +229,7 @@ func TestPropertyThroughTheStore(t *testing.T) {
 			if opErr != nil && !bytes.Equal(before, after) {
 				t.Fatalf("seed %d step %d: refused operation changed the file: %v", seed, i, opErr)
 			}
-			d, err := DecodeState(after)
+			d, err := decodeState(after)
 			if err != nil {
 				t.Fatalf("seed %d step %d: file does not decode: %v", seed, i, err)
 			}

@@ -21,11 +21,11 @@ type startData struct {
 	Options  StartOptions `json:"options"`
 }
 
-// Replay rebuilds a deliberation from its transcript by running every
+// replay rebuilds a deliberation from its transcript by running every
 // recorded operation through the engine again: the fallback when the
 // state file is missing or corrupted. A last line cut off by a crash is
 // ignored; any other unreadable line is an error.
-func Replay(transcript []byte) (*State, error) {
+func replay(transcript []byte) (*State, error) {
 	s, end, err := applyLines(nil, transcript, 0, true)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func replayRecord(s *State, rec Record) (*State, error) {
 			if err := json.Unmarshal(rec.Data, &info); err != nil {
 				return nil, fmt.Errorf("response record: %s", jsonError(err))
 			}
-			return s, s.RecordAnswer(rec.Text, info, now)
+			return s, s.recordAnswer(rec.Text, info, now)
 		}
 		return s, s.Respond(rec.Text, now)
 	case recordConsultBegin:
@@ -96,13 +96,13 @@ func replayRecord(s *State, rec Record) (*State, error) {
 		if err := json.Unmarshal(rec.Data, &c); err != nil {
 			return nil, fmt.Errorf("consult_begin record: %s", jsonError(err))
 		}
-		return s, s.BeginConsultation(c, now)
+		return s, s.beginConsultation(c, now)
 	case recordConsultEnd:
 		var e consultEnd
 		if err := json.Unmarshal(rec.Data, &e); err != nil {
 			return nil, fmt.Errorf("consult_end record: %s", jsonError(err))
 		}
-		s.EndConsultation(now, e.Fresh)
+		s.endConsultation(now, e.Fresh)
 		return s, nil
 	case "evaluation":
 		ev, err := DecodeEvaluation(rec.Data)
@@ -112,7 +112,7 @@ func replayRecord(s *State, rec Record) (*State, error) {
 		_, err = s.Evaluate(ev, now)
 		return s, err
 	case "abandon":
-		return s, s.Abandon(now)
+		return s, s.abandon(now)
 	case "recovery":
 		_, err := s.Recover()
 		return s, err
@@ -142,7 +142,7 @@ func (st *Store) Rebuild(id string) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deliberation store: %w", err)
 	}
-	s, err := Replay(data)
+	s, err := replay(data)
 	if err != nil {
 		return nil, problem.List{{Path: st.TranscriptPath(id), Message: err.Error()}}
 	}
@@ -178,7 +178,7 @@ func (st *Store) Restore(id string) (s *State, kept string, written bool, err er
 		return s, "", true, st.save(id, s)
 	}
 	suffix := ".unreadable-"
-	if cur, err := DecodeState(old); err == nil {
+	if cur, err := decodeState(old); err == nil {
 		if mustJSONString(cur) == mustJSONString(s) {
 			return s, "", false, nil
 		}

@@ -62,7 +62,7 @@ func TestReplayErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Replay([]byte(tt.transcript))
+			_, err := replay([]byte(tt.transcript))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}

@@ -128,9 +128,9 @@ func (s *State) setNext(action, prompt string) {
 // challengeRef is compiled on first use, not at package initialisation.
 var challengeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bC([1-9][0-9]*)\b`) })
 
-// References returns the challenge IDs text refers to ("C1", "Re C1",
+// references returns the challenge IDs text refers to ("C1", "Re C1",
 // "Regarding C1", "C1:"), in order, each once.
-func References(text string) []string {
+func references(text string) []string {
 	var out []string
 	for _, m := range challengeRef().FindAllStringSubmatch(text, -1) {
 		id := "C" + m[1]
@@ -166,8 +166,8 @@ func (s *State) respond(text string, now time.Time) error {
 	if checkUTF8(&bad, "response", text); bad != nil {
 		return bad
 	}
-	refs := References(text)
-	if s.Quick() {
+	refs := references(text)
+	if s.quick() {
 		refs = nil // quick mode tracks challenges by content, not ID
 	}
 	s.Responses = append(s.Responses, Response{Iteration: s.Iteration, Action: s.pending(), Text: text, Refs: refs})
@@ -241,11 +241,11 @@ func (s *State) Evaluate(ev *Evaluation, now time.Time) (*Next, error) {
 // logPhaseMismatch notes a stored phase that differs from the one derived
 // from N (the stored one wins, as the seed says).
 func (s *State) logPhaseMismatch() {
-	derived := PhaseFor(s.Iteration)
+	derived := phaseFor(s.Iteration)
 	if s.Checks.Extended > 0 && s.Iteration <= 2+s.Checks.Extended {
 		derived = Constructive
 	}
-	if s.Quick() || !s.Phase.valid() || s.Phase == derived {
+	if s.quick() || !s.Phase.valid() || s.Phase == derived {
 		return
 	}
 	w := fmt.Sprintf("phase mismatch at iteration %d: stored %s, derived %s (the stored phase is used)", s.Iteration, s.Phase, derived)
@@ -254,8 +254,8 @@ func (s *State) logPhaseMismatch() {
 	}
 }
 
-// Abandon ends an active deliberation without a synthesis.
-func (s *State) Abandon(now time.Time) error {
+// abandon ends an active deliberation without a synthesis.
+func (s *State) abandon(now time.Time) error {
 	if !s.Active() {
 		return problem.List{{Path: "status", Message: fmt.Sprintf("the deliberation is already %s", s.Status)}}
 	}
@@ -322,7 +322,7 @@ func (s *State) formatFailure(kind string) {
 		failure = failureQuality
 	}
 	switch {
-	case s.Quick() && s.Counters.Retries >= 1:
+	case s.quick() && s.Counters.Retries >= 1:
 		s.finish(ExitQuickUnengaged, exitMsgQuickUnengage)
 		return
 	case s.LastFailureType == failureFormat || s.LastFailureType == failureQuality:
@@ -359,7 +359,7 @@ func (s *State) applyExchange(ev *Evaluation) {
 		s.evalPath = fmt.Sprintf("challenges[%d]", i)
 		s.applyChallenge(ce)
 	}
-	if !wasClarification && !s.Quick() {
+	if !wasClarification && !s.quick() {
 		s.applyDrops(handled)
 	}
 	clarified := map[string]bool{}
@@ -397,7 +397,7 @@ func (s *State) checkExits() bool {
 // exchange brought points into deliberation (scope not stable).
 func (s *State) decide(newPoints bool) {
 	n, limit := s.Iteration, MaxIterations
-	if s.Quick() {
+	if s.quick() {
 		limit = QuickMaxIterations
 	}
 	switch {
@@ -408,7 +408,7 @@ func (s *State) decide(newPoints bool) {
 	case len(s.Pending) > 0:
 		s.LastEvaluation = s.evaluationLine()
 		s.setNext(ActionClarify, s.clarificationCall())
-	case s.Quick():
+	case s.quick():
 		s.finish(ExitConverged, "")
 	case n < 2:
 		s.advance(ActionCritique)
@@ -454,7 +454,7 @@ func (s *State) unresolveDisputed() {
 // iteration set them.
 func (s *State) advance(action string) {
 	s.Iteration++
-	s.Phase = PhaseFor(s.Iteration)
+	s.Phase = phaseFor(s.Iteration)
 	note := ""
 	if s.Checks.Extended > 0 && s.Iteration <= 2+s.Checks.Extended {
 		s.Phase = Constructive
@@ -499,7 +499,7 @@ func (s *State) askArbitration(exit string) {
 }
 
 func (s *State) arbitrationTriggered() bool {
-	if s.Quick() || s.Checks.Arbitration == "asked" || s.Checks.Arbitration == "done" {
+	if s.quick() || s.Checks.Arbitration == "asked" || s.Checks.Arbitration == "done" {
 		return false
 	}
 	return s.Checks.Arbitration == "requested" || len(s.Buckets.Unresolved) >= 2
@@ -516,7 +516,7 @@ func (s *State) finish(reason, message string) {
 	s.Pending = nil
 	s.skipStress(orDefault(s.stressBlocker(), "the deliberation ended ("+reason+") before it could run"))
 	for _, f := range s.activeFacts() {
-		if f.Kind() == tagUnverified {
+		if f.kind() == tagUnverified {
 			s.NotEvaluated = append(s.NotEvaluated, NotEvaluated{ID: f.ID, Point: f.Raw, Reason: "codex-unverified fact, not verified by Synthesize"})
 		}
 	}

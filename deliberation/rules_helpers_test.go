@@ -35,7 +35,7 @@ func step(t *testing.T, s *State, response, evaluation string) *Next {
 	if err != nil {
 		t.Fatalf("evaluate at iteration %d: %v", s.Iteration, err)
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		t.Fatalf("state invalid after evaluate: %v", err)
 	}
 	return next

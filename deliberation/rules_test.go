@@ -7,7 +7,7 @@ import (
 )
 
 func TestReferences(t *testing.T) {
-	got := References("Re C1: fine. Regarding C12, see C1 again; C3: ok. CC4, C0 and xC5 are not refs.")
+	got := references("Re C1: fine. Regarding C12, see C1 again; C3: ok. CC4, C0 and xC5 are not refs.")
 	if strings.Join(got, " ") != "C1 C12 C3" {
 		t.Errorf("References = %v", got)
 	}
@@ -384,7 +384,7 @@ func TestLedger(t *testing.T) {
 	if !slices.Equal(s.Ledger, want) {
 		t.Errorf("ledger (append-only) = %q", s.Ledger)
 	}
-	if got := s.ActiveLedger(); !slices.Equal(got, want[1:]) {
+	if got := s.activeLedger(); !slices.Equal(got, want[1:]) {
 		t.Errorf("active ledger = %q", got)
 	}
 	if strings.Contains(s.Next.Prompt, "F1 [user]") || !strings.Contains(s.Next.Prompt, "F4 (supersedes F1) [user]: writes idempotent per key") {
@@ -422,7 +422,7 @@ func TestLedger(t *testing.T) {
 		"points":[`+agree("b")+`]}`); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.ActiveLedger(); !slices.Contains(got, "F7 (supersedes F5) [verified: a.py:2]: rate=120/s") || slices.Contains(got, "F5 [verified: a.py:1]: rate=150/s") {
+	if got := s.activeLedger(); !slices.Contains(got, "F7 (supersedes F5) [verified: a.py:2]: rate=120/s") || slices.Contains(got, "F5 [verified: a.py:1]: rate=150/s") {
 		t.Errorf("active ledger = %q", got)
 	}
 }
@@ -582,7 +582,7 @@ func TestStressTestRequestedButNotRun(t *testing.T) {
 			if s.Checks.StressTest != "skipped" || s.Checks.StressSkipped != tt.skipped || !slices.Contains(s.Warnings, warning) {
 				t.Errorf("checks %+v warnings %q, want skipped: %s", s.Checks, s.Warnings, tt.skipped)
 			}
-			y, err := Synthesize(s)
+			y, err := synthesize(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -655,7 +655,7 @@ func TestTwoStallsExit(t *testing.T) {
 	if next.Action != ActionExit || s.ExitReason != ExitStalled {
 		t.Errorf("two stalls: action %s exit %q", next.Action, s.ExitReason)
 	}
-	_, err := Synthesize(s)
+	_, err := synthesize(s)
 	assertProblems(t, err, []string{"status: the deliberation is finished (stalled): Deliberation stalled: narrow the scope, give examples or constraints, or split the question; there is nothing to synthesize"})
 }
 
@@ -844,7 +844,7 @@ func TestFinishedAcceptsNothing(t *testing.T) {
 	if err := s.Respond("more", t0); err == nil || !strings.Contains(err.Error(), "finished") {
 		t.Errorf("respond after finish: %v", err)
 	}
-	if err := s.Abandon(t0); err == nil {
+	if err := s.abandon(t0); err == nil {
 		t.Error("abandon after finish accepted")
 	}
 }

@@ -30,9 +30,9 @@ const (
 	Crystallization Phase = "CRYSTALLIZATION" // iterations 6-8: only decisive evidence
 )
 
-// PhaseFor is the default phase of iteration n: CONSTRUCTIVE (n≤2),
+// phaseFor is the default phase of iteration n: CONSTRUCTIVE (n≤2),
 // DEVELOPMENT (3≤n≤5), CRYSTALLIZATION (n≥6).
-func PhaseFor(n int) Phase {
+func phaseFor(n int) Phase {
 	switch {
 	case n <= 2:
 		return Constructive
@@ -420,15 +420,15 @@ func excerpt(q string) string {
 	return string(r)
 }
 
-// Quick reports whether s is a quick-mode deliberation.
-func (s *State) Quick() bool { return s.Mode == ModeQuick }
+// quick reports whether s is a quick-mode deliberation.
+func (s *State) quick() bool { return s.Mode == ModeQuick }
 
 // Active reports whether s still accepts responses and evaluations.
 func (s *State) Active() bool { return s.Status == "" || s.Status == StatusActive }
 
-// QuestionText is the question verbatim, or the excerpt when the state was
+// questionText is the question verbatim, or the excerpt when the state was
 // written by the original skill.
-func (s *State) QuestionText() string {
+func (s *State) questionText() string {
 	if s.Question != "" {
 		return s.Question
 	}

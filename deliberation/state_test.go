@@ -17,7 +17,7 @@ var t0 = time.Date(2026, 1, 31, 17, 15, 0, 0, time.UTC)
 func TestPhaseFor(t *testing.T) {
 	want := map[int]Phase{1: Constructive, 2: Constructive, 3: Development, 5: Development, 6: Crystallization, 8: Crystallization}
 	for n, p := range want {
-		if got := PhaseFor(n); got != p {
+		if got := phaseFor(n); got != p {
 			t.Errorf("PhaseFor(%d) = %s, want %s", n, got, p)
 		}
 	}
@@ -40,7 +40,7 @@ func TestNewInitialState(t *testing.T) {
 	if s.Next.Action != ActionAsk || s.Next.Awaiting != AwaitResponse || !strings.Contains(s.Next.Prompt, "Iteration 1/8.") {
 		t.Errorf("next = %+v", s.Next)
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		t.Error(err)
 	}
 }
@@ -97,17 +97,17 @@ func TestDecodeSeedState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := DecodeState(data)
+	s, err := decodeState(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Iteration != 3 || s.Phase != Development || *s.SessionID != "019c1a2b-seed" {
 		t.Errorf("decoded %+v", s)
 	}
-	if !s.Active() || s.QuestionText() != "Should the importer retry on 429?" {
+	if !s.Active() || s.questionText() != "Should the importer retry on 429?" {
 		t.Errorf("an original file must read as active with the excerpt as question")
 	}
-	if got := s.ActiveLedger(); len(got) != 2 || got[1] != "F2 [verified: api.py:42]: rate=100/s" {
+	if got := s.activeLedger(); len(got) != 2 || got[1] != "F2 [verified: api.py:42]: rate=100/s" {
 		t.Errorf("active ledger = %q", got)
 	}
 	// Every seed key survives a round trip.
@@ -189,7 +189,7 @@ func TestDecodeStateProblems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := DecodeState([]byte(tt.data))
+			_, err := decodeState([]byte(tt.data))
 			if tt.want == nil {
 				if err == nil {
 					t.Fatal("foreign file accepted")
@@ -207,7 +207,7 @@ func TestValidatePointInTwoPlaces(t *testing.T) {
 	s.Buckets.Agreed = append(s.Buckets.Agreed, Agreed{ID: "P1", Point: "x", EvidenceType: "n/a"})
 	s.Buckets.Dismissed = append(s.Buckets.Dismissed, Dismissed{ID: "P1", Point: "x", Tag: TagRejected})
 	s.Points["P2"] = &Point{Text: "y"}
-	assertProblems(t, s.Validate(), []string{
+	assertProblems(t, s.validate(), []string{
 		"P1: is in more than one place: buckets.agreed[0], buckets.dismissed[0] (want exactly one)",
 		"points.P2: is in no bucket (want exactly one)",
 	})

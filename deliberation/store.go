@@ -105,9 +105,9 @@ func (st *Store) TranscriptPath(id string) string {
 	return filepath.Join(st.dir, transcriptPrefix+id+".jsonl")
 }
 
-// ParseID accepts an ID or a state file name (or path) and returns the ID.
+// parseID accepts an ID or a state file name (or path) and returns the ID.
 // A path's folder is not kept: ParseRef keeps it.
-func ParseID(arg string) (string, error) {
+func parseID(arg string) (string, error) {
 	_, id, err := ParseRef(arg)
 	return id, err
 }

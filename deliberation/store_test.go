@@ -182,7 +182,7 @@ func TestStoreReadsSeedFile(t *testing.T) {
 	data, _ := os.ReadFile("testdata/seed-state.json")
 	name := filepath.Join(st.Dir(), "codex-ask-state-20260131-171500123.json")
 	os.WriteFile(name, data, 0o600)
-	id, err := ParseID(name)
+	id, err := parseID(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,12 +197,12 @@ func TestStoreReadsSeedFile(t *testing.T) {
 
 func TestParseID(t *testing.T) {
 	for _, ok := range []string{"20260131-171500", "20260131-171500-2", "codex-ask-state-20260131-171500.json", "/x/codex-ask-state-20260131-171500123.json"} {
-		if _, err := ParseID(ok); err != nil {
+		if _, err := parseID(ok); err != nil {
 			t.Errorf("ParseID(%q): %v", ok, err)
 		}
 	}
 	for _, bad := range []string{"", "../../etc/passwd", "2026-01-31", "20260131-171500/../x"} {
-		if _, err := ParseID(bad); err == nil {
+		if _, err := parseID(bad); err == nil {
 			t.Errorf("ParseID(%q) accepted", bad)
 		}
 	}

@@ -54,24 +54,24 @@ func permit(reason string) string {
 
 const quickPermit = "At most 2 iterations: Ask → Evaluate → Done. Still unresolved → state both positions; the user decides."
 
-// Synthesize returns the synthesis of s, or a problem.List saying why the
+// synthesize returns the synthesis of s, or a problem.List saying why the
 // state does not permit it (still active, or ended by an exit that has
 // nothing to synthesize).
-func Synthesize(s *State) (*Synthesis, error) {
+func synthesize(s *State) (*Synthesis, error) {
 	if err := synthesisPermitted(s); err != nil {
 		return nil, err
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		return nil, err
 	}
 	permittedBy := permit(s.ExitReason)
-	if s.Quick() && s.ExitReason != ExitTrivial {
+	if s.quick() && s.ExitReason != ExitTrivial {
 		permittedBy = quickPermit
 	}
 	y := &Synthesis{
-		Question: s.QuestionText(), Mode: orFull(s.Mode), Iterations: s.Iteration, MaxIterations: s.limit(),
+		Question: s.questionText(), Mode: orFull(s.Mode), Iterations: s.Iteration, MaxIterations: s.limit(),
 		ExitReason: s.ExitReason, PermittedBy: permittedBy, Answer: s.Answer,
-		Ledger: nonNil(s.ActiveLedger()),
+		Ledger: nonNil(s.activeLedger()),
 		Agreed: nonNil(s.Buckets.Agreed), Dismissed: nonNil(s.Buckets.Dismissed), Unresolved: nonNil(s.Buckets.Unresolved),
 		SurfacedQuestions: nonNil(s.SurfacedQuestions), NotEvaluated: nonNil(s.NotEvaluated),
 		ArbitrationConcerns: nonNil(s.ArbitrationConcerns), Warnings: nonNil(s.Warnings),

@@ -15,7 +15,7 @@ func TestAnchorShiftKeepsTheWork(t *testing.T) {
 	if next.Action != ActionSynthesize || s.ExitReason != ExitAnchorShift || next.Reason != exitMsgAnchorShift {
 		t.Fatalf("two anchor shifts: action %s, exit %q, reason %q", next.Action, s.ExitReason, next.Reason)
 	}
-	y, err := Synthesize(s)
+	y, err := synthesize(s)
 	if err != nil {
 		t.Fatalf("synthesize refused: %v", err)
 	}

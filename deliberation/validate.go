@@ -103,7 +103,7 @@ func (s *State) validateRound(ev *Evaluation, p *problem.List) {
 }
 
 func (s *State) validateFacts(facts []FactEval, p *problem.List) {
-	if len(facts) > 0 && s.Quick() {
+	if len(facts) > 0 && s.quick() {
 		p.Add("facts", "quick mode keeps no ledger")
 		return
 	}
@@ -136,7 +136,7 @@ func (s *State) validateUserBudget(facts []FactEval, p *problem.List) {
 	}
 	var texts []string
 	for _, f := range s.activeFacts() {
-		if f.Kind() == tagUser {
+		if f.kind() == tagUser {
 			texts = append(texts, f.Text)
 		}
 	}
@@ -158,15 +158,15 @@ func (s *State) validateSupersede(path string, f FactEval, earlier []FactEval, p
 	var k int
 	if _, err := fmt.Sscanf(f.Supersedes, "F%d", &k); err == nil && fmt.Sprintf("F%d", k) == f.Supersedes {
 		if j := k - s.ledger().max - 1; j >= 0 && j < len(earlier) {
-			old, ok = Fact{ID: f.Supersedes, Tag: earlier[j].Tag}, true
+			old, ok = fact{ID: f.Supersedes, Tag: earlier[j].Tag}, true
 		}
 	}
 	switch {
 	case !ok:
 		p.Add(path, "%q is not in the ledger (nor an earlier fact of this evaluation)", f.Supersedes)
-	case f.Tag == tagUnverified && (old.Kind() == tagUser || old.Kind() == tagVerified):
-		p.Add(path, "a codex-unverified fact cannot supersede a %s fact (%s)", old.Kind(), f.Supersedes)
-	case old.Kind() == tagUser && f.Tag != tagUser:
+	case f.Tag == tagUnverified && (old.kind() == tagUser || old.kind() == tagVerified):
+		p.Add(path, "a codex-unverified fact cannot supersede a %s fact (%s)", old.kind(), f.Supersedes)
+	case old.kind() == tagUser && f.Tag != tagUser:
 		p.Add(path, "only the user can supersede a user fact (%s)", f.Supersedes)
 	}
 }
@@ -360,7 +360,7 @@ func (s *State) validateClassification(path string, pt PointEval, p *problem.Lis
 			p.Add(path+".why_terminal", "is required for REJECT (why SKEPTICAL is insufficient)")
 		}
 	case ClassIllFormed:
-		if s.Quick() {
+		if s.quick() {
 			p.Add(path+".classification", "quick mode has no clarification round: use SKEPTICAL or BLOCKED")
 		}
 		if strings.TrimSpace(pt.Clarify) == "" {
@@ -407,12 +407,12 @@ func (s *State) validateAgree(path string, pt PointEval, p *problem.List) {
 	for j, id := range pt.ReliesOn {
 		f, ok := s.fact(id)
 		if tag, incoming := s.incoming[id]; incoming {
-			f, ok = Fact{ID: id, Tag: tag}, true
+			f, ok = fact{ID: id, Tag: tag}, true
 		}
 		switch {
 		case !ok:
 			p.Add(fmt.Sprintf("%s.relies_on[%d]", path, j), "%q is not in the ledger", id)
-		case f.Kind() == tagUnverified:
+		case f.kind() == tagUnverified:
 			p.Add(fmt.Sprintf("%s.relies_on[%d]", path, j), "%s is codex-unverified: it cannot justify an AGREE (verify it first)", id)
 		}
 	}

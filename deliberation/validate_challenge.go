@@ -64,7 +64,7 @@ func knownOutcome(path, outcome string, p *problem.List) bool {
 }
 
 func (s *State) referenced(id string) bool {
-	if s.Quick() {
+	if s.quick() {
 		return true // quick mode tracks challenges by content
 	}
 	return slices.Contains(s.lastResponse().Refs, id)
@@ -222,7 +222,7 @@ func (s *State) validateDeadlock(path string, c *Challenge, ce ChallengeEval, p 
 		p.Add(path+".blocked", "is given only with the deadlock missing-data")
 	}
 	if ce.Deadlock == "" {
-		if stays(ce.Outcome) && !s.Quick() && s.rounds(c) >= deadlockRounds {
+		if stays(ce.Outcome) && !s.quick() && s.rounds(c) >= deadlockRounds {
 			p.Add(path+".deadlock", "is required: %s has been open %d rounds (missing-data, definitional, criteria or terms-unclear)", ce.ID, s.rounds(c))
 		}
 		return
@@ -258,7 +258,7 @@ func oneRound(c *Challenge) bool { return c.Kind == KindReject || c.Kind == Kind
 // defense round is this answer (REJECT, UNGROUNDED) or when it has been
 // disputed deadlockRounds rounds (with a deadlock classification).
 func (s *State) requireDeadlocks(handled map[string]bool, p *problem.List) {
-	if s.Quick() || s.pending() == ActionClarify {
+	if s.quick() || s.pending() == ActionClarify {
 		return
 	}
 	for _, id := range s.Disputed {

@@ -19,15 +19,15 @@ import (
 // tiers together and reports a question answered differently twice.
 
 // badges are the suffixes the chat surfaces add to option labels.
-var badges = []string{RecommendedSuffix, SuggestedSuffix, UserPositionSuffix, OptionSuffix}
+var badges = []string{RecommendedSuffix, SuggestedSuffix, userPositionSuffix, optionSuffix}
 
 // Badges returns the suffixes the chat surfaces add to option labels, a
 // copy of the list StripBadges strips: changing it changes nothing.
 func Badges() []string { return slices.Clone(badges) }
 
-// StripBadges drops the badges s ends with, in any case and any order
+// stripBadges drops the badges s ends with, in any case and any order
 // ("X (Recommended) (your approach)" is "X").
-func StripBadges(s string) string {
+func stripBadges(s string) string {
 	for {
 		cut := false
 		for _, b := range badges {
@@ -53,7 +53,7 @@ func (f *Field) ChatLabel(o, badge string) string {
 		label = f.badged(o, label, badge)
 	}
 	if o != "" && o == f.UserPosition {
-		label = f.badged(o, label, UserPositionSuffix)
+		label = f.badged(o, label, userPositionSuffix)
 	}
 	return label
 }
@@ -125,17 +125,17 @@ func NewChatChoice(f *Field, badge string) *ChatChoice {
 func (c *ChatChoice) Label(o string) string {
 	label := c.Field.ChatLabel(o, c.Badge)
 	if strings.EqualFold(strings.TrimSpace(o), "other") {
-		label = o + OptionSuffix + label[len(o):]
+		label = o + optionSuffix + label[len(o):]
 	}
 	return label
 }
 
-// Unlabel maps an answer the tool gave back to an option: a label as
+// unlabel maps an answer the tool gave back to an option: a label as
 // shown (or trimmed, or without its badges), or the option itself. NotNow
 // is "" (no answer: nothing is tackled now); anything else is the person's
 // own "Other" text, returned trimmed and without badges for collect to
 // judge.
-func (c *ChatChoice) Unlabel(s string) string {
+func (c *ChatChoice) unlabel(s string) string {
 	t := strings.TrimSpace(s)
 	if c.Field.NeedsNotNow() && strings.EqualFold(t, NotNow) {
 		return ""
@@ -143,7 +143,7 @@ func (c *ChatChoice) Unlabel(s string) string {
 	if i, ok := c.optionOf(s, t); ok {
 		return c.Options[i]
 	}
-	u := StripBadges(t)
+	u := stripBadges(t)
 	if i, ok := c.optionOf(u, u); ok {
 		return c.Options[i]
 	}
@@ -183,8 +183,8 @@ func (c *ChatChoice) optionOf(s, t string) (int, bool) {
 	return j, okT
 }
 
-// Group is the group (from 1) a first-tier label names, in any case, or 0.
-func (c *ChatChoice) Group(label string) int {
+// group is the group (from 1) a first-tier label names, in any case, or 0.
+func (c *ChatChoice) group(label string) int {
 	t := strings.TrimSpace(label)
 	for k := 1; k <= len(c.Groups); k++ {
 		if strings.EqualFold(t, GroupLabel(k)) {
@@ -203,7 +203,7 @@ func (c *ChatChoice) groupsNamed(answer string) ([]int, bool) {
 	}
 	ks := make([]int, 0, len(parts))
 	for _, p := range parts {
-		k := c.Group(p)
+		k := c.group(p)
 		if k == 0 {
 			return nil, false
 		}
@@ -283,7 +283,7 @@ func (r *ChatAnswers) Add(path string, q ChatQuestion, answer string) {
 		r.addMulti(path, c, q.Group, answer)
 		return
 	}
-	v := c.Unlabel(answer)
+	v := c.unlabel(answer)
 	if prev, seen := r.given[f.ID]; seen && !q.Edit && prev.path != path && !f.Accepts(prev.value) {
 		// A later call's answer (the re-ask's) replaces a wrong one.
 		delete(r.given, f.ID)
@@ -351,7 +351,7 @@ func showChat(v any) string {
 func (r *ChatAnswers) addMulti(path string, c *ChatChoice, group int, answer string) {
 	var chosen []string
 	for _, part := range splitLabels(answer) {
-		chosen = append(chosen, c.Unlabel(part))
+		chosen = append(chosen, c.unlabel(part))
 	}
 	f := c.Field
 	key := f.ID + "\x00" + strconv.Itoa(group)

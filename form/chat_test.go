@@ -15,7 +15,7 @@ func TestStripBadges(t *testing.T) {
 		"X":                               "X",
 		"X(Recommended)":                  "X(Recommended)",
 	} {
-		if got := StripBadges(in); got != want {
+		if got := stripBadges(in); got != want {
 			t.Errorf("StripBadges(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -27,7 +27,7 @@ func TestStripBadges(t *testing.T) {
 func TestBadgesIsACopy(t *testing.T) {
 	b := Badges()
 	for _, s := range b {
-		if got := StripBadges("X" + s); got != "X" {
+		if got := stripBadges("X" + s); got != "X" {
 			t.Errorf("StripBadges(%q) = %q: Badges lists a suffix it does not strip", "X"+s, got)
 		}
 	}
@@ -35,7 +35,7 @@ func TestBadgesIsACopy(t *testing.T) {
 	if Badges()[0] != RecommendedSuffix {
 		t.Errorf("Badges()[0] = %q after writing to an earlier list", Badges()[0])
 	}
-	if got := StripBadges("X" + RecommendedSuffix); got != "X" {
+	if got := stripBadges("X" + RecommendedSuffix); got != "X" {
 		t.Errorf("StripBadges after writing to Badges' list = %q", got)
 	}
 }
@@ -79,7 +79,7 @@ func TestChatChoice(t *testing.T) {
 			}
 		}
 		for in, want := range tt.in {
-			if got := c.Unlabel(in); got != want {
+			if got := c.unlabel(in); got != want {
 				t.Errorf("%s: Unlabel(%q) = %q, want %q", tt.f.ID, in, got, want)
 			}
 		}
@@ -90,7 +90,7 @@ func TestChatChoice(t *testing.T) {
 	c := NewChatChoice(many, RecommendedSuffix)
 	c.Groups = Groups(len(c.Options), 4)
 	for in, want := range map[string]int{"Group 2": 2, " group 6 ": 6, "Group 7": 0, "Group": 0, "2": 0} {
-		if got := c.Group(in); got != want {
+		if got := c.group(in); got != want {
 			t.Errorf("Group(%q) = %d, want %d", in, got, want)
 		}
 	}

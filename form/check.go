@@ -15,7 +15,7 @@ func (d *decoder) checkType(s *fieldState) {
 	if slices.Contains(needsOptions, s.Type) && len(s.Options) == 0 && !s.hadProblem("options") {
 		least := 1
 		if s.Type == Ranking {
-			least = MinRankOptions
+			least = minRankOptions
 		}
 		d.add(s.path.key("options"), "type %s needs a list of %d or more options", s.Type, least)
 	}

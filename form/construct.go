@@ -8,12 +8,12 @@ import (
 	"github.com/elicit/elicit/internal/jsonnode"
 )
 
-// MinRankOptions is the fewest options a ranking orders.
-const MinRankOptions = 2
+// minRankOptions is the fewest options a ranking orders.
+const minRankOptions = 2
 
-// MinDispositions is the fewest rulings a triage board offers: one ruling
+// minDispositions is the fewest rulings a triage board offers: one ruling
 // is a rubber stamp, not a choice.
-const MinDispositions = 2
+const minDispositions = 2
 
 // Rulings are the rulings each row of a triage (its dispositions) or an
 // assumption review (accept, edit, reject) may get.
@@ -182,8 +182,8 @@ func (d *decoder) checkConstruct(s *fieldState) {
 	case Triage:
 		d.requireKey(s, "triage_items", "a triage board lists the rows to rule on: [{label, id?, detail?, tag?}]")
 		d.requireKey(s, "dispositions", "a triage board offers 2 or more rulings, e.g. [\"fix\", \"defer\", \"dismiss\"]")
-		if s.has("dispositions") && len(s.Dispositions) < MinDispositions && !s.hadProblem("dispositions") {
-			d.add(s.path.key("dispositions"), "needs %d or more rulings to choose from (got %d)", MinDispositions, len(s.Dispositions))
+		if s.has("dispositions") && len(s.Dispositions) < minDispositions && !s.hadProblem("dispositions") {
+			d.add(s.path.key("dispositions"), "needs %d or more rulings to choose from (got %d)", minDispositions, len(s.Dispositions))
 		}
 		d.suggestedRulings(s, s.Dispositions, "dispositions")
 	case Confirm:
@@ -270,8 +270,8 @@ func (d *decoder) suggestedRulings(s *fieldState, allowed []string, allowedKey s
 // them, and a suggested order of top_n (or all) distinct options.
 func (d *decoder) checkRanking(s *fieldState) {
 	n := len(s.Options)
-	if s.has("options") && n > 0 && n < MinRankOptions && !s.hadProblem("options") { // none: checkType said so
-		d.add(s.path.key("options"), "a ranking orders %d or more options (got %d)", MinRankOptions, n)
+	if s.has("options") && n > 0 && n < minRankOptions && !s.hadProblem("options") { // none: checkType said so
+		d.add(s.path.key("options"), "a ranking orders %d or more options (got %d)", minRankOptions, n)
 	}
 	if s.TopN > n && n > 0 {
 		d.add(s.path.key("top_n"), "is %d, but there are only %d options to rank", s.TopN, n)

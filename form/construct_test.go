@@ -21,7 +21,7 @@ func TestConstructsDecode(t *testing.T) {
 		t.Errorf("triage suggested = %+v", triage.Suggested)
 	}
 	confirm := mustParse(t, forms["confirm"])
-	if !cmp.Equal(confirm.Fields[0].Options, ConfirmOptions) || !cmp.Equal(confirm.Fields[1].Options, []string{"Deploy", "Hold"}) {
+	if !cmp.Equal(confirm.Fields[0].Options, ConfirmOptions()) || !cmp.Equal(confirm.Fields[1].Options, []string{"Deploy", "Hold"}) {
 		t.Errorf("confirm options = %q, %q", confirm.Fields[0].Options, confirm.Fields[1].Options)
 	}
 	ranking := mustParse(t, forms["ranking"])

@@ -151,8 +151,8 @@ type Suggested struct {
 	Order   []string
 }
 
-// IsZero reports whether nothing is suggested.
-func (s Suggested) IsZero() bool { return len(s.Rulings) == 0 && len(s.Order) == 0 }
+// isZero reports whether nothing is suggested.
+func (s Suggested) isZero() bool { return len(s.Rulings) == 0 && len(s.Order) == 0 }
 
 // MarshalJSON writes the rulings as an object or the order as a list.
 func (s Suggested) MarshalJSON() ([]byte, error) {
@@ -190,21 +190,19 @@ const (
 	RulingReject = "reject"
 )
 
-// AssumptionRulings are an assumption review's fixed rulings (see
-// Field.Rulings). It is information only: no package of elicit reads it,
-// so writing to it changes nothing.
-var AssumptionRulings = []string{RulingAccept, RulingEdit, RulingReject}
+// AssumptionRulings returns an assumption review's fixed rulings (see
+// Field.Rulings), a fresh copy each call.
+func AssumptionRulings() []string { return []string{RulingAccept, RulingEdit, RulingReject} }
 
 // EditTextSuffix ends the dotted key of an edited assumption's replacement
 // text on flat surfaces: "<id>.<item key>.text".
 const EditTextSuffix = ".text"
 
-// ConfirmOptions are a confirm's options when the form names none. It is
-// information only: the package reads its own copy, so writing to it
-// changes nothing.
-var ConfirmOptions = []string{"Approve", "Abort"}
+// ConfirmOptions returns a confirm's options when the form names none, a
+// fresh copy each call.
+func ConfirmOptions() []string { return slices.Clone(confirmOptions) }
 
-// confirmOptions is the package's own ConfirmOptions.
+// confirmOptions are a confirm's options when the form names none.
 var confirmOptions = []string{"Approve", "Abort"}
 
 // ProgressItem is one reported item of a progress field.

@@ -255,8 +255,8 @@ func FuzzParse(f *testing.F) {
 			if !ok {
 				t.Fatalf("error is %T, want problem.List", err)
 			}
-			if len(probs) > MaxProblems+1 {
-				t.Fatalf("%d problems listed, want at most %d and a count of the rest", len(probs), MaxProblems)
+			if len(probs) > maxProblems+1 {
+				t.Fatalf("%d problems listed, want at most %d and a count of the rest", len(probs), maxProblems)
 			}
 			return
 		}

@@ -16,10 +16,10 @@ import (
 // request_user_input); their answer readers strip them again.
 const (
 	RecommendedSuffix  = " (Recommended)"
-	UserPositionSuffix = " (your approach)"
-	// OptionSuffix marks an option named "Other" (any case): the chat
+	userPositionSuffix = " (your approach)"
+	// optionSuffix marks an option named "Other" (any case): the chat
 	// hosts add a free-text "Other" of their own beside the options.
-	OptionSuffix = " (option)"
+	optionSuffix = " (option)"
 )
 
 // Unsupported is a field a surface cannot ask: why, which surface can, and
@@ -198,8 +198,8 @@ var ProgressBuckets = []struct{ Status, Name string }{
 	{StatusDone, "done"}, {StatusInFlight, "in flight"}, {StatusBlocked, "blocked"},
 }
 
-// Text is the item's label with its detail in parentheses.
-func (it ProgressItem) Text() string {
+// text is the item's label with its detail in parentheses.
+func (it ProgressItem) text() string {
 	if it.Detail == "" {
 		return it.Label
 	}
@@ -317,7 +317,7 @@ func (f *Field) ProgressLines() []string {
 	}
 	if f.ProgressStyle == "report" {
 		for _, it := range f.ProgressItems {
-			out = append(out, it.Text()+" ["+it.Status+"]")
+			out = append(out, it.text()+" ["+it.Status+"]")
 		}
 		return out
 	}
@@ -325,7 +325,7 @@ func (f *Field) ProgressLines() []string {
 		var items []string
 		for _, it := range f.ProgressItems {
 			if it.Status == b.Status {
-				items = append(items, it.Text())
+				items = append(items, it.text())
 			}
 		}
 		if len(items) > 0 {

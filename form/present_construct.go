@@ -22,9 +22,9 @@ func (f *Field) EndorsementNote(o string) string {
 	return ""
 }
 
-// Text is the consequence as one phrase: its label, severity in brackets
+// text is the consequence as one phrase: its label, severity in brackets
 // and detail after a colon: "Every table is dropped [high]: 42 tables".
-func (c Consequence) Text() string {
+func (c Consequence) text() string {
 	s := c.Label
 	if c.Severity != "" {
 		s += " [" + c.Severity + "]"
@@ -40,7 +40,7 @@ func (c Consequence) Text() string {
 func (f *Field) ConsequenceReport() string {
 	parts := make([]string, len(f.Consequences))
 	for i, c := range f.Consequences {
-		parts[i] = c.Text()
+		parts[i] = c.text()
 	}
 	return "If approved: " + strings.Join(parts, "; ") + "."
 }
@@ -80,11 +80,11 @@ func (f *Field) RankLabel(k int) string {
 	return fmt.Sprintf("rank %d of %d", k, f.RankSlots())
 }
 
-// FormatAnswer renders a validated answer to f for people: a ranking as
+// formatAnswer renders a validated answer to f for people: a ranking as
 // "1. a; 2. b", a triage board's or an assumption review's rulings row by
 // row as "label: ruling" ("label: edit → new text"), anything else as
 // FormatValue does.
-func (f *Field) FormatAnswer(v any) string {
+func (f *Field) formatAnswer(v any) string {
 	switch f.Type {
 	case Ranking:
 		if order, ok := stringList(v); ok {

@@ -10,7 +10,7 @@ import (
 // past it the list ends with how many more there were. An input of a
 // megabyte can have a problem every few bytes, and a list of all of them
 // would be many times the input's size and of no use to anyone.
-const MaxProblems = 1000
+const maxProblems = 1000
 
 // report collects the problems of one check: the first MaxProblems, and a
 // count of the rest.
@@ -20,7 +20,7 @@ type report struct {
 }
 
 // full reports whether the list is full: later problems are only counted.
-func (r *report) full() bool { return len(r.list) >= MaxProblems }
+func (r *report) full() bool { return len(r.list) >= maxProblems }
 
 // add records a problem, or only counts it once the list is full.
 func (r *report) add(path, format string, args ...any) {

@@ -163,27 +163,27 @@ func TestScaleInputsFit(t *testing.T) {
 // TestProblemsCapped: a check lists at most MaxProblems problems, then
 // how many more there were; counting goes on, quoting stops.
 func TestProblemsCapped(t *testing.T) {
-	f := `{"title": "T", "fields": [` + numberedList(MaxProblems+500, `{"id": "f%d", "text": "Q%[1]d?"}`) + `]}`
+	f := `{"title": "T", "fields": [` + numberedList(maxProblems+500, `{"id": "f%d", "text": "Q%[1]d?"}`) + `]}`
 	_, err := Parse([]byte(f))
 	probs, _ := err.(problem.List)
-	if len(probs) != MaxProblems+1 {
-		t.Fatalf("%d problems, want %d", len(probs), MaxProblems+1)
+	if len(probs) != maxProblems+1 {
+		t.Fatalf("%d problems, want %d", len(probs), maxProblems+1)
 	}
-	if got, want := probs[MaxProblems-1].String(), fmt.Sprintf("fields[%d].type: missing (every field needs id, text and type)", MaxProblems-1); got != want {
+	if got, want := probs[maxProblems-1].String(), fmt.Sprintf("fields[%d].type: missing (every field needs id, text and type)", maxProblems-1); got != want {
 		t.Errorf("last listed problem = %q, want %q", got, want)
 	}
-	if got, want := probs[MaxProblems].String(), "… and 500 more problems (fix the ones above and check again)"; got != want {
+	if got, want := probs[maxProblems].String(), "… and 500 more problems (fix the ones above and check again)"; got != want {
 		t.Errorf("last problem = %q, want %q", got, want)
 	}
 
 	g := mustParse(t, []byte(`{"title": "T", "fields": [{"id": "a", "text": "A?", "type": "boolean"}]}`))
 	answers := map[string]any{}
-	for i := range MaxProblems + 2 {
+	for i := range maxProblems + 2 {
 		answers[fmt.Sprintf("x%d", i)] = "Yes"
 	}
 	_, err = Collect(g, answers, nil) // 1,002 unknown keys, "a" unanswered
 	probs, _ = err.(problem.List)
-	if len(probs) != MaxProblems+1 || probs[MaxProblems].Message != "… and 3 more problems (fix the ones above and check again)" {
+	if len(probs) != maxProblems+1 || probs[maxProblems].Message != "… and 3 more problems (fix the ones above and check again)" {
 		t.Errorf("collect: %d problems, the last %q", len(probs), probs[len(probs)-1])
 	}
 }

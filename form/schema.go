@@ -80,7 +80,7 @@ func fieldProperties() obj {
 		"endorsements": obj{"type": "object", "minProperties": 1, "description": "deliberation: {option: [names of the voices that endorse it]}.",
 			"additionalProperties": obj{"type": "array", "minItems": 1, "uniqueItems": true, "items": nonEmptyString("A voice.")}},
 		"triage_items": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/triage_item"}},
-		"dispositions": obj{"type": "array", "minItems": MinDispositions, "items": option, "uniqueItems": true, "description": "triage: the rulings each row may get."},
+		"dispositions": obj{"type": "array", "minItems": minDispositions, "items": option, "uniqueItems": true, "description": "triage: the rulings each row may get."},
 		"suggested": obj{"type": []string{"object", "array"}, "additionalProperties": obj{"type": "string"}, "items": obj{"type": "string"},
 			"description": "triage: {row key: disposition}; assumption_review: {row key: \"accept\"}; ranking: a proposed order."},
 		"consequences": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/consequence"}},
@@ -121,7 +121,7 @@ func fieldSchema() obj {
 		}
 		switch {
 		case t == Ranking:
-			props["options"] = obj{"minItems": MinRankOptions}
+			props["options"] = obj{"minItems": minRankOptions}
 			props["suggested"] = obj{"type": []string{"array", "null"}}
 		case t == Confirm:
 			props["options"] = obj{"minItems": 2, "maxItems": 2}

@@ -80,7 +80,7 @@ func Summary(f *Form, r *Response) string {
 
 func summaryValue(f *Field, v any) string {
 	if f.Type.Expands() {
-		return f.FormatAnswer(v)
+		return f.formatAnswer(v)
 	}
 	if list, ok := stringList(v); ok {
 		if len(list) == 0 {

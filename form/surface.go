@@ -28,8 +28,8 @@ const (
 
 // TrivialMaxOptions and TrivialMaxLabel bound a trivial form.
 const (
-	TrivialMaxOptions = 3
-	TrivialMaxLabel   = 120
+	trivialMaxOptions = 3
+	trivialMaxLabel   = 120
 )
 
 // SurfaceOptions describes the client and the user. A nil *SurfaceOptions
@@ -138,11 +138,11 @@ func trivial(f *Form) string {
 	default:
 		return ""
 	}
-	if len(opts) > TrivialMaxOptions {
+	if len(opts) > trivialMaxOptions {
 		return ""
 	}
 	for _, o := range opts {
-		if utf8.RuneCountInString(o) > TrivialMaxLabel {
+		if utf8.RuneCountInString(o) > trivialMaxLabel {
 			return ""
 		}
 	}

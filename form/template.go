@@ -263,9 +263,9 @@ func (notFound) Is(target error) bool { return target == ErrNoTemplate }
 
 // MaxTemplate is the cap on a template file in bytes: a form's (1 MiB). A
 // larger one is listed as unusable, and casting it is an error.
-const MaxTemplate = MaxInput
+const maxTemplate = MaxInput
 
-var templateInput = infile.Limit{Max: MaxTemplate, What: "a template", Fix: "split it into smaller templates"}
+var templateInput = infile.Limit{Max: maxTemplate, What: "a template", Fix: "split it into smaller templates"}
 
 // source is Source for a valid name in a checked folder.
 func (ts *Templates) source(name string) ([]byte, string, error) {

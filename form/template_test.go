@@ -342,7 +342,7 @@ func FuzzCast(f *testing.F) {
 		form, err := ts.Cast("t", map[string]string{"p": value, "q": value})
 		if err != nil {
 			probs, ok := err.(problem.List)
-			if !ok || len(probs) > 2*MaxProblems+2 {
+			if !ok || len(probs) > 2*maxProblems+2 {
 				t.Fatalf("error %T with %d problems", err, len(probs))
 			}
 			return

@@ -75,7 +75,7 @@ func noneWord(s string) (any, bool) {
 // space, '-', '_', a trailing full stop, and the badges chat hosts add
 // (StripBadges).
 func normalize(s string) string {
-	return Fold(strings.TrimRight(StripBadges(strings.TrimSpace(s)), ".!"))
+	return Fold(strings.TrimRight(stripBadges(strings.TrimSpace(s)), ".!"))
 }
 
 // choiceNumber reads "2", "2.", "(2)", "#2", "2)" as 2.

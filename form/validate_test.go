@@ -147,7 +147,7 @@ func TestUnmarshalRoundTrip(t *testing.T) {
 			t.Errorf("%s: round trip changed the form:\n%s\n%s", p, out, again)
 		}
 		for i := range f.Fields {
-			if !f.Fields[i].Suggested.IsZero() {
+			if !f.Fields[i].Suggested.isZero() {
 				suggested++
 				if !reflect.DeepEqual(f.Fields[i].Suggested, back.Fields[i].Suggested) {
 					t.Errorf("%s: fields[%d].suggested = %+v, want %+v", p, i, back.Fields[i].Suggested, f.Fields[i].Suggested)
@@ -164,26 +164,20 @@ func TestUnmarshalRoundTrip(t *testing.T) {
 	}
 }
 
-// TestExportedListsMatch: each exported list, written out so that it is
-// data and not work at package initialisation, holds what the package's
-// own copy holds.
-func TestExportedListsMatch(t *testing.T) {
-	if !slices.Equal(ConfirmOptions, confirmOptions) {
-		t.Errorf("ConfirmOptions = %q, the package's own list is %q", ConfirmOptions, confirmOptions)
-	}
-}
-
-// TestExportedListsReadOnly: writing to the exported lists (information
-// only) does not change how forms parse.
+// TestExportedListsReadOnly: the lists the package hands out are copies:
+// writing to one changes neither the next copy nor how forms parse.
 func TestExportedListsReadOnly(t *testing.T) {
-	saved := [][]string{ConfirmOptions, AssumptionRulings}
-	t.Cleanup(func() {
-		ConfirmOptions, AssumptionRulings = saved[0], saved[1]
-	})
-	ConfirmOptions[0] = "Nuke"
+	ConfirmOptions()[0] = "Nuke"
+	AssumptionRulings()[0] = "bogus"
 	Types()[0] = "bogus"
 	if got := Types(); len(got) != 15 || got[0] != SingleSelect {
 		t.Errorf("Types() after a write to an earlier copy = %q", got)
+	}
+	if got := ConfirmOptions(); !slices.Equal(got, []string{"Approve", "Abort"}) {
+		t.Errorf("ConfirmOptions() after a write to an earlier copy = %q", got)
+	}
+	if got := AssumptionRulings(); !slices.Equal(got, []string{RulingAccept, RulingEdit, RulingReject}) {
+		t.Errorf("AssumptionRulings() after a write to an earlier copy = %q", got)
 	}
 	f, err := Parse([]byte(`{"title": "T", "fields": [{"id": "go", "text": "Go?", "type": "confirm", "consequences": [{"label": "Deploys"}]},
 		{"id": "s", "text": "S", "type": "single_select", "options": ["a", "b"]}]}`))

@@ -16,8 +16,8 @@ import (
 	"github.com/elicit/elicit/problem"
 )
 
-// MaxArguments is the largest tool-call argument object accepted (1 MiB).
-const MaxArguments = 1 << 20
+// maxArguments is the largest tool-call argument object accepted (1 MiB).
+const maxArguments = 1 << 20
 
 // args decodes one tool call's arguments, collecting every problem.
 type args struct {
@@ -30,13 +30,13 @@ func parseArgs(data json.RawMessage, allowed []string) *args {
 	a := &args{raw: map[string]json.RawMessage{}}
 	// Text that is not UTF-8 is left to the argument that holds it: a form
 	// refuses it, a name is looked up with U+FFFD in its place.
-	doc, fault := strictjson.Read(data, strictjson.Options{Max: MaxArguments, Shallow: true, KeepBadUTF8: true})
+	doc, fault := strictjson.Read(data, strictjson.Options{Max: maxArguments, Shallow: true, KeepBadUTF8: true})
 	switch {
 	case fault == nil:
 	case fault.Kind == strictjson.Empty, fault.Kind == strictjson.NotObject && fault.Top == jsonnode.Null:
 		return a // no arguments
 	case fault.Kind == strictjson.TooLarge:
-		a.probs.Add("arguments", "%d bytes, over the 1 MiB limit (%d bytes)", fault.Size, MaxArguments)
+		a.probs.Add("arguments", "%d bytes, over the 1 MiB limit (%d bytes)", fault.Size, maxArguments)
 	case fault.Kind == strictjson.Syntax:
 		a.unparsable(data, fault)
 	default:

@@ -67,7 +67,7 @@ func TestArgsDocument(t *testing.T) {
 		{"null", ` null `, true, nil},
 		{"an array", `[1]`, false, []string{"arguments: must be a JSON object"}},
 		{"not JSON", `{"form": }`, false, []string{"arguments: invalid JSON at line 1, column 10: unexpected character '}' (expected a value) (want a JSON object)"}},
-		{"too large", `{"form": "` + strings.Repeat("x", MaxArguments) + `"}`, false, []string{fmt.Sprintf("arguments: %d bytes, over the 1 MiB limit (%d bytes)", MaxArguments+12, MaxArguments)}},
+		{"too large", `{"form": "` + strings.Repeat("x", maxArguments) + `"}`, false, []string{fmt.Sprintf("arguments: %d bytes, over the 1 MiB limit (%d bytes)", maxArguments+12, maxArguments)}},
 		// A form refuses text that is not UTF-8, naming the offset in it.
 		{"not UTF-8", "{\"form\": \"\xff\"}", true, nil},
 	}

@@ -20,16 +20,16 @@ import (
 // The defaults of HTTPOptions (the README's "Limits and safety" lists
 // them).
 const (
-	DefaultMaxConnections = 256
-	DefaultMaxSessions    = 1000
-	DefaultSessionTimeout = 30 * time.Minute
-	DefaultHeaderTimeout  = 10 * time.Second
-	DefaultBodyTimeout    = 30 * time.Second
-	DefaultWriteTimeout   = 30 * time.Second
-	DefaultIdleTimeout    = 2 * time.Minute
-	// MaxRequestBody is the largest request body read: tool arguments are
+	defaultMaxConnections = 256
+	defaultMaxSessions    = 1000
+	defaultSessionTimeout = 30 * time.Minute
+	defaultHeaderTimeout  = 10 * time.Second
+	defaultBodyTimeout    = 30 * time.Second
+	defaultWriteTimeout   = 30 * time.Second
+	defaultIdleTimeout    = 2 * time.Minute
+	// maxRequestBody is the largest request body read: tool arguments are
 	// refused past 1 MiB, and the envelope around them is small.
-	MaxRequestBody = 2 << 20
+	maxRequestBody = 2 << 20
 )
 
 // HTTPOptions configures Streamable HTTP. A nil *HTTPOptions, and each zero
@@ -68,16 +68,16 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 			*v = d
 		}
 	}
-	def(&out.SessionTimeout, DefaultSessionTimeout)
-	def(&out.HeaderTimeout, DefaultHeaderTimeout)
-	def(&out.BodyTimeout, DefaultBodyTimeout)
-	def(&out.WriteTimeout, DefaultWriteTimeout)
-	def(&out.IdleTimeout, DefaultIdleTimeout)
+	def(&out.SessionTimeout, defaultSessionTimeout)
+	def(&out.HeaderTimeout, defaultHeaderTimeout)
+	def(&out.BodyTimeout, defaultBodyTimeout)
+	def(&out.WriteTimeout, defaultWriteTimeout)
+	def(&out.IdleTimeout, defaultIdleTimeout)
 	if out.MaxConnections <= 0 {
-		out.MaxConnections = DefaultMaxConnections
+		out.MaxConnections = defaultMaxConnections
 	}
 	if out.MaxSessions <= 0 {
-		out.MaxSessions = DefaultMaxSessions
+		out.MaxSessions = defaultMaxSessions
 	}
 	return out
 }
@@ -90,7 +90,7 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 	o := opts.withDefaults()
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		SessionTimeout:      o.SessionTimeout,
-		MaxRequestBodyBytes: MaxRequestBody,
+		MaxRequestBodyBytes: maxRequestBody,
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", sdk)

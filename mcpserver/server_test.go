@@ -199,7 +199,7 @@ func TestListTools(t *testing.T) {
 
 func TestArgumentsOverLimit(t *testing.T) {
 	cs := connect(t, protocols[0], nil)
-	big := strings.Repeat("x", MaxArguments)
+	big := strings.Repeat("x", maxArguments)
 	got, isErr := call(t, cs, "elicitation_render_form", map[string]any{"form": map[string]any{"title": big}})
 	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), "over the 1 MiB limit") {
 		t.Errorf("got %v", got)

@@ -79,7 +79,7 @@ var registrySizes = []int{24, 300, 100000}
 // registryText is the CSV of a registry of n methods: methods.csv for 24.
 func registryText(n int) []byte {
 	if n == 24 {
-		return DefaultCSV()
+		return defaultCSV()
 	}
 	return generated(n)
 }

@@ -11,7 +11,7 @@ import (
 // return only methods that pass its own rules, with unique nums and slugs,
 // and every warning must be one line.
 func FuzzParse(f *testing.F) {
-	f.Add(string(DefaultCSV()))
+	f.Add(string(defaultCSV()))
 	f.Add(Header + "\n" + good + "\n")
 	f.Add("\ufeff" + Header + "\r\n" + `1,a,B,"c ""d"" e",f->g,1,"plan:0","x","y",true,critic` + "\r\n")
 	f.Add(`"unterminated,` + "\n" + `a,"b"c,d`)

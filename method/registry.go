@@ -81,14 +81,14 @@ func Default() *Registry {
 	return &Registry{Methods: methods}
 }
 
-// DefaultCSV returns the embedded registry's CSV text.
-func DefaultCSV() []byte { return append([]byte(nil), embedded...) }
+// defaultCSV returns the embedded registry's CSV text.
+func defaultCSV() []byte { return append([]byte(nil), embedded...) }
 
-// MaxRegistry is the largest registry file Load reads: 64 MiB, about 250,000
+// maxRegistry is the largest registry file Load reads: 64 MiB, about 250,000
 // methods.
-const MaxRegistry = 64 << 20
+const maxRegistry = 64 << 20
 
-var registryInput = infile.Limit{Max: MaxRegistry, What: "a method registry",
+var registryInput = infile.Limit{Max: maxRegistry, What: "a method registry",
 	Fix: "split it: one part as --registry, the rest as --extra, which is merged over it"}
 
 // Load reads and parses the registry file at path. A file that cannot be
@@ -257,15 +257,15 @@ func (r *Registry) Merge(extra *Registry) *Registry {
 func (r *Registry) Filter(phase string, tier int) []Method {
 	out := []Method{}
 	for _, m := range r.Methods {
-		if (phase == "" || m.HasPhase(phase)) && (tier == 0 || m.Tier == tier) {
+		if (phase == "" || m.hasPhase(phase)) && (tier == 0 || m.Tier == tier) {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-// HasPhase reports whether the method lists phase.
-func (m Method) HasPhase(phase string) bool {
+// hasPhase reports whether the method lists phase.
+func (m Method) hasPhase(phase string) bool {
 	for _, p := range m.Phases {
 		if p == phase {
 			return true

@@ -108,7 +108,7 @@ func TestDefaultCounts(t *testing.T) {
 }
 
 func TestDefaultHeader(t *testing.T) {
-	first, _, _ := strings.Cut(string(DefaultCSV()), "\n")
+	first, _, _ := strings.Cut(string(defaultCSV()), "\n")
 	if first != Header {
 		t.Errorf("embedded header = %q, want %q", first, Header)
 	}
@@ -226,7 +226,7 @@ func TestLoad(t *testing.T) {
 		return path
 	}
 	huge := write("huge.csv", nil)
-	if err := os.Truncate(huge, MaxRegistry+1); err != nil {
+	if err := os.Truncate(huge, maxRegistry+1); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -235,7 +235,7 @@ func TestLoad(t *testing.T) {
 		methods int
 		warning string // the first warning's start; "" for none
 	}{
-		{"copy of the default", write("methods.csv", DefaultCSV()), 24, ""},
+		{"copy of the default", write("methods.csv", defaultCSV()), 24, ""},
 		{"a generated registry", write("long.csv", generated(300)), 300, ""},
 		{"missing", filepath.Join(dir, "missing.csv"), 0, "Cannot read registry " + filepath.Join(dir, "missing.csv") + ": "},
 		{"a directory", dir, 0, "Cannot read registry " + dir + ": " + dir + ": a directory, not a regular file"},

@@ -14,8 +14,8 @@ import (
 const (
 	// DefaultTop is how many methods a selection returns by default.
 	DefaultTop = 5
-	// MaxPerSection caps a selection for forge enrichment (Query.PerSection).
-	MaxPerSection = 2
+	// maxPerSection caps a selection for forge enrichment (Query.PerSection).
+	maxPerSection = 2
 )
 
 // Status is the outcome of a selection.
@@ -151,7 +151,7 @@ func (r *Registry) rank(q Query, keywords []string) ([]scored, tally) {
 
 // admits applies the phase, agent and tier filters to m, counting in t.
 func (q Query) admits(m *Method, t *tally) bool {
-	if !m.HasPhase(q.Phase) {
+	if !m.hasPhase(q.Phase) {
 		return false
 	}
 	t.phase++
@@ -239,7 +239,7 @@ func (q Query) limit() int {
 		n = DefaultTop
 	}
 	if q.PerSection {
-		n = min(n, MaxPerSection)
+		n = min(n, maxPerSection)
 	}
 	return n
 }

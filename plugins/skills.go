@@ -17,8 +17,8 @@ type Skill struct {
 	Body         string `json:"-"`
 }
 
-// SkillNames are the plugin's skills.
-var SkillNames = []string{"forms", "methods", "deliberate"}
+// skillNames are the plugin's skills.
+var skillNames = []string{"forms", "methods", "deliberate"}
 
 // LoadSkill reads the skill of that name.
 func LoadSkill(name string) (Skill, error) {

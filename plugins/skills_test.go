@@ -21,11 +21,11 @@ func TestSkills(t *testing.T) {
 	for _, d := range dirs {
 		names = append(names, d.Name())
 	}
-	if !slices.Equal(slices.Sorted(slices.Values(SkillNames)), names) {
-		t.Errorf("skills on disk %v, SkillNames %v", names, SkillNames)
+	if !slices.Equal(slices.Sorted(slices.Values(skillNames)), names) {
+		t.Errorf("skills on disk %v, SkillNames %v", names, skillNames)
 	}
 	var front []Skill
-	for _, name := range SkillNames {
+	for _, name := range skillNames {
 		s, err := LoadSkill(name)
 		if err != nil {
 			t.Fatal(err)

@@ -35,7 +35,7 @@ func askPlans(f *form.Field) (plans []*plan, reason string) {
 			return nil, fmt.Sprintf("%s: %s", parts[i].What, p.Unsupported)
 		}
 		p.Edit = parts[i].Edit
-		p.setHeader(form.Header(parts[i].Header, MaxHeader))
+		p.setHeader(form.Header(parts[i].Header, maxHeader))
 		plans[i] = p
 	}
 	return plans, ""

@@ -53,8 +53,8 @@ func (p *plan) planAs(f *form.Field, badge string) {
 		return
 	}
 	opts := p.askOptions()
-	q := Question{Question: questionText(f), Header: form.Header(f.ID, MaxHeader), MultiSelect: f.Type == form.MultiSelect}
-	if len(opts) <= MaxOptions {
+	q := Question{Question: questionText(f), Header: form.Header(f.ID, maxHeader), MultiSelect: f.Type == form.MultiSelect}
+	if len(opts) <= maxOptions {
 		q.Options = opts
 		p.Question = q
 		return
@@ -91,8 +91,8 @@ func optionsProblem(f *form.Field, opts []string) string {
 		return "free text with no suggestions: AskUserQuestion needs 2 to 4 options to show"
 	case n == 1:
 		return "only one option: AskUserQuestion needs 2 to 4"
-	case n > TwoTierMax:
-		return fmt.Sprintf("%d options: the two-tier picker offers at most %d", n, TwoTierMax)
+	case n > twoTierMax:
+		return fmt.Sprintf("%d options: the two-tier picker offers at most %d", n, twoTierMax)
 	}
 	if f.Type == form.MultiSelect {
 		for _, o := range opts {
@@ -119,7 +119,7 @@ func (p *plan) askOptions() []Option {
 // twoTier splits more than 4 options into 2-4 balanced groups: the first
 // tier picks a group, the follow-up picks within it.
 func (p *plan) twoTier(q Question, opts []Option) {
-	sizes := form.Groups(len(opts), MaxOptions)
+	sizes := form.Groups(len(opts), maxOptions)
 	p.Choice.Groups = sizes
 	tier1 := q
 	tier1.Question = q.Question + " (choose a group first)"
@@ -133,7 +133,7 @@ func (p *plan) twoTier(q Question, opts []Option) {
 		second := q
 		second.Question = fmt.Sprintf("%s (%s)", q.Question, label)
 		second.Options = group
-		p.Groups = append(p.Groups, FollowupGroup{Label: label, Question: second})
+		p.Groups = append(p.Groups, followupGroup{Label: label, Question: second})
 		start = end
 	}
 	p.Question = tier1

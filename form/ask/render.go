@@ -10,15 +10,15 @@ import (
 
 // The limits of Claude Code's AskUserQuestion tool.
 const (
-	MaxQuestions = 4
-	MinOptions   = 2
-	MaxOptions   = 4
-	MaxHeader    = 12
-	// TwoTierMax is the most options the two-tier picker can offer: 4
+	maxQuestions = 4
+	minOptions   = 2
+	maxOptions   = 4
+	maxHeader    = 12
+	// twoTierMax is the most options the two-tier picker can offer: 4
 	// groups of 4.
-	TwoTierMax = MaxOptions * MaxOptions
-	// BatchSource marks a deliberate multi-question batch.
-	BatchSource = "elicit-form"
+	twoTierMax = maxOptions * maxOptions
+	// batchSource marks a deliberate multi-question batch.
+	batchSource = "elicit-form"
 )
 
 // Result is a form rendered for AskUserQuestion.
@@ -45,8 +45,8 @@ type Result struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
-// FollowupLead introduces the markdown follow-up of a chat tool's questions.
-const FollowupLead = "A few more questions that need a typed answer: reply in one message."
+// followupLead introduces the markdown follow-up of a chat tool's questions.
+const followupLead = "A few more questions that need a typed answer: reply in one message."
 
 // Payload is the seed's per-question payload.
 type Payload struct {
@@ -89,8 +89,8 @@ type Metadata struct {
 // question text.
 type Followup = form.Followup[Question]
 
-// FollowupGroup is the question to ask when the first tier's answer is Label.
-type FollowupGroup = form.FollowupGroup[Question]
+// followupGroup is the question to ask when the first tier's answer is Label.
+type followupGroup = form.FollowupGroup[Question]
 
 // Render renders a form for AskUserQuestion. Fields the host cannot express
 // are listed in Unsupported, never dropped. A form that breaks a definition
@@ -122,10 +122,10 @@ func RenderOnly(f *form.Form, ids ...string) *Result {
 
 // render renders f, whose fields are asked as fields says.
 func render(f *form.Form, fields []*form.Field) *Result {
-	n := (len(f.Fields) + MaxQuestions - 1) / MaxQuestions
+	n := (len(f.Fields) + maxQuestions - 1) / maxQuestions
 	r := &Result{Success: true, Title: f.Title, Description: f.Description,
 		Batches: make([][]Payload, 0, n), AskUserQuestion: make([]Input, 0, n), Unsupported: []form.Unsupported{}}
-	batch := make([]Payload, 0, min(len(f.Fields), MaxQuestions))
+	batch := make([]Payload, 0, min(len(f.Fields), maxQuestions))
 	questions := make([]Question, 0, cap(batch))
 	plans := make([]plan, len(f.Fields))
 	for i, fl := range fields {
@@ -150,16 +150,16 @@ func render(f *form.Form, fields []*form.Field) *Result {
 			if len(p.Groups) > 0 {
 				r.Followups = append(r.Followups, p.Followup(p.Question.Question))
 			}
-			if len(batch) == MaxQuestions {
+			if len(batch) == maxQuestions {
 				r.addBatch(batch, questions)
-				batch, questions = make([]Payload, 0, MaxQuestions), make([]Question, 0, MaxQuestions)
+				batch, questions = make([]Payload, 0, maxQuestions), make([]Question, 0, maxQuestions)
 			}
 		}
 	}
 	if len(batch) > 0 {
 		r.addBatch(batch, questions)
 	}
-	r.MarkdownFollowup = markdown.NewFollowup(f, unsupportedIDs(r.Unsupported), FollowupLead)
+	r.MarkdownFollowup = markdown.NewFollowup(f, unsupportedIDs(r.Unsupported), followupLead)
 	return r
 }
 
@@ -174,7 +174,7 @@ func unsupportedIDs(us []form.Unsupported) []string {
 func (r *Result) addBatch(batch []Payload, questions []Question) {
 	in := Input{Questions: questions}
 	if len(questions) > 1 {
-		in.Metadata = &Metadata{Source: BatchSource}
+		in.Metadata = &Metadata{Source: batchSource}
 	}
 	r.Batches = append(r.Batches, batch)
 	r.AskUserQuestion = append(r.AskUserQuestion, in)

@@ -61,7 +61,7 @@ func TestRenderMatchesHostSchema(t *testing.T) {
 					t.Errorf("%s: question id %q used twice", name, q.ID)
 				}
 				ids[q.ID] = true
-				if form.UTF16Len(q.Header) > MaxHeader {
+				if form.UTF16Len(q.Header) > maxHeader {
 					t.Errorf("%s: header %q over 12 UTF-16 units", name, q.Header)
 				}
 				for i, o := range q.Options {

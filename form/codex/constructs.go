@@ -25,7 +25,7 @@ func partPlans(f *form.Field, used map[string]bool) []*plan {
 			return []*plan{{chatplan.Plan[Question]{Field: f, Unsupported: pt.What + ": " + p.Unsupported}}}
 		}
 		p.Edit = pt.Edit
-		h := form.Header(pt.Header, MaxHeader)
+		h := form.Header(pt.Header, maxHeader)
 		p.Question.Header = h
 		for k := range p.Groups {
 			p.Groups[k].Question.Header = h

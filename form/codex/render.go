@@ -11,13 +11,13 @@ import (
 
 // The limits of the Codex CLI's request_user_input tool (codex 0.171).
 const (
-	MaxQuestions = 3
-	MinOptions   = 2
-	MaxOptions   = 3
-	MaxHeader    = 12
-	// TwoTierMax is the most options the two-tier picker offers: 3 groups
+	maxQuestions = 3
+	minOptions   = 2
+	maxOptions   = 3
+	maxHeader    = 12
+	// twoTierMax is the most options the two-tier picker offers: 3 groups
 	// of 3.
-	TwoTierMax = MaxOptions * MaxOptions
+	twoTierMax = maxOptions * maxOptions
 )
 
 // Result is a form rendered for request_user_input.
@@ -29,7 +29,7 @@ type Result struct {
 	RequestUserInput []Input `json:"request_user_input"`
 	// Followups are the second tier of two-tier pickers, to ask after the
 	// first tier's answer.
-	Followups []Followup `json:"followups,omitempty"`
+	Followups []followup `json:"followups,omitempty"`
 	// Unsupported lists the fields the tool cannot ask, with why and which
 	// surface can.
 	Unsupported []form.Unsupported `json:"unsupported"`
@@ -62,13 +62,13 @@ type Option struct {
 	Description string `json:"description"`
 }
 
-// Followup is the second tier of a two-tier picker: when the first tier's
+// followup is the second tier of a two-tier picker: when the first tier's
 // answer is a group's label, ask that group's question. After is the first
 // tier's question id.
-type Followup = form.Followup[Question]
+type followup = form.Followup[Question]
 
-// FollowupGroup is the question to ask when the first tier's answer is Label.
-type FollowupGroup = form.FollowupGroup[Question]
+// followupGroup is the question to ask when the first tier's answer is Label.
+type followupGroup = form.FollowupGroup[Question]
 
 // Render renders f for request_user_input. Fields the tool cannot ask are
 // listed in Unsupported and asked in the markdown follow-up instead.
@@ -93,7 +93,7 @@ func Render(f *form.Form) *Result {
 		if len(p.Groups) > 0 {
 			r.Followups = append(r.Followups, p.Followup(p.Question.ID))
 		}
-		if len(batch) == MaxQuestions {
+		if len(batch) == maxQuestions {
 			r.RequestUserInput = append(r.RequestUserInput, Input{Questions: batch})
 			batch = nil
 		}
@@ -194,13 +194,13 @@ func planFor(f *form.Field, id string, used map[string]bool) *plan {
 	case n == 1:
 		p.Unsupported = "only one option: request_user_input needs 2 to 3"
 		return p
-	case n > TwoTierMax:
-		p.Unsupported = fmt.Sprintf("%d options: the two-tier picker offers at most %d", n, TwoTierMax)
+	case n > twoTierMax:
+		p.Unsupported = fmt.Sprintf("%d options: the two-tier picker offers at most %d", n, twoTierMax)
 		return p
 	}
 	opts := p.askOptions()
-	q := Question{ID: id, Header: form.Header(f.ID, MaxHeader), Question: questionText(f)}
-	if len(opts) <= MaxOptions {
+	q := Question{ID: id, Header: form.Header(f.ID, maxHeader), Question: questionText(f)}
+	if len(opts) <= maxOptions {
 		q.Options = opts
 		p.Question = q
 		return p
@@ -254,7 +254,7 @@ func defaultDescription(f *form.Field, o, rec string) string {
 func (p *plan) twoTier(q Question, opts []Option, used map[string]bool) {
 	tier1 := q
 	start := 0
-	p.Choice.Groups = form.Groups(len(opts), MaxOptions)
+	p.Choice.Groups = form.Groups(len(opts), maxOptions)
 	for k, size := range p.Choice.Groups {
 		group := opts[start : start+size]
 		start += size
@@ -265,7 +265,7 @@ func (p *plan) twoTier(q Question, opts []Option, used map[string]bool) {
 		}
 		tier1.Options = append(tier1.Options, Option{Label: label, Description: strings.Join(labels, "; ") + "."})
 		second := Question{ID: uniqueID(fmt.Sprintf("%s_group_%d", q.ID, k+1), used), Header: q.Header, Question: q.Question, Options: group}
-		p.Groups = append(p.Groups, FollowupGroup{Label: label, Question: second})
+		p.Groups = append(p.Groups, followupGroup{Label: label, Question: second})
 		p.Choice.Followups = append(p.Choice.Followups, second.ID)
 	}
 	tier1.Question = strings.TrimRight(q.Question, "?") + ": which group holds your answer?"

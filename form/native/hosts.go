@@ -26,7 +26,7 @@ type Host struct {
 
 // Hosts are the clients measured to answer a form elicitation without
 // showing it to anyone (shared/reference/hosts.md).
-var Hosts = []Host{
+var hosts = []Host{
 	{Client: "claude-code", Name: "Claude Code", Measured: "2.1.332", Fallback: form.SurfaceAsk,
 		Does: "answers cancel at once without showing anything (print mode, protocol 2026-07-28)"},
 	{Client: "codex-mcp-client", Name: "Codex CLI", Measured: "0.171.0", Fallback: form.SurfaceCodex,
@@ -37,19 +37,19 @@ var Hosts = []Host{
 // requests unseen, when its version is at most the one measured (or cannot
 // be read), or nil: such a client gets the fallback without a request.
 func SkipsForms(client, version string) *Host {
-	h := HostOf(client)
+	h := hostOf(client)
 	if h == nil || !atMost(version, h.Measured) {
 		return nil
 	}
 	return h
 }
 
-// HostOf returns the profile of a known client, whatever its version, or
+// hostOf returns the profile of a known client, whatever its version, or
 // nil.
-func HostOf(client string) *Host {
-	for i := range Hosts {
-		if Hosts[i].Client == client {
-			return &Hosts[i]
+func hostOf(client string) *Host {
+	for i := range hosts {
+		if hosts[i].Client == client {
+			return &hosts[i]
 		}
 	}
 	return nil
@@ -59,7 +59,7 @@ func HostOf(client string) *Host {
 // elicitation shows nothing: its profile's, or AskUserQuestion's (with the
 // markdown follow-up, which every chat can show).
 func FallbackFor(client string) form.Surface {
-	if h := HostOf(client); h != nil {
+	if h := hostOf(client); h != nil {
 		return h.Fallback
 	}
 	return form.SurfaceAsk

@@ -40,7 +40,7 @@ func TestDocsHostTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, h := range Hosts {
+	for _, h := range hosts {
 		row := "| " + h.Name + " (`" + h.Client + "` ≤ " + h.Measured + ") |"
 		if !strings.Contains(string(data), row) {
 			t.Errorf("docs/mcp.md has no host table row starting %q", row)

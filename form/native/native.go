@@ -24,7 +24,7 @@ type Result struct {
 // MaxRankChoices bounds a ranking asked as a dialog: one choice of every
 // option per rank makes ranks × options choices, which for a long ranking
 // would grow with the square of the form.
-const MaxRankChoices = 10000
+const maxRankChoices = 10000
 
 // Schema is a requestedSchema, {"type": "object", "properties": {...},
 // "required": [...]}, whose properties keep the form's order when encoded:
@@ -94,9 +94,9 @@ func Render(f *form.Form) *Result {
 				"a display-only progress report has nothing to ask: narrate it (the markdown surface shows it)", form.SurfaceMarkdown))
 			continue
 		}
-		if fl.Type == form.Ranking && fl.RankSlots()*len(fl.Options) > MaxRankChoices {
+		if fl.Type == form.Ranking && fl.RankSlots()*len(fl.Options) > maxRankChoices {
 			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(fl,
-				fmt.Sprintf("%d ranks of %d options each is more than a dialog can show (at most %d choices in all): rank it on the widget", fl.RankSlots(), len(fl.Options), MaxRankChoices), form.SurfaceWidget))
+				fmt.Sprintf("%d ranks of %d options each is more than a dialog can show (at most %d choices in all): rank it on the widget", fl.RankSlots(), len(fl.Options), maxRankChoices), form.SurfaceWidget))
 			continue
 		}
 		if fl.Type.Expands() {

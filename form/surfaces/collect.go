@@ -72,8 +72,8 @@ type Reask struct {
 	Followups       []ask.Followup `json:"followups,omitempty"`
 }
 
-// ReaskLead introduces a re-ask.
-const ReaskLead = "Some answers need another look: reply with these lines again."
+// reaskLead introduces a re-ask.
+const reaskLead = "Some answers need another look: reply with these lines again."
 
 // Collect reads the answers of one or more surfaces for f (say the
 // AskUserQuestion output and the markdown reply to its follow-up), merges
@@ -129,7 +129,7 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 	}
 	more, _ := err.(problem.List)
 	probs = append(probs, skipReported(more, probs)...)
-	return nil, &Failure{Problems: probs, Reask: NewReask(f, probs)}
+	return nil, &Failure{Problems: probs, Reask: newReask(f, probs)}
 }
 
 // checkFormats refuses a document whose Format is none of Formats (a
@@ -370,9 +370,9 @@ func bare(f *form.Form, merged map[string]any) string {
 	return id
 }
 
-// NewReask asks again for the fields the problems name, or returns nil
+// newReask asks again for the fields the problems name, or returns nil
 // when they name none (or f is nil).
-func NewReask(f *form.Form, probs problem.List) *Reask {
+func newReask(f *form.Form, probs problem.List) *Reask {
 	if f == nil {
 		return nil
 	}
@@ -392,7 +392,7 @@ func NewReask(f *form.Form, probs problem.List) *Reask {
 	if len(ids) == 0 {
 		return nil
 	}
-	md := markdown.Render(f, &markdown.Options{Only: ids, Problems: byField, Lead: ReaskLead})
+	md := markdown.Render(f, &markdown.Options{Only: ids, Problems: byField, Lead: reaskLead})
 	r := &Reask{FieldIDs: md.FieldIDs, Markdown: md.Markdown}
 	a := ask.RenderOnly(f, ids...)
 	r.AskUserQuestion, r.Followups = a.AskUserQuestion, a.Followups

@@ -80,7 +80,7 @@ func unsupported(f *form.Form) error {
 	}
 	var ids []string
 	for i := range f.Fields {
-		if !Carries(&f.Fields[i]) {
+		if !carries(&f.Fields[i]) {
 			ids = append(ids, fmt.Sprintf("%s (%s)", f.Fields[i].ID, f.Fields[i].Type))
 		}
 	}

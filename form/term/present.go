@@ -10,9 +10,9 @@ import (
 // How a field reads on a terminal, in the interactive widgets and in the
 // line-by-line mode alike: plain text, no markup.
 
-// Carries reports whether the terminal asks f: every type (the constructs
+// carries reports whether the terminal asks f: every type (the constructs
 // that take one answer per row or rank slot as one question per part).
-func Carries(*form.Field) bool { return true }
+func carries(*form.Field) bool { return true }
 
 // kind says what answer a field takes.
 func kind(f *form.Field) string {

@@ -161,9 +161,9 @@ func fieldOf(f *form.Form, path string) string {
 	return ""
 }
 
-// Message is the chat message the widget sends for a postback, as the
+// message is the chat message the widget sends for a postback, as the
 // script writes it (for tests and for hosts that post on the widget's
 // behalf).
-func Message(postback []byte) string {
+func message(postback []byte) string {
 	return fmt.Sprintf("Elicitation form submitted — parse and validate this response:\n```json\n%s\n```", bytes.ReplaceAll(postback, []byte("`"), []byte(`\u0060`)))
 }

@@ -66,7 +66,7 @@ func TestExtract(t *testing.T) {
 		name, msg, want string
 		ok              bool
 	}{
-		{"the widget's message", Message([]byte(block)), block, true},
+		{"the widget's message", message([]byte(block)), block, true},
 		{"a bare object", "  " + block + "\n", block, true},
 		{"a plain fence", "answers:\n```\n" + block + "\n```\n", block, true},
 		{"the second block", "```json\n{\"other\": 1}\n```\ntext\n```json\n" + block + "\n```", block, true},
@@ -90,7 +90,7 @@ func TestExtract(t *testing.T) {
 // TestMessageEscapesFences: an answer holding ``` cannot close the fence.
 func TestMessageEscapesFences(t *testing.T) {
 	data, _ := json.Marshal(map[string]any{Marker: true, "title": "T", "answers": map[string]any{"a": "```\nx"}})
-	msg := Message(data)
+	msg := message(data)
 	got, ok := Extract([]byte(msg))
 	var doc map[string]any
 	if !ok || json.Unmarshal(got, &doc) != nil || doc["answers"].(map[string]any)["a"] != "```\nx" {
@@ -124,7 +124,7 @@ func TestFieldProblems(t *testing.T) {
 // would: no panic, and either answers or a problem list.
 func FuzzPostback(f *testing.F) {
 	forms := testForms(f)
-	f.Add(Message([]byte(`{"__elicitation_response__":true,"title":"Release plan","answers":{"track":"beta"}}`)))
+	f.Add(message([]byte(`{"__elicitation_response__":true,"title":"Release plan","answers":{"track":"beta"}}`)))
 	f.Add("```json\n{\"__elicitation_response__\": 1, \"form_id\": [], \"answers\": null}\n```")
 	f.Add("```\n```\n```json\n{\"__elicitation_response__\":true}")
 	f.Add(`{"__elicitation_response__": true, "answers": {"x": 1e999}, "title": "\ud800"}`)

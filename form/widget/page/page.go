@@ -28,8 +28,8 @@ import (
 // pressed Cancel, or the context ended (Ctrl-C, the timeout).
 var ErrNoAnswer = errors.New("the form was not answered")
 
-// MaxBody caps a submission (1 MiB).
-const MaxBody = 1 << 20
+// maxBody caps a submission (1 MiB).
+const maxBody = 1 << 20
 
 // Options configures Serve. A nil *Options means defaults.
 type Options struct {
@@ -207,9 +207,9 @@ func (s *server) submit(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnsupportedMediaType, failure(s.form, problem.List{{Message: "send the answers as application/json"}}))
 		return
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
-		writeJSON(w, http.StatusRequestEntityTooLarge, failure(s.form, problem.List{{Message: fmt.Sprintf("the answers are over %s, more than a submission may have: shorten the longest answers", infile.Size(MaxBody))}}))
+		writeJSON(w, http.StatusRequestEntityTooLarge, failure(s.form, problem.List{{Message: fmt.Sprintf("the answers are over %s, more than a submission may have: shorten the longest answers", infile.Size(maxBody))}}))
 		return
 	}
 	resp, err := s.collect(data)

@@ -187,7 +187,7 @@ func TestSubmit(t *testing.T) {
 		t.Errorf("a form-encoded post = %v, %v", resp, err)
 	}
 	// Too large.
-	big := bytes.Repeat([]byte("x"), MaxBody+1)
+	big := bytes.Repeat([]byte("x"), maxBody+1)
 	if code, body := do(t, "POST", s.url+"submit", `{"a":"`+string(big)+`"}`, nil); code != http.StatusRequestEntityTooLarge ||
 		!strings.Contains(body, "the answers are over 1 MiB, more than a submission may have: shorten the longest answers") {
 		t.Errorf("a large post = %d %s, want 413 saying 1 MiB", code, body)
