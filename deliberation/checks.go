@@ -107,7 +107,8 @@ func (s *State) stressLimit() string {
 // stressDissent says why the deliberation is not unanimous, or "":
 // unanimity is at least one Agreed point and nothing Dismissed or
 // Unresolved, where a point triaged out of scope does not count (it was
-// never evaluated; see docs/decisions.md).
+// never evaluated; docs/decisions.md, "A point triaged out of scope does not
+// break unanimity").
 func (s *State) stressDissent() string {
 	var against []string
 	for i, d := range s.Buckets.Dismissed {

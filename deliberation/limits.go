@@ -2,8 +2,8 @@ package deliberation
 
 import "github.com/elicit/elicit/internal/infile"
 
-// Caps on what a deliberation keeps and reads (the README's "Limits and
-// safety" lists them). Over a cap is an error naming the file or the
+// Caps on what a deliberation keeps and reads (docs/limits.md, "Caps on
+// input", lists them). Over a cap is an error naming the file or the
 // field, the cap and what to do; nothing is cut short.
 const (
 	// MaxResponse is the largest answer recorded: 1 MiB of text, as a

@@ -18,6 +18,6 @@
 // ServeStdio runs a server on the SDK's stdio transport, which elicit
 // watches so that every call read is answered before the session ends at
 // the end of the input, and a message the server cannot take gets a
-// JSON-RPC error instead of ending the session
-// (docs/decisions.md, "MCP server").
+// JSON-RPC error instead of ending the session (docs/decisions.md, "elicit
+// serve speaks stdio through the SDK's transport, wrapped").
 package mcpserver

@@ -17,7 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The defaults of HTTPOptions (the README's "Limits and safety" lists
+// The defaults of HTTPOptions (docs/limits.md, "elicit serve --http", lists
 // them).
 const (
 	defaultMaxConnections = 256

@@ -20,7 +20,8 @@ const maxFrame = 16 << 20
 
 // stdioTransport is the SDK's IOTransport with what `elicit serve` needs
 // of it on standard input and output and go-sdk v1.8.0 does not do
-// (docs/decisions.md, "MCP server"):
+// (docs/decisions.md, "elicit serve speaks stdio through the SDK's
+// transport, wrapped"):
 //
 //   - at the end of the input, the calls read are answered before the
 //     session ends (the SDK cancels them and drops their answers);
@@ -173,10 +174,11 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 // writeResult writes a successful response with its result as the SDK
-// encoded it: compact, by encoding/json without HTML escaping.
+// encoded it (compact encoding/json output), around it the envelope as
+// jsonrpc.EncodeMessage writes it, without HTML escaping.
 // jsonrpc.EncodeMessage would scan the result once more to write the same
 // bytes, which for a rendered form is a fifth of elicitation_render_form's
-// time per call (docs/decisions.md, "MCP server").
+// time per call (docs/decisions.md, the same entry).
 func (s *session) writeResult(ctx context.Context, resp *jsonrpc.Response) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -14,7 +14,7 @@ import (
 // fragment's size beside the time. With ATTUNE_FORMS_SRC set to the src
 // folder of an attune-forms checkout (the peer, Python 3), the same run
 // also renders the same form with the peer's widget renderer and reports
-// its size, so the README's comparison comes from one run.
+// its size, so docs/benchmarks.md's comparison comes from one run.
 func BenchmarkRender(b *testing.B) {
 	data := formtest.Bench(b)
 	f := formtest.MustParse(b, data)

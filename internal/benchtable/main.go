@@ -1,5 +1,6 @@
 // Command benchtable reads `go test -bench` output on stdin and prints it
-// as the markdown table the README quotes, passing the raw lines to stderr.
+// as the markdown table docs/benchmarks.md quotes, passing the raw lines to
+// stderr.
 package main
 
 import (

@@ -215,8 +215,8 @@ func startupCalls(b *testing.B, bin, home, formFile, answers string) []*startupC
 }
 
 // reportStartup reports hello-world's median in ms and every call's ratio to
-// it as metrics, logs them as the README's table, and fails the benchmark
-// for each elicit call over maxStartupRatio.
+// it as metrics, logs them as docs/benchmarks.md's start-up table, and fails
+// the benchmark for each elicit call over maxStartupRatio.
 func reportStartup(b *testing.B, hw *startupCall, calls []*startupCall) {
 	hello := median(hw.runs)
 	b.ReportMetric(hello, "hello-ms")

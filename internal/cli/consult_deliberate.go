@@ -142,7 +142,8 @@ func (a *app) addStartSend(start *cobra.Command) {
 	start.RunE = func(cmd *cobra.Command, args []string) error {
 		if !send {
 			// Without --send nothing is sent, so a send flag would be
-			// ignored: it is refused instead (docs/decisions.md).
+			// ignored: it is refused instead (docs/decisions.md,
+			// "`deliberate start` takes the send flags only with `--send`").
 			var given []string
 			for _, name := range names {
 				if cmd.Flags().Changed(name) {

@@ -5,8 +5,8 @@ import (
 	"github.com/elicit/elicit/internal/infile"
 )
 
-// The caps on what commands read from files and standard input (the
-// README's "Limits and safety" lists them). Over a cap is an error naming
+// The caps on what commands read from files and standard input
+// (docs/limits.md, "Caps on input", lists them). Over a cap is an error naming
 // the input, the cap and what to do; input is never cut short.
 var (
 	formInput    = infile.Limit{Max: form.MaxInput, What: "a form", Fix: "split it into smaller forms"}

@@ -11,5 +11,5 @@
 //
 // Each kind of input has its own Limit, defined beside the code that reads
 // it (forms, answers, templates, the settings file, method registries, ...);
-// the README's "Limits and safety" section lists them.
+// docs/limits.md, "Caps on input", lists them.
 package infile
