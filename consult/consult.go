@@ -23,12 +23,12 @@ import (
 	"time"
 )
 
-// Caps on what a consultant sends back. An answer over MaxAnswer (or a
-// codex event line over MaxEventLine) ends the call with a KindTooLarge
+// Caps on what a consultant sends back. An answer over maxAnswer (or a
+// codex event line over maxEventLine) ends the call with a KindTooLarge
 // error naming the cap; the process group is killed at once, so a runaway
 // consultant cannot fill memory or a state file.
 const (
-	// MaxAnswer is the largest answer accepted: 1 MiB of text, far more
+	// maxAnswer is the largest answer accepted: 1 MiB of text, far more
 	// than a telegraphic deliberation answer needs (files are read by
 	// path, not pasted).
 	maxAnswer = 1 << 20

@@ -24,7 +24,7 @@ type fact struct {
 	Raw        string // the entry verbatim
 }
 
-// Kind is the tag without its reference: user, verified, codex-unverified
+// kind is the tag without its reference: user, verified, codex-unverified
 // or revision ("" when the entry does not follow the seed's format).
 func (f fact) kind() string {
 	k, _, _ := strings.Cut(f.Tag, ":")

@@ -6,10 +6,8 @@ import (
 	"testing"
 )
 
-// The 6-field form of the speed targets (single, multi, boolean,
-
+// benchForm reads the 6-field benchmark form (single, multi, boolean,
 // number, date, textarea; about 600 bytes).
-
 func benchForm(b *testing.B) []byte {
 	data, err := os.ReadFile("testdata/bench/six-fields.json")
 	if err != nil {
@@ -23,7 +21,7 @@ var benchAnswers = map[string]any{
 	"budget": 12.0, "ship_date": "2026-12-01", "notes": "Ship it.",
 }
 
-// BenchmarkParse is decoding from bytes plus full validation (target ≤ 6 µs).
+// BenchmarkParse is decoding from bytes plus full validation.
 
 func BenchmarkParse(b *testing.B) {
 	data := benchForm(b)
@@ -49,7 +47,7 @@ func BenchmarkStdlibDecode(b *testing.B) {
 	}
 }
 
-// BenchmarkCollect is collect of already-decoded answers (target ≤ 2 µs).
+// BenchmarkCollect is collect of already-decoded answers.
 
 func BenchmarkCollect(b *testing.B) {
 	f, err := Parse(benchForm(b))

@@ -243,7 +243,7 @@ const listedMax = 20
 
 // quoted is quoteSome of a list, formatted when a message is first
 // formatted with it (%s) and then kept: a loop that reports many problems
-// against one list quotes the list once, and not at all past MaxProblems.
+// against one list quotes the list once, and not at all past maxProblems.
 type quoted struct {
 	items []string
 	text  *string

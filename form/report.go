@@ -6,13 +6,13 @@ import (
 	"github.com/elicit/elicit/problem"
 )
 
-// MaxProblems is how many problems one check of a form or of answers lists;
+// maxProblems is how many problems one check of a form or of answers lists;
 // past it the list ends with how many more there were. An input of a
 // megabyte can have a problem every few bytes, and a list of all of them
 // would be many times the input's size and of no use to anyone.
 const maxProblems = 1000
 
-// report collects the problems of one check: the first MaxProblems, and a
+// report collects the problems of one check: the first maxProblems, and a
 // count of the rest.
 type report struct {
 	list problem.List

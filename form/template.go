@@ -261,7 +261,7 @@ type notFound struct{ error }
 
 func (notFound) Is(target error) bool { return target == ErrNoTemplate }
 
-// MaxTemplate is the cap on a template file in bytes: a form's (1 MiB). A
+// maxTemplate is the cap on a template file in bytes: a form's (1 MiB). A
 // larger one is listed as unusable, and casting it is an error.
 const maxTemplate = MaxInput
 

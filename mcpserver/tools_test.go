@@ -30,7 +30,7 @@ func listTools(t *testing.T, s *mcp.Server, copts ...*mcp.ClientOptions) []*mcp.
 	return res.Tools
 }
 
-// ToolsBudget is the most bytes the whole tools/list result may take: it is
+// toolsBudget is the most bytes the whole tools/list result may take: it is
 // sent to the model in every conversation.
 const toolsBudget = 10_000
 

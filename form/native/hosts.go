@@ -24,7 +24,7 @@ type Host struct {
 	Fallback form.Surface
 }
 
-// Hosts are the clients measured to answer a form elicitation without
+// hosts are the clients measured to answer a form elicitation without
 // showing it to anyone (shared/reference/hosts.md).
 var hosts = []Host{
 	{Client: "claude-code", Name: "Claude Code", Measured: "2.1.332", Fallback: form.SurfaceAsk,

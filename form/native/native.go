@@ -21,7 +21,7 @@ type Result struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
-// MaxRankChoices bounds a ranking asked as a dialog: one choice of every
+// maxRankChoices bounds a ranking asked as a dialog: one choice of every
 // option per rank makes ranks × options choices, which for a long ranking
 // would grow with the square of the form.
 const maxRankChoices = 10000

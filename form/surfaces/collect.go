@@ -29,8 +29,11 @@ const (
 	FormatMarkdown Format = "markdown"
 )
 
-// Formats lists the formats, for flags and messages.
-var Formats = []Format{FormatAuto, FormatJSON, FormatMarkdown}
+// Formats returns the formats a Document may have, a fresh list each call.
+func Formats() []Format { return slices.Clone(formats) }
+
+// formats are the formats a Document may have.
+var formats = []Format{FormatAuto, FormatJSON, FormatMarkdown}
 
 // formatAskText is what Auto reads a document with `"<question>"=` in it
 // as, first: the text Claude Code shows the model after AskUserQuestion. A
@@ -44,7 +47,7 @@ const formatAskText Format = "ask-text"
 type Document struct {
 	// Name names the document in problems: a file name, "answers", "reply".
 	Name string
-	// Format is one of Formats; "" means FormatAuto. Another is refused
+	// Format is one of Formats(); "" means FormatAuto. Another is refused
 	// (Collect, ReadResponse), naming the document and the formats.
 	Format Format
 	Data   []byte
@@ -132,21 +135,21 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 	return nil, &Failure{Problems: probs, Reask: newReask(f, probs)}
 }
 
-// checkFormats refuses a document whose Format is none of Formats (a
+// checkFormats refuses a document whose Format is none of formats (a
 // "yaml" read as JSON would be misread), naming the document and the
 // formats; "" means auto.
 func checkFormats(docs []Document) error {
 	var probs problem.List
 	for i, d := range docs {
-		if d.Format == "" || slices.Contains(Formats, d.Format) {
+		if d.Format == "" || slices.Contains(formats, d.Format) {
 			continue
 		}
 		name := d.Name
 		if name == "" {
 			name = fmt.Sprintf("documents[%d]", i)
 		}
-		names := make([]string, len(Formats))
-		for j, f := range Formats {
+		names := make([]string, len(formats))
+		for j, f := range formats {
 			names[j] = string(f)
 		}
 		probs.Add(name+".format", "unknown format %q (use %s)", d.Format, strings.Join(names, ", "))

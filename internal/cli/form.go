@@ -142,7 +142,7 @@ reask: the markdown (and the AskUserQuestion inputs, where it can carry them) fo
 fields that failed.`,
 		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgsAtLeast(cmd, args, 1, "ANSWERS") },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(surfaces.Formats, surfaces.Format(format)) {
+			if !slices.Contains(surfaces.Formats(), surfaces.Format(format)) {
 				return usagef("--format %q is not one of auto, json, markdown", format)
 			}
 			if cmd.Flags().Changed("template-id") {
@@ -205,7 +205,7 @@ func (a *app) formSummary() *cobra.Command {
 "<question>"="<answer>" text, the widget's chat message). --format works as collect's.`,
 		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgs(cmd, args, 1, "RESPONSE") },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(surfaces.Formats, surfaces.Format(format)) {
+			if !slices.Contains(surfaces.Formats(), surfaces.Format(format)) {
 				return usagef("--format %q is not one of auto, json, markdown", format)
 			}
 			f, tid, err := a.loadForm(&src, args)
