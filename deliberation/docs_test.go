@@ -80,7 +80,7 @@ func TestDocsVerdictExamples(t *testing.T) {
 		},
 		"clarification": func(t *testing.T) *State {
 			s := start(t, nil)
-			step(t, s, "1. it depends", points(`{"text":"it depends on the load","triage":"in-scope","classification":"ILL-FORMED","clarify":"which load?"}`, agree("b")))
+			step(t, s, "1. it depends", points(`{"text":"it depends on the load","triage":"in-scope","classification":"ILL-FORMED","flaw":"no referent for the load","clarify":"which load?"}`, agree("b")))
 			respond(t, s, "under 100/s")
 			return s
 		},

@@ -10,7 +10,7 @@ func TestPromptTextReadsAsSentences(t *testing.T) {
 	s := start(t, nil)
 	next := step(t, s, "1. a 2. b", points(
 		`{"text":"write-through is simpler.","triage":"in-scope","classification":"SKEPTICAL","claim_type":"value","ungrounded":true}`,
-		`{"text":"which session cache","triage":"in-scope","classification":"ILL-FORMED","clarify":"the HTTP session cache or the token cache?"}`,
+		`{"text":"which session cache","triage":"in-scope","classification":"ILL-FORMED","flaw":"two caches answer to the name","clarify":"the HTTP session cache or the token cache?"}`,
 		skeptical("retry 5 times.", "5 is arbitrary.")))
 	for _, bad := range []string{"because Reframe", "because it is ambiguous", "simpler. because", "times. because", "arbitrary.."} {
 		if strings.Contains(next.Prompt, bad) {
@@ -19,7 +19,7 @@ func TestPromptTextReadsAsSentences(t *testing.T) {
 	}
 	for _, want := range []string{
 		"C1: write-through is simpler — a value claim without an observable referent: reframe with observable referents or withdraw",
-		`P2 ("which session cache") is unevaluable as stated. Clarify: the HTTP session cache or the token cache?`,
+		`P2 ("which session cache") is unevaluable as stated: two caches answer to the name. Clarify: the HTTP session cache or the token cache?`,
 		"C2: retry 5 times because 5 is arbitrary",
 	} {
 		if !strings.Contains(next.Prompt, want) {
