@@ -3,6 +3,7 @@ package deliberation
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,8 +118,8 @@ func (s *State) FirstCallPending() bool {
 }
 
 // NotesNaming are hints for the orchestrator about what the deliberation
-// lacks: a stored phase that disagrees with the iteration (logged in the
-// warnings at the next step) and a Solution Space Mapping that is missing,
+// lacks: a stored phase that disagrees with the iteration (until the next
+// step logs it in the warnings) and a Solution Space Mapping that is missing,
 // in full mode. inputs
 // names the mapping's inputs in the caller's words (the CLI's flags, the
 // MCP server's deliberation_start arguments).
@@ -127,8 +128,8 @@ func (s *State) NotesNaming(inputs string) []string {
 		return nil
 	}
 	var notes []string
-	if w := s.phaseMismatch(); w != "" {
-		notes = append(notes, w)
+	if w := s.phaseMismatch(); w != "" && !slices.Contains(s.Warnings, w) {
+		notes = append(notes, w) // once logged, the warnings show it
 	}
 	return append(notes, s.mappingNotes(inputs)...)
 }

@@ -105,6 +105,14 @@ func TestDocsVerdictExamples(t *testing.T) {
 			respond(t, s, "Re C1: keep 5.")
 			return s
 		},
+		"decisive": func(t *testing.T) *State {
+			s := start(t, nil)
+			step(t, s, "1. a 5-minute idle timeout is enough 2. the timer resets on each event", points(
+				`{"text":"a 5-minute idle timeout is enough","triage":"in-scope","classification":"BLOCKED","blocked":{"measurement":"longest gap between codex events","threshold":"5 min","verdict_delta":"over: REJECT"}}`,
+				skeptical("the timer resets on each event", "not shown")))
+			respond(t, s, "Re C1: go test -run TestIdle passes. Measured: longest gap 11 min 40 s.")
+			return s
+		},
 		"coverage": func(t *testing.T) *State {
 			s := twoAgreed(t, "")
 			respond(t, s, "tests/retry_test.go:31 fails on a retried POST")
