@@ -238,9 +238,9 @@ func (sc *mcpScenario) deliberate(where string, args []string) bool {
 	return isErr
 }
 
-// callRaw calls a tool and returns its structured result, its text and
-// whether it failed.
-func callRaw(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (map[string]any, string, bool) {
+// callRaw calls a tool and returns its structured result, its text (the
+// JSON as the server wrote it, keys in its order) and whether it failed.
+func callRaw(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[string]any, string, bool) {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
@@ -248,14 +248,10 @@ func callRaw(t *testing.T, cs *mcp.ClientSession, name string, args map[string]a
 	}
 	var out map[string]any
 	raw, _ := json.Marshal(res.StructuredContent)
-	json.Unmarshal(raw, &out)
-	text := ""
-	if len(res.Content) > 0 {
-		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
-			text = tc.Text
-		}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: structured content %s: %v", name, raw, err)
 	}
-	return out, text, res.IsError
+	return out, res.Content[0].(*mcp.TextContent).Text, res.IsError
 }
 
 // nextText is what the CLI's evaluate prints: the next action, the
