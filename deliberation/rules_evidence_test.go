@@ -47,12 +47,19 @@ func TestDecisiveEvidenceAgainstAClaimDismissesIt(t *testing.T) {
 		_, err := evalJSON(s, points(strings.Replace(decisive(measured, "refutes", "P1"), `"refutes"`, `"flips"`, 1)))
 		assertProblems(t, err, []string{"points[0].flips: " + retiredFlips})
 	})
+	t.Run("a challenge the evidence closes is not also judged to move", func(t *testing.T) {
+		s := start(t, nil)
+		step(t, s, "1. x", points(skeptical("x", "fx")))
+		respond(t, s, "Re C1: trace")
+		_, err := evalJSON(s, `{"challenges":[{"id":"C1","outcome":"accepted","evidence_type":"execution"}],"points":[`+decisive("trace", "refutes", "P1")+`]}`)
+		assertProblems(t, err, []string{"challenges[0].outcome: is accepted, but C1 closes with this evaluation (points[0].refutes moves its point): judge it evaluating, or leave it out"})
+	})
 	t.Run("one direction, and one that moves the point", func(t *testing.T) {
 		s := start(t, nil)
 		step(t, s, "1. x 2. y", points(agree("x"), reject("y", "wrong")))
 		respond(t, s, "Re C1: y. trace")
 		both := strings.Replace(decisive("trace", "refutes", "P2"), `}`, `,"confirms":"P2"}`, 1)
-		_, err := evalJSON(s, `{"challenges":[{"id":"C1","outcome":"rejected"}],"points":[`+both+`,`+decisive("trace 2", "confirms", "P1")+`]}`)
+		_, err := evalJSON(s, `{"challenges":[{"id":"C1","outcome":"evaluating"}],"points":[`+both+`,`+decisive("trace 2", "confirms", "P1")+`]}`)
 		assertProblems(t, err, []string{
 			"points[0].refutes: confirms and refutes are exclusive: the evidence either matches the exact predicate of P2 (confirms) or contradicts it (refutes)",
 			"points[1].confirms: P1 is already Agreed: confirms moves a point into Agreed (leave it out, or name the point the evidence bears on)",

@@ -38,6 +38,7 @@ func (s *State) validateChallengeEvals(evals []ChallengeEval, p *problem.List) {
 		seen[ce.ID] = true
 		s.validateOutcome(path, c, ce, p)
 		s.validateDeadlock(path, c, ce, p)
+		s.validateClosing(path, c, ce, p)
 	}
 	s.requireDeadlocks(handled, p)
 }
@@ -263,6 +264,18 @@ func (s *State) validateDeadlock(path string, c *Challenge, ce ChallengeEval, p 
 	}
 }
 
+// validateClosing: a challenge this evaluation's points close (its point
+// revised in place, confirmed or refuted) is judged at most as still
+// disputed (evaluating, or rejected for a SKEPTICAL one): an outcome that
+// moves its point too would contradict the move.
+func (s *State) validateClosing(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
+	by := s.closing[ce.ID]
+	if by == "" || ce.Outcome == OutcomeEvaluating || ce.Outcome == OutcomeRejected && !oneRound(c) || !knownOutcome(path, ce.Outcome, &problem.List{}) {
+		return
+	}
+	p.Add(path+".outcome", "is %s, but %s closes with this evaluation (%s moves its point): judge it evaluating, or leave it out", ce.Outcome, ce.ID, by)
+}
+
 // closedByPoints are the disputed challenges the points of an evaluation
 // close, each with the path of the point that closes it: every point the
 // challenge binds is revised in its place (up to iteration 2, or the same
@@ -275,7 +288,7 @@ func (s *State) closedByPoints(points []PointEval) map[string]string {
 		if pt.Revises != "" && pt.Clarifies == "" && s.sameClaimRevision(pt) {
 			moved[pt.Revises] = path + ".revises"
 		}
-		if route, _ := s.route(pt); route == routeEvaluate && pt.Clarifies == "" {
+		if route, _ := s.route(pt); route == routeEvaluate {
 			if pt.Confirms != "" {
 				moved[pt.Confirms] = path + ".confirms"
 			}
