@@ -109,7 +109,7 @@ func (s *State) applyChallenge(ce ChallengeEval) {
 			return
 		}
 		c.Status, c.AwaitingConfirmation = ChallengeDefended, false
-		s.tell(ClassSkeptical, ce.ID, fmt.Sprintf("%sdefense not accepted — %s", s.cref(ce.ID), orDefault(ce.Reason, c.Objection)))
+		s.tell(ClassSkeptical, ce.ID, fmt.Sprintf("%sdefense not accepted — %s", s.cref(ce.ID), clause(orDefault(ce.Reason, c.Objection))))
 	case OutcomeEvaluating:
 		c.Status = ChallengeDefended
 	case OutcomeRefuted:

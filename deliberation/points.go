@@ -317,7 +317,7 @@ func (s *State) classify(id string, p PointEval) {
 		b := p.Blocked
 		s.unresolve(id, p.Text, blockedCrux(b), UnresolvedBlocked)
 		s.SurfacedQuestions = append(s.SurfacedQuestions, fmt.Sprintf("%s? (%s)", b.Measurement, b.VerdictDelta))
-		s.tell(ClassBlocked, "", p.Text+" — needs "+b.Measurement)
+		s.tell(ClassBlocked, "", clause(p.Text)+" — needs "+clause(b.Measurement))
 	}
 }
 
