@@ -31,13 +31,33 @@ func (c *Challenge) bound() []string {
 	return []string{c.PointID}
 }
 
-// boundText is the text of a bound point (a challenge from the original
-// skill has only its own text).
+// boundText is the text of a bound point: the claim in dispute, which is
+// the narrowed claim once a partial defense narrowed it (a challenge from
+// the original skill has only its own text).
 func (s *State) boundText(c *Challenge, id string) string {
 	if len(c.Bindings) > 0 {
 		return s.pointText(id)
 	}
+	return s.claimOf(c)
+}
+
+// claimOf is the claim a challenge disputes: the narrowed claim once a
+// partial defense narrowed it, in the consultee's words.
+func (s *State) claimOf(c *Challenge) string {
+	if c.Narrowed != "" && len(c.Bindings) == 0 {
+		return c.Narrowed
+	}
 	return c.Point
+}
+
+// classOf is the Evaluation line's class a challenge's moves are told
+// under: REJECT for a one-round challenge (REJECT, UNGROUNDED), SKEPTICAL
+// otherwise.
+func (s *State) classOf(c *Challenge) string {
+	if oneRound(c) {
+		return ClassReject
+	}
+	return ClassSkeptical
 }
 
 func (s *State) dismissBound(c *Challenge, tag, reason string) {
@@ -85,27 +105,30 @@ func (s *State) applyChallenge(ce ChallengeEval) {
 			c.Status = ChallengeDefended
 			reason := orDefault(ce.Reason, c.Objection)
 			s.dismissBound(c, terminalTag(c.Kind), reason)
-			s.round = append(s.round, verdict{ClassReject, fmt.Sprintf("%s: %s — defense not accepted: %s", ce.ID, clause(c.Point), clause(reason))})
+			s.tell(ClassReject, ce.ID, fmt.Sprintf("%s%s — defense not accepted: %s", s.cref(ce.ID), clause(s.claimOf(c)), clause(reason)))
 			return
 		}
 		c.Status, c.AwaitingConfirmation = ChallengeDefended, false
-		s.round = append(s.round, verdict{ClassSkeptical, fmt.Sprintf("%s: defense not accepted — %s", ce.ID, orDefault(ce.Reason, c.Objection))})
+		s.tell(ClassSkeptical, ce.ID, fmt.Sprintf("%sdefense not accepted — %s", s.cref(ce.ID), clause(orDefault(ce.Reason, c.Objection))))
 	case OutcomeEvaluating:
 		c.Status = ChallengeDefended
 	case OutcomeRefuted:
 		s.closeChallenge(ce.ID)
 		s.dismissBound(c, TagRejected, ce.Evidence)
-		s.round = append(s.round, verdict{ClassReject, fmt.Sprintf("%s: %s — refuted: %s", ce.ID, clause(c.Point), clause(ce.Evidence))})
+		s.tell(ClassReject, ce.ID, fmt.Sprintf("%s%s — refuted: %s", s.cref(ce.ID), clause(s.claimOf(c)), clause(ce.Evidence)))
 	case OutcomeConceded:
 		s.closeChallenge(ce.ID)
 		c.Status = ChallengeConceded
-		s.dismissBound(c, TagConceded, s.withReason(fmt.Sprintf("explicitly (iter %d)", s.Iteration), ce.Reason))
+		reason := s.withReason(fmt.Sprintf("explicitly (iter %d)", s.Iteration), ce.Reason)
+		s.dismissBound(c, TagConceded, reason)
+		s.tell(s.classOf(c), ce.ID, s.cref(ce.ID)+tagged(s.claimOf(c), TagConceded, reason))
 	case OutcomePartial:
 		s.partial(ce)
 	case OutcomeCorrected:
 		s.corrected(ce)
 	case OutcomeUpgraded:
 		c.Kind, c.Status = KindSkeptical, ChallengeDefended
+		s.tell(ClassSkeptical, ce.ID, fmt.Sprintf("%supgraded from REJECT: %s because %s (defend or concede)", s.cref(ce.ID), clause(s.claimOf(c)), clause(c.Objection)))
 	case OutcomeMissingID:
 		s.missingID(ce.ID)
 	case OutcomeAdjudicated:
@@ -196,7 +219,7 @@ func (s *State) accept(ce ChallengeEval) {
 // verified failure mode, and says so in the next Evaluation line.
 func (s *State) gateDismiss(cid, id, text string) {
 	s.dismissText(id, text, TagRejected, gateMessage)
-	s.round = append(s.round, verdict{ClassReject, fmt.Sprintf("%s: %s — %s", cid, clause(text), gateMessage)})
+	s.tell(ClassReject, cid, fmt.Sprintf("%s%s — %s", s.cref(cid), clause(text), gateMessage))
 }
 
 // adjudicate judges each binding of a grouped challenge separately; a
@@ -210,12 +233,13 @@ func (s *State) adjudicate(ce ChallengeEval) {
 		if b.Outcome == BindingSustained {
 			reason := orDefault(b.Reason, c.Objection)
 			s.dismissText(b.ID, text, TagRejected, reason)
-			s.round = append(s.round, verdict{ClassReject, fmt.Sprintf("%s [%s]: %s — %s", ce.ID, b.ID, clause(text), clause(reason))})
+			s.tell(ClassReject, ce.ID, fmt.Sprintf("%s [%s]: %s — %s", ce.ID, b.ID, clause(text), clause(reason)))
 			continue
 		}
 		p := s.Points[b.ID]
 		if p != nil && p.Dependency && !verifiedConcession(b.Concession) {
-			s.gateDismiss(ce.ID+" ["+b.ID+"]", b.ID, text)
+			s.dismissText(b.ID, text, TagRejected, gateMessage)
+			s.tell(ClassReject, ce.ID, fmt.Sprintf("%s [%s]: %s — %s", ce.ID, b.ID, clause(text), gateMessage))
 			continue
 		}
 		if p != nil && b.ClaimType != "" {
@@ -240,6 +264,7 @@ func (s *State) partial(ce ChallengeEval) {
 	s.assigned.point(s.evalPath+".conceded_part", id)
 	s.Points[id] = &Point{Text: ce.ConcededPart, RaisedIter: s.Iteration}
 	s.dismiss(id, TagPartialConcede, ce.ConcededPart)
+	s.tell(s.classOf(c), ce.ID, s.cref(ce.ID)+TagPartialConcede+": "+clause(ce.ConcededPart))
 	c.Narrowed, c.AwaitingConfirmation = ce.Narrowed, true
 }
 
@@ -248,13 +273,17 @@ func (s *State) partial(ce ChallengeEval) {
 func (s *State) corrected(ce ChallengeEval) {
 	c := s.Challenges[ce.ID]
 	c.Corrections++
+	// The claim in dispute is now the one the consultee last made: the
+	// stall keeps its words (the seed: preserve Codex's phrasing).
+	c.Narrowed = ce.Narrowed
 	if c.Corrections > 1 {
 		s.closeChallenge(ce.ID)
 		s.dismissBound(c, TagStall, "scope unstable")
 		s.Counters.Stalls++
+		s.tell(s.classOf(c), ce.ID, s.cref(ce.ID)+tagged(s.claimOf(c), TagStall, "scope unstable"))
 		return
 	}
-	c.Narrowed, c.AwaitingConfirmation = ce.Narrowed, true
+	c.AwaitingConfirmation = true
 }
 
 // missingID sends the one ID confirmation of a challenge, or treats it as
@@ -280,28 +309,24 @@ func (s *State) deadlock(ce ChallengeEval) {
 		crux := blockedCrux(ce.Blocked)
 		s.unresolveBound(c, crux, UnresolvedBlocked)
 		s.SurfacedQuestions = append(s.SurfacedQuestions, fmt.Sprintf("%s? (%s)", ce.Blocked.Measurement, ce.Blocked.VerdictDelta))
-		told = fmt.Sprintf("%s: unresolved (deadlock: missing data — %s)", ce.ID, clause(crux))
+		told = fmt.Sprintf("%sunresolved (deadlock: missing data — %s)", s.cref(ce.ID), clause(crux))
 	case DeadlockDefinitional:
 		c.DefinitionalRetry = true
 	case DeadlockCriteria:
 		s.closeChallenge(ce.ID)
 		s.unresolveBound(c, ce.Crux, UnresolvedTradeoff)
-		told = fmt.Sprintf("%s: unresolved (deadlock: criteria — %s)", ce.ID, clause(ce.Crux))
+		told = fmt.Sprintf("%sunresolved (deadlock: criteria — %s)", s.cref(ce.ID), clause(ce.Crux))
 	case DeadlockTermsUnclear:
 		s.closeChallenge(ce.ID)
 		s.dismissBound(c, TagStall, "terms unclear")
 		s.Counters.Stalls++
-		told = fmt.Sprintf("%s: dismissed as %s (deadlock: terms unclear)", ce.ID, TagStall)
+		told = fmt.Sprintf("%sdismissed as %s (deadlock: terms unclear)", s.cref(ce.ID), TagStall)
 	}
 	if told == "" {
 		return
 	}
-	s.round = slices.DeleteFunc(s.round, func(v verdict) bool { return strings.HasPrefix(v.text, ce.ID+":") })
-	class := ClassSkeptical
-	if c.Kind == KindReject {
-		class = ClassReject
-	}
-	s.round = append(s.round, verdict{class, told})
+	s.untell(ce.ID)
+	s.tell(s.classOf(c), ce.ID, told)
 }
 
 // applyDrops handles the challenges this response did not address:
@@ -327,16 +352,16 @@ func (s *State) applyDrops(handled map[string]bool) {
 func (s *State) drop(id string) {
 	c := s.Challenges[id]
 	c.AwaitingID = false
+	tag, reason := TagUndefended, fmt.Sprintf("not defended (iter %d)", s.Iteration)
 	if c.Kind == KindUngrounded {
-		s.closeChallenge(id)
-		c.Status = ChallengeUndefended
-		s.dismissBound(c, TagUngrounded, fmt.Sprintf("not reframed with observable referents (iter %d)", s.Iteration))
-		return
+		tag, reason = TagUngrounded, fmt.Sprintf("not reframed with observable referents (iter %d)", s.Iteration)
 	}
-	if c.Kind == KindReject || c.ReminderSent {
+	if oneRound(c) || c.ReminderSent {
 		s.closeChallenge(id)
 		c.Status = ChallengeUndefended
-		s.dismissBound(c, TagUndefended, fmt.Sprintf("not defended (iter %d)", s.Iteration))
+		s.dismissBound(c, tag, reason)
+		s.untell(id)
+		s.tell(s.classOf(c), id, s.cref(id)+tagged(s.claimOf(c), tag, reason))
 		return
 	}
 	c.Status, c.ReminderSent = ChallengeDropped, true
@@ -364,7 +389,9 @@ func (s *State) closeChallenge(id string) {
 	c.AwaitingConfirmation, c.AwaitingID = false, false
 	if c.Status == ChallengeOpen {
 		c.Status = ChallengeUndefended
-		if r := s.lastResponse(); r != nil && (s.quick() || slices.Contains(r.Refs, id)) {
+		// Quick mode has no IDs to look for: a challenge the evaluation
+		// did not judge was not addressed, so it was not defended.
+		if r := s.lastResponse(); r != nil && !s.quick() && slices.Contains(r.Refs, id) {
 			c.Status = ChallengeDefended
 		}
 	}

@@ -3,6 +3,7 @@ package deliberation
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,13 +118,24 @@ func (s *State) FirstCallPending() bool {
 }
 
 // NotesNaming are hints for the orchestrator about what the deliberation
-// lacks: a Solution Space Mapping that is missing in full mode. inputs
+// lacks: a stored phase that disagrees with the iteration (until the next
+// step logs it in the warnings) and a Solution Space Mapping that is missing,
+// in full mode. inputs
 // names the mapping's inputs in the caller's words (the CLI's flags, the
 // MCP server's deliberation_start arguments).
 func (s *State) NotesNaming(inputs string) []string {
 	if s.quick() || !s.Active() {
 		return nil
 	}
+	var notes []string
+	if w := s.phaseMismatch(); w != "" && !slices.Contains(s.Warnings, w) {
+		notes = append(notes, w) // once logged, the warnings show it
+	}
+	return append(notes, s.mappingNotes(inputs)...)
+}
+
+// mappingNotes name what the Solution Space Mapping lacks.
+func (s *State) mappingNotes(inputs string) []string {
 	var missing []string
 	for _, f := range []struct{ name, v string }{{"shape", s.SSM.Shape}, {"tangents", s.SSM.Tangents}, {"drift_signals", s.SSM.DriftSignals}} {
 		if strings.TrimSpace(f.v) == "" {

@@ -80,7 +80,7 @@ func TestDocsVerdictExamples(t *testing.T) {
 		},
 		"clarification": func(t *testing.T) *State {
 			s := start(t, nil)
-			step(t, s, "1. it depends", points(`{"text":"it depends on the load","triage":"in-scope","classification":"ILL-FORMED","clarify":"which load?"}`, agree("b")))
+			step(t, s, "1. it depends", points(`{"text":"it depends on the load","triage":"in-scope","classification":"ILL-FORMED","flaw":"no referent for the load","clarify":"which load?"}`, agree("b")))
 			respond(t, s, "under 100/s")
 			return s
 		},
@@ -103,6 +103,14 @@ func TestDocsVerdictExamples(t *testing.T) {
 			step(t, s, "Re C1: keep 5.", challengeEval(`{"id":"C1","outcome":"rejected"}`))
 			step(t, s, "Re C1: keep 5.", challengeEval(`{"id":"C1","outcome":"rejected"}`))
 			respond(t, s, "Re C1: keep 5.")
+			return s
+		},
+		"decisive": func(t *testing.T) *State {
+			s := start(t, nil)
+			step(t, s, "1. a 5-minute idle timeout is enough 2. the timer resets on each event", points(
+				`{"text":"a 5-minute idle timeout is enough","triage":"in-scope","classification":"BLOCKED","blocked":{"measurement":"longest gap between codex events","threshold":"5 min","verdict_delta":"over: REJECT"}}`,
+				skeptical("the timer resets on each event", "not shown")))
+			respond(t, s, "Re C1: go test -run TestIdle passes. Measured: longest gap 11 min 40 s.")
 			return s
 		},
 		"coverage": func(t *testing.T) *State {

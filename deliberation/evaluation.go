@@ -2,6 +2,7 @@ package deliberation
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/elicit/elicit/internal/jsonnode"
@@ -90,10 +91,15 @@ type PointEval struct {
 	// Decisive: the evidence directly matches or contradicts the exact
 	// predicate of a claim. When uncertain, leave false.
 	Decisive bool `json:"decisive,omitempty"`
-	// Flips names the point (P#) whose exact predicate this decisive
-	// evidence matches or contradicts: an Agreed point is Dismissed, any
-	// other is Agreed, at once.
-	Flips string `json:"flips,omitempty"`
+	// Confirms names the point (P#) whose exact predicate this decisive
+	// evidence matches: it is Agreed at once, from wherever it stands.
+	Confirms string `json:"confirms,omitempty"`
+	// Refutes names the point (P#) whose exact predicate this decisive
+	// evidence contradicts: it is Dismissed REJECTED with the evidence at
+	// once, from wherever it stands (Agreed, disputed, Unresolved
+	// blocked). The direction is the evaluation's to say: the old "flips"
+	// guessed it from the point's bucket and is refused.
+	Refutes string `json:"refutes,omitempty"`
 	// Revises names an earlier point (P#) this one revises.
 	Revises string `json:"revises,omitempty"`
 	// SameCoreClaim: the revision addresses the same core claim (adds
@@ -296,11 +302,41 @@ func decodeEvaluation(data []byte) (*Evaluation, *strictjson.Decoder, error) {
 		return nil, nil, problem.List{{Message: "evaluation is not valid: " + fault.Error()}}
 	}
 	d := &strictjson.Decoder{Data: doc.Data}
+	retireFlips(d, &doc.Root)
 	var ev Evaluation
 	d.Decode("", &doc.Root, &ev)
 	requireText(d, &doc.Root, "points", "the point in the consultee's words")
 	requireText(d, &doc.Root, "facts", "the fact itself")
 	return &ev, d, nil
+}
+
+// retiredFlips is the problem of the retired key flips: it said which
+// point decisive evidence bears on, not which way, and the engine guessed
+// the direction from the point's bucket (anything not Agreed was Agreed,
+// so evidence against a claim not yet agreed confirmed it).
+const retiredFlips = "is replaced by confirms and refutes: give confirms: P# when the evidence matches the point's exact predicate (the point is Agreed), refutes: P# when it contradicts it (the point is Dismissed REJECTED with the evidence)"
+
+// retireFlips takes the key flips out of every point before decoding and
+// reports it with the keys that replace it (an unknown key would get a
+// guess at a key it never meant).
+func retireFlips(d *strictjson.Decoder, root *jsonnode.Node) {
+	list := root.Get("points")
+	if root.Kind != jsonnode.Object || list == nil || list.Kind != jsonnode.Array {
+		return
+	}
+	for i := range list.Items {
+		it := &list.Items[i]
+		if it.Kind != jsonnode.Object {
+			continue
+		}
+		it.Members = slices.DeleteFunc(it.Members, func(m jsonnode.Member) bool {
+			if m.Key != "flips" {
+				return false
+			}
+			d.Problems.Add(fmt.Sprintf("points[%d].flips", i), retiredFlips)
+			return true
+		})
+	}
 }
 
 // requireText names an item of the list at key without a text key as

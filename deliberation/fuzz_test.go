@@ -43,6 +43,7 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add([]byte(`{"iteration":2,"response":"format_failure"}`))
 	f.Add([]byte(`{"iteration":2,"response":"valid","facts":[{"tag":"user","text":"x","supersedes":"F1"}]}`))
 	f.Add([]byte(`{"iteration":2,"response":"valid","challenges":[{"id":"C1","outcome":"rejected"}],"points":[{"text":"a","triage":"in-scope","classification":"SKEPTICAL","flaw":"f","group":"g"},{"text":"b","triage":"in-scope","classification":"SKEPTICAL","flaw":"f","group":"g"}]}`))
+	f.Add([]byte(`{"iteration":2,"response":"valid","points":[{"text":"t","triage":"in-scope","kind":"evidence","decisive":true,"classification":"AGREE","claim_type":"empirical","evidence_type":"execution","refutes":"P1"}]}`))
 	f.Add([]byte(`{"iteration":2,"response":"valid","points":[{"text":"t","triage":"in-scope","kind":"evidence","decisive":true,"classification":"AGREE","claim_type":"empirical","evidence_type":"execution","flips":"P1"}]}`))
 	base := fuzzBase(f)
 	f.Fuzz(func(t *testing.T, doc []byte) {
@@ -67,7 +68,7 @@ func fuzzBase(f *testing.F) *State {
 		{"1. a", `{"iteration":1,"response":"valid","points":[
 			{"text":"a","triage":"in-scope","classification":"SKEPTICAL","flaw":"fa"},
 			{"text":"b","triage":"in-scope","classification":"REJECT","flaw":"fb","claim_type":"value","evidence":"e","why_terminal":"w"},
-			{"text":"c","triage":"in-scope","classification":"ILL-FORMED","clarify":"c?"}]}`},
+			{"text":"c","triage":"in-scope","classification":"ILL-FORMED","flaw":"no referent","clarify":"c?"}]}`},
 	}
 	for _, st := range steps {
 		if err := s.Respond(st.response, t0); err != nil {

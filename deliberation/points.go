@@ -8,8 +8,49 @@ import (
 
 // verdict is one line of the Evaluation section of the next prompt.
 type verdict struct {
-	class string // AGREE, SKEPTICAL, REJECT, ILL-FORMED, BLOCKED
+	class string // AGREE, SKEPTICAL, REJECT, ILL-FORMED, BLOCKED, or a bucket (see tellClasses)
 	text  string // the point, with its objection or reason
+	cid   string // the challenge it is about, if any
+}
+
+// The Evaluation line's labels beyond the classifications: where a point
+// went when no verdict of the orchestrator put it there.
+const (
+	tellDismissed    = "DISMISSED"     // triaged out of scope
+	tellUnresolved   = "UNRESOLVED"    // an anchor shift, kept for the user
+	tellNotEvaluated = "NOT EVALUATED" // late content, overflow
+)
+
+// tellClasses are the Evaluation line's labels, in order.
+var tellClasses = []string{ClassAgree, ClassSkeptical, ClassReject, ClassIllFormed, ClassBlocked, tellDismissed, tellUnresolved, tellNotEvaluated}
+
+// tell adds a line to the next Evaluation line: every change of bucket is
+// told to the consultee. cid names the challenge the line is about.
+func (s *State) tell(class, cid, text string) {
+	s.round = append(s.round, verdict{class: class, text: text, cid: cid})
+}
+
+// untell takes back what this exchange's lines said about challenge cid:
+// it closed, so "defense not accepted" no longer holds.
+func (s *State) untell(cid string) {
+	s.round = slices.DeleteFunc(s.round, func(v verdict) bool { return v.cid == cid })
+}
+
+// cref starts a told line about challenge id ("C1: "); quick mode states
+// challenges by content, without IDs.
+func (s *State) cref(id string) string {
+	if s.quick() || id == "" {
+		return ""
+	}
+	return id + ": "
+}
+
+// tagged is a told line's "point — TAG: reason".
+func tagged(text, tag, reason string) string {
+	if reason == "" {
+		return clause(text) + " — " + tag
+	}
+	return clause(text) + " — " + tag + ": " + clause(reason)
 }
 
 // Routes of a point after triage and the phase rules.
@@ -76,27 +117,38 @@ func (s *State) applyPoint(path string, p PointEval) {
 	switch {
 	case route == routeOverflow:
 		s.notEvaluatedBlocking(id, p.Text, note, p.Blocking)
+		s.tell(tellNotEvaluated, "", clause(p.Text)+" — "+note)
 	case route == routeOutOfScope:
 		reason := orDefault(p.Reason, "out of scope of the question")
 		if p.Drift == DriftTangent {
 			reason = orDefault(p.Reason, DriftTangent)
 		}
 		s.dismiss(id, TagOutOfScope, reason)
+		s.tell(tellDismissed, "", tagged(p.Text, TagOutOfScope, reason))
 	case route == routeAnchor:
 		s.Counters.AnchorShifts++
-		s.unresolve(id, p.Text, orDefault(p.Reason, "reframes the question; needs the user's consent to shift the anchor"), UnresolvedAnchorShift)
+		crux := orDefault(p.Reason, "reframes the question; needs the user's consent to shift the anchor")
+		s.unresolve(id, p.Text, crux, UnresolvedAnchorShift)
+		s.tell(tellUnresolved, "", tagged(p.Text, UnresolvedAnchorShift, crux))
 	case route == routeLate:
 		s.notEvaluated(id, p.Text, note)
+		s.tell(tellNotEvaluated, "", clause(p.Text)+" — "+note)
 	case p.Clarifies != "" && p.Classification == ClassIllFormed:
-		s.dismiss(id, TagStall, "unevaluable after clarification")
-		s.Counters.Stalls++
+		s.stall(id)
 	default:
 		s.scopeChanged = s.scopeChanged || p.Clarifies == ""
 		s.classify(id, p)
-		if p.Flips != "" {
-			s.flip(p.Flips, p)
-		}
+		s.applyDecisive(p)
 	}
+}
+
+// stall dismisses a point still unevaluable after its clarification, and
+// tells the consultee.
+func (s *State) stall(id string) {
+	const reason = "unevaluable after clarification"
+	s.dismiss(id, TagStall, reason)
+	s.Counters.Stalls++
+	s.tell(ClassIllFormed, "", id+": "+tagged(s.pointText(id), TagStall, reason))
 }
 
 // Drift marks of a point against the Solution Space Mapping.
@@ -120,24 +172,51 @@ func (s *State) markDrift(id string, p PointEval) {
 	s.drifted = append(s.drifted, fmt.Sprintf("%s (%s)", id, p.Drift))
 }
 
-// flip applies decisive evidence to the point whose predicate it matches
-// or contradicts: an Agreed point is Dismissed, any other is Agreed.
-func (s *State) flip(target string, ev PointEval) {
-	wasAgreed := strings.HasPrefix(s.placements()[target][0], "buckets.agreed")
-	text := s.placedText(target)
-	s.unplace(target)
-	if wasAgreed {
-		s.dismissText(target, text, TagRejected, "contradicted by decisive evidence: "+ev.Text)
+// applyDecisive moves the point decisive evidence bears on, at once and
+// in the direction the evaluation says: refutes Dismisses it REJECTED
+// with the evidence (from Agreed, a dispute or Unresolved blocked alike),
+// confirms Agrees it. A challenge on the point closes.
+func (s *State) applyDecisive(ev PointEval) {
+	target := orDefault(ev.Refutes, ev.Confirms)
+	if target == "" {
 		return
 	}
-	s.agree(target, text, agreedEvidence(ev.EvidenceType), "confirmed by decisive evidence: "+ev.Text)
+	text := s.placedText(target)
+	cid := ""
+	if closed := s.unplace(target); len(closed) > 0 {
+		cid = closed[0]
+	}
+	if ev.Refutes != "" {
+		reason := "contradicted by decisive evidence: " + clause(ev.Text)
+		s.dismissText(target, text, TagRejected, reason)
+		s.tell(ClassReject, cid, s.cref(cid)+tagged(text, TagRejected, reason))
+		return
+	}
+	reason := "confirmed by decisive evidence: " + clause(ev.Text)
+	s.agreeTold(target, text, agreedEvidence(ev.EvidenceType), reason, cid, clause(text)+" ("+reason+")")
 }
 
-// placedText is a point's text as its bucket entry holds it.
+// placedText is a point's text as its place holds it: its bucket entry,
+// or the claim its challenge disputes (the narrowed one, once narrowed).
 func (s *State) placedText(id string) string {
 	for _, a := range s.Buckets.Agreed {
 		if a.ID == id {
 			return a.Point
+		}
+	}
+	for _, d := range s.Buckets.Dismissed {
+		if d.ID == id {
+			return d.Point
+		}
+	}
+	for _, u := range s.Buckets.Unresolved {
+		if u.ID == id {
+			return u.Point
+		}
+	}
+	for _, cid := range s.Disputed {
+		if c := s.Challenges[cid]; slices.Contains(c.bound(), id) {
+			return s.boundText(c, id)
 		}
 	}
 	return s.pointText(id)
@@ -155,7 +234,10 @@ func (s *State) placePoint(path string, p PointEval) string {
 	if id == "" {
 		id = s.newPointID()
 	} else {
-		s.unplace(id)
+		for _, cid := range s.unplace(id) {
+			c := s.Challenges[cid]
+			s.tell(s.classOf(c), cid, s.cref(cid)+clause(s.claimOf(c))+" — closed: you revised it (judged again as revised)")
+		}
 	}
 	s.Points[id] = &Point{
 		Text: p.Text, RaisedIter: s.Iteration, ClaimType: p.ClaimType,
@@ -218,7 +300,9 @@ func numberOf(prefix, id string) int {
 // classify routes an evaluated point by its classification.
 func (s *State) classify(id string, p PointEval) {
 	if d := p.Dependency; d != nil && d.Confidence == "GUESS" && d.AlternativeConfidence == "GUESS" {
-		s.dismiss(id, TagRejected, "both sides GUESS on operational behavior: fewer dependencies wins ("+orDefault(d.Alternative, "the simpler version")+")")
+		reason := "both sides GUESS on operational behavior: fewer dependencies wins (" + orDefault(d.Alternative, "the simpler version") + ")"
+		s.dismiss(id, TagRejected, reason)
+		s.tell(ClassReject, "", tagged(p.Text, TagRejected, reason))
 		return
 	}
 	switch p.Classification {
@@ -228,12 +312,12 @@ func (s *State) classify(id string, p PointEval) {
 		s.challenge(id, p)
 	case ClassIllFormed:
 		s.Pending = append(s.Pending, id)
-		s.round = append(s.round, verdict{ClassIllFormed, fmt.Sprintf("%s: %s — %s", id, clause(p.Text), orDefault(clause(p.Flaw), "unevaluable as stated"))})
+		s.tell(ClassIllFormed, "", fmt.Sprintf("%s: %s — %s", id, clause(p.Text), clause(p.Flaw)))
 	case ClassBlocked:
 		b := p.Blocked
 		s.unresolve(id, p.Text, blockedCrux(b), UnresolvedBlocked)
 		s.SurfacedQuestions = append(s.SurfacedQuestions, fmt.Sprintf("%s? (%s)", b.Measurement, b.VerdictDelta))
-		s.round = append(s.round, verdict{ClassBlocked, p.Text + " — needs " + b.Measurement})
+		s.tell(ClassBlocked, "", clause(p.Text)+" — needs "+clause(b.Measurement))
 	}
 }
 
@@ -260,7 +344,7 @@ func (s *State) challenge(pointID string, p PointEval) {
 		c.Bindings = append(c.Bindings, pointID)
 		c.Point += "; " + p.Text
 		s.assigned.bind(cid, pointID)
-		s.round = append(s.round, verdict{ClassSkeptical, s.verdictLine(cid, p)})
+		s.tell(ClassSkeptical, cid, s.verdictLine(cid, p))
 		return
 	}
 	id := s.newChallengeID()
@@ -282,7 +366,7 @@ func (s *State) challenge(pointID string, p PointEval) {
 	s.Challenges[id] = c
 	s.Disputed = append(s.Disputed, id)
 	s.assigned.bind(id, pointID)
-	s.round = append(s.round, verdict{p.Classification, s.verdictLine(id, p)})
+	s.tell(p.Classification, id, s.verdictLine(id, p))
 }
 
 // verdictLine is a challenge's line in the Evaluation section.
@@ -308,8 +392,13 @@ func (s *State) pointText(id string) string {
 }
 
 func (s *State) agree(id, text, evidence, reason string) {
+	s.agreeTold(id, text, evidence, reason, "", clause(text))
+}
+
+// agreeTold agrees a point and tells the consultee so in its own words.
+func (s *State) agreeTold(id, text, evidence, reason, cid, told string) {
 	s.Buckets.Agreed = append(s.Buckets.Agreed, Agreed{ID: id, Point: text, EvidenceType: evidence, Reason: reason})
-	s.round = append(s.round, verdict{ClassAgree, clause(text)})
+	s.tell(ClassAgree, cid, told)
 }
 
 func (s *State) dismiss(id, tag, reason string) {
@@ -333,27 +422,31 @@ func (s *State) notEvaluatedBlocking(id, text, reason string, blocking bool) {
 }
 
 // unplace takes a point out of wherever it is (a revision or a
-// clarification re-enters it at Evaluate).
-func (s *State) unplace(id string) {
+// clarification re-enters it at Evaluate; decisive evidence moves it) and
+// returns the challenges that closed with it.
+func (s *State) unplace(id string) (closed []string) {
 	s.Buckets.Agreed = slices.DeleteFunc(s.Buckets.Agreed, func(a Agreed) bool { return a.ID == id })
 	s.Buckets.Dismissed = slices.DeleteFunc(s.Buckets.Dismissed, func(d Dismissed) bool { return d.ID == id })
 	s.Buckets.Unresolved = slices.DeleteFunc(s.Buckets.Unresolved, func(u Unresolved) bool { return u.ID == id })
 	s.NotEvaluated = slices.DeleteFunc(s.NotEvaluated, func(n NotEvaluated) bool { return n.ID == id })
 	s.Pending = removeString(s.Pending, id)
 	for _, cid := range slices.Clone(s.Disputed) {
-		if c := s.Challenges[cid]; slices.Contains(c.bound(), id) {
-			s.unbind(cid, id)
+		if c := s.Challenges[cid]; slices.Contains(c.bound(), id) && s.unbind(cid, id) {
+			closed = append(closed, cid)
 		}
 	}
+	return closed
 }
 
 // unbind takes a point out of a challenge: a grouped challenge keeps its
-// other bindings, any other challenge closes.
-func (s *State) unbind(cid, id string) {
+// other bindings, any other challenge closes (it reports so), and what
+// this exchange said of it is taken back.
+func (s *State) unbind(cid, id string) bool {
 	c := s.Challenges[cid]
 	if len(c.Bindings) < 2 {
 		s.closeChallenge(cid)
-		return
+		s.untell(cid)
+		return true
 	}
 	c.Bindings = removeString(slices.Clone(c.Bindings), id)
 	c.PointID = c.Bindings[0]
@@ -362,6 +455,7 @@ func (s *State) unbind(cid, id string) {
 		texts = append(texts, s.pointText(b))
 	}
 	c.Point = strings.Join(texts, "; ")
+	return false
 }
 
 func orDefault(s, def string) string {

@@ -20,16 +20,23 @@ var preamble = []string{
 	"If you make a value claim (simpler, cleaner, more maintainable), include an observable referent: name the metric (line count, dependency count, cyclomatic complexity, etc.) or the qualitative dimension and why it matters. If you cannot provide one, withdraw the claim.",
 }
 
-const quickNote = "Quick mode: at most 2 iterations. Challenges are stated by content, not ID; defend or concede by content."
+// quickRules replace the preamble's rules on challenges in quick mode
+// (the seed's challenge rule: "defend by ID or concede (Quick Mode: by
+// content, no IDs)"), by their index: challenges carry no IDs and there is
+// no reminder window in two iterations.
+var quickRules = map[int]string{
+	5: "Defend challenged points by content (quick mode: challenges carry no IDs), or concede them.",
+	6: "Quick mode: at most 2 iterations, no reminders; a challenge not settled by iteration 2 goes to the user as unresolved.",
+}
 
 func (s *State) preamble() string {
 	var b strings.Builder
 	b.WriteString("Rules (apply for the entire session):\n")
 	for i, r := range preamble {
+		if q, ok := quickRules[i]; ok && s.quick() {
+			r = q
+		}
 		fmt.Fprintf(&b, "%d. %s\n", i+1, r)
-	}
-	if s.quick() {
-		b.WriteString(quickNote + "\n")
 	}
 	return b.String()
 }
@@ -169,7 +176,7 @@ func (s *State) requestsBlock() string {
 		case c.AwaitingID:
 			lines = append(lines, missingIDMessage(id))
 		case c.AwaitingConfirmation:
-			lines = append(lines, fmt.Sprintf("%s: You now claim %s. Confirm or correct.", id, line(c.Narrowed)))
+			lines = append(lines, fmt.Sprintf("%sYou now claim %s. Confirm or correct.", s.cref(id), line(c.Narrowed)))
 		case c.DefinitionalRetry && c.Status != ChallengeOpen:
 			lines = append(lines, fmt.Sprintf("%s: the disagreement may be definitional. Define the disputed terms precisely, then restate your position.", id))
 		}
@@ -209,7 +216,7 @@ func (s *State) clarificationLine(id string) string {
 // "" when there are none.
 func (s *State) evaluationLine() string {
 	var parts []string
-	for _, class := range []string{ClassAgree, ClassSkeptical, ClassReject, ClassIllFormed, ClassBlocked} {
+	for _, class := range tellClasses {
 		var items []string
 		for _, v := range s.round {
 			if v.class == class {
@@ -314,9 +321,14 @@ func (s *State) clarificationCall() string {
 	return b.String()
 }
 
-// coverageCall is the iteration-2 coverage check.
+// coverageCall is the iteration-2 coverage check; it carries the
+// Evaluation line of the exchange before it (every change is told).
 func (s *State) coverageCall() string {
-	return wrapQuestion(s.questionText()) + "\n" + s.header("(coverage check)") + "\n" + s.ledgerBlock() +
+	told := ""
+	if s.LastEvaluation != "" {
+		told = "\n" + s.LastEvaluation + "\n"
+	}
+	return wrapQuestion(s.questionText()) + "\n" + s.header("(coverage check)") + "\n" + s.ledgerBlock() + told +
 		"\nWhat's missing from this analysis? Cite only specific facts, test results, code or command output not referenced so far in this deliberation, and name the item each contradicts or the gap it reveals. Generic concerns (could be better, might have issues, consider also) do not count.\n"
 }
 

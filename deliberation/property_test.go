@@ -46,7 +46,7 @@ func (g gen) point(s *State) map[string]any {
 		"group":          g.pick("", "", "", "g"),
 	}
 	if g.chance(0.1) {
-		p["flips"] = g.pick("P1", "P2", "P3")
+		p[g.pick("confirms", "refutes")] = g.pick("P1", "P2", "P3")
 	}
 	if g.chance(0.2) {
 		p["blocked"] = map[string]string{"measurement": "m", "threshold": g.pick("t", ""), "verdict_delta": "d"}

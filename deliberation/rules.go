@@ -110,6 +110,10 @@ type Next struct {
 	For string `json:"for,omitempty"`
 	// Assigned lists the IDs the evaluation that led here assigned.
 	Assigned *Assigned `json:"assigned,omitempty"`
+	// Coverage is what the coverage check's NEW test found in the
+	// evaluation that led here: the artifacts it counted as NEW, and the
+	// others with their earlier citation.
+	Coverage *CoverageResult `json:"coverage,omitempty"`
 }
 
 // pending is the action whose answer is awaited: the retried one for a
@@ -170,9 +174,11 @@ func (s *State) respond(text string, now time.Time) error {
 	if s.quick() {
 		refs = nil // quick mode tracks challenges by content, not ID
 	}
+	s.logPhaseMismatch()
 	s.Responses = append(s.Responses, Response{Iteration: s.Iteration, Action: s.pending(), Text: text, Refs: refs})
 	s.Next.Awaiting = AwaitEvaluation
 	s.Next.Assigned = nil // the evaluation that assigned them is told; the next one assigns anew
+	s.Next.Coverage = nil
 	s.FreshSession = false
 	s.touch(now)
 	return nil
@@ -233,23 +239,30 @@ func (s *State) Evaluate(ev *Evaluation, now time.Time) (*Next, error) {
 	c.lastResponse().Evaluated = true
 	c.touch(now)
 	c.Next.Assigned = c.assigned.final(c)
+	c.Next.Coverage = c.coverage
 	*s = *c
-	s.assigned = nil
+	s.assigned, s.coverage = nil, nil
 	return s.Next, nil
 }
 
-// logPhaseMismatch notes a stored phase that differs from the one derived
-// from N (the stored one wins, as the seed says).
-func (s *State) logPhaseMismatch() {
+// phaseMismatch describes a stored phase that differs from the one derived
+// from N (outside Extended CONSTRUCTIVE), or is "".
+func (s *State) phaseMismatch() string {
 	derived := phaseFor(s.Iteration)
 	if s.Checks.Extended > 0 && s.Iteration <= 2+s.Checks.Extended {
 		derived = Constructive
 	}
 	if s.quick() || !s.Phase.valid() || s.Phase == derived {
-		return
+		return ""
 	}
-	w := fmt.Sprintf("phase mismatch at iteration %d: stored %s, derived %s (the stored phase is used)", s.Iteration, s.Phase, derived)
-	if !slices.Contains(s.Warnings, w) {
+	return fmt.Sprintf("phase mismatch at iteration %d: stored %s, derived %s (the stored phase is used)", s.Iteration, s.Phase, derived)
+}
+
+// logPhaseMismatch logs a phase mismatch in the warnings, once: the seed's
+// "Mismatch between derived and stored phase = trust file, log
+// inconsistency". Status names it as a note while it lasts.
+func (s *State) logPhaseMismatch() {
+	if w := s.phaseMismatch(); w != "" && !slices.Contains(s.Warnings, w) {
 		s.Warnings = append(s.Warnings, w)
 	}
 }
@@ -372,8 +385,7 @@ func (s *State) applyExchange(ev *Evaluation) {
 	for _, id := range pendingBefore {
 		if !clarified[id] && slices.Contains(s.Pending, id) {
 			s.Pending = removeString(s.Pending, id)
-			s.dismiss(id, TagStall, "unevaluable after clarification")
-			s.Counters.Stalls++
+			s.stall(id)
 		}
 	}
 }
@@ -414,6 +426,7 @@ func (s *State) decide(newPoints bool) {
 		s.advance(ActionCritique)
 	case n == 2 && s.Checks.Coverage == "":
 		s.Checks.Coverage = "asked"
+		s.LastEvaluation = s.evaluationLine()
 		s.setNext(ActionCoverage, s.coverageCall())
 	case s.Checks.StressTest == "required" && s.stressAllowed():
 		s.startStress()

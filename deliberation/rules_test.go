@@ -97,7 +97,7 @@ func TestClassificationGates(t *testing.T) {
 		{"AGREE on an unverified fact", `{"text":"a","triage":"in-scope","classification":"AGREE","claim_type":"value","relies_on":["F2","F9"]}`, []string{
 			"points[0].relies_on[0]: F2 is codex-unverified: it cannot justify an AGREE (verify it first)",
 			`points[0].relies_on[1]: "F9" is not in the ledger`}},
-		{"ILL-FORMED needs a question", `{"text":"a","triage":"in-scope","classification":"ILL-FORMED"}`,
+		{"ILL-FORMED needs a question", `{"text":"a","triage":"in-scope","classification":"ILL-FORMED","flaw":"no referent"}`,
 			[]string{"points[0].clarify: is required for ILL-FORMED (the question that would make the point evaluable)"}},
 		{"BLOCKED needs measurement, threshold, verdict delta", `{"text":"a","triage":"in-scope","classification":"BLOCKED","blocked":{"measurement":"write QPS"}}`, []string{
 			"points[0].blocked.threshold: is required (Blocked = measurement + threshold + verdict delta)",
@@ -313,7 +313,7 @@ func TestIllFormedClarification(t *testing.T) {
 	})
 	t.Run("still unevaluable", func(t *testing.T) {
 		s := s.clone()
-		step(t, s, "it just depends", points(`{"text":"it depends on things","triage":"in-scope","clarifies":"P1","classification":"ILL-FORMED","clarify":"which things?"}`))
+		step(t, s, "it just depends", points(`{"text":"it depends on things","triage":"in-scope","clarifies":"P1","classification":"ILL-FORMED","flaw":"things has no referent","clarify":"which things?"}`))
 		d := s.Buckets.Dismissed
 		if len(d) != 1 || d[0].Tag != TagStall || d[0].Reason != "unevaluable after clarification" || s.Counters.Stalls != 1 {
 			t.Errorf("dismissed = %+v", d)
@@ -648,7 +648,7 @@ func TestDeadlock(t *testing.T) {
 func TestTwoStallsExit(t *testing.T) {
 	s := start(t, nil)
 	il := func(text string) string {
-		return `{"text":"` + text + `","triage":"in-scope","classification":"ILL-FORMED","clarify":"what?"}`
+		return `{"text":"` + text + `","triage":"in-scope","classification":"ILL-FORMED","flaw":"no referent","clarify":"what?"}`
 	}
 	step(t, s, "1. a 2. b", points(il("a"), il("b")))
 	next := step(t, s, "no idea", `{}`)
@@ -796,7 +796,7 @@ func TestThemes(t *testing.T) {
 func TestQuickMode(t *testing.T) {
 	t.Run("two iterations, by content", func(t *testing.T) {
 		s := start(t, &StartOptions{Quick: true})
-		if !strings.Contains(s.Next.Prompt, "Iteration 1/2.") || !strings.Contains(s.Next.Prompt, quickNote) || strings.Contains(s.Next.Prompt, "Ledger") {
+		if !strings.Contains(s.Next.Prompt, "Iteration 1/2.") || !strings.Contains(s.Next.Prompt, quickRules[5]) || strings.Contains(s.Next.Prompt, "Ledger") {
 			t.Errorf("quick first call:\n%s", s.Next.Prompt)
 		}
 		next := step(t, s, "1. x", points(skeptical("x", "fx")))
@@ -907,7 +907,7 @@ func TestRetryKeepsTheRetriedAction(t *testing.T) {
 func TestRoundContents(t *testing.T) {
 	t.Run("a clarification reply only clarifies", func(t *testing.T) {
 		s := start(t, nil)
-		step(t, s, "1. it depends", points(`{"text":"it depends","triage":"in-scope","classification":"ILL-FORMED","clarify":"on what?"}`))
+		step(t, s, "1. it depends", points(`{"text":"it depends","triage":"in-scope","classification":"ILL-FORMED","flaw":"no referent","clarify":"on what?"}`))
 		respond(t, s, "on load; also a new idea")
 		_, err := evalJSON(s, points(agree("a new idea")))
 		assertProblems(t, err, []string{"points[0].clarifies: is required: a clarification reply only sharpens the pending points (P1)"})
@@ -940,36 +940,44 @@ func TestLedgerBudget(t *testing.T) {
 	assertProblems(t, err, []string{"facts: the user facts need 112 characters, over the ledger budget of 50: " + overCapacity})
 }
 
+// decisive is decisive evidence, agreed on execution output, that
+// confirms or refutes (key) the point id.
+func decisive(text, key, id string) string {
+	return `{"text":"` + text + `","triage":"in-scope","kind":"evidence","decisive":true,"classification":"AGREE","claim_type":"empirical","evidence_type":"execution","` + key + `":"` + id + `"}`
+}
+
 func TestDecisiveEvidenceFlips(t *testing.T) {
-	trace := `{"text":"stack trace: parse() throws on empty input","triage":"in-scope","kind":"evidence","decisive":true,"classification":"AGREE","claim_type":"empirical","evidence_type":"execution","flips":"P1"}`
-	t.Run("an Agreed point is Dismissed", func(t *testing.T) {
+	t.Run("refutes: an Agreed point is Dismissed", func(t *testing.T) {
 		s := start(t, nil)
 		step(t, s, "1. parse never throws", points(agree("parse never throws")))
 		s.Iteration, s.Phase = 6, Crystallization
-		step(t, s, "trace", points(trace))
-		if d := s.Buckets.Dismissed; len(d) != 1 || d[0].ID != "P1" || !strings.HasPrefix(d[0].Reason, "contradicted by decisive evidence") {
+		step(t, s, "trace", points(decisive("stack trace: parse() throws on empty input", "refutes", "P1")))
+		if d := s.Buckets.Dismissed; len(d) != 1 || d[0].ID != "P1" || d[0].Tag != TagRejected || d[0].Reason != "contradicted by decisive evidence: stack trace: parse() throws on empty input" {
 			t.Errorf("dismissed %+v", d)
 		}
 		if bucketOf(s, "P2") != "buckets.agreed[0]" {
 			t.Errorf("the evidence itself at %s", bucketOf(s, "P2"))
 		}
 	})
-	t.Run("a disputed point is Agreed", func(t *testing.T) {
+	t.Run("confirms: a disputed point is Agreed", func(t *testing.T) {
 		s := start(t, nil)
 		step(t, s, "1. parse throws on empty input", points(skeptical("parse throws on empty input", "no trace")))
-		step(t, s, "Re C1: trace", points(strings.Replace(trace, `"stack trace`, `"trace`, 1)))
-		if bucketOf(s, "P1") != "buckets.agreed[1]" || len(s.Disputed) != 0 {
-			t.Errorf("P1 at %s, disputed %v", bucketOf(s, "P1"), s.Disputed)
+		next := step(t, s, "Re C1: trace", points(decisive("trace: parse() throws on empty input", "confirms", "P1")))
+		if bucketOf(s, "P1") != "buckets.agreed[1]" || len(s.Disputed) != 0 || s.Buckets.Agreed[1].EvidenceType != "execution" {
+			t.Errorf("P1 at %s, disputed %v, agreed %+v", bucketOf(s, "P1"), s.Disputed, s.Buckets.Agreed)
+		}
+		if want := "\nEvaluation: AGREE [trace: parse() throws on empty input; parse throws on empty input (confirmed by decisive evidence: trace: parse() throws on empty input)].\n"; next.Action != ActionCoverage || !strings.Contains(next.Prompt, want) {
+			t.Errorf("want %q in:\n%s", want, next.Prompt)
 		}
 	})
-	t.Run("only decisive evidence flips", func(t *testing.T) {
+	t.Run("only decisive evidence moves a point", func(t *testing.T) {
 		s := start(t, nil)
 		step(t, s, "1. x", points(agree("x")))
 		respond(t, s, "y")
-		_, err := evalJSON(s, points(`{"text":"bench 10ms","triage":"in-scope","kind":"evidence","classification":"AGREE","claim_type":"value","flips":"P9"}`))
+		_, err := evalJSON(s, points(`{"text":"bench 10ms","triage":"in-scope","kind":"evidence","classification":"AGREE","claim_type":"value","refutes":"P9"}`))
 		assertProblems(t, err, []string{
-			"points[0].flips: only decisive evidence (kind evidence, decisive, classified AGREE) flips a point",
-			`points[0].flips: "P9" is not an agreed, dismissed, unresolved or disputed point`,
+			"points[0].refutes: only decisive evidence refutes a point: this one needs decisive true, evidence_type execution or textual (if you must explain why the evidence matters, it is not decisive: leave refutes out)",
+			`points[0].refutes: "P9" is not an agreed, dismissed, unresolved or disputed point`,
 		})
 	})
 }

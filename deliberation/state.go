@@ -172,6 +172,10 @@ type State struct {
 	round []verdict
 	// incoming maps the IDs of facts being validated to their tags.
 	incoming map[string]string
+	// closing maps the challenges the evaluation being validated closes by
+	// its points (a revision in place, decisive evidence) to the path of
+	// the point that closes each.
+	closing map[string]string
 	// groups maps this exchange's challenge groups to their challenge.
 	groups map[string]string
 	// scopeChanged: this exchange brought new points into deliberation.
@@ -190,6 +194,8 @@ type State struct {
 	lx *ledgerIndex
 	// assigned collects the IDs this evaluation assigned.
 	assigned *Assigned
+	// coverage is what this evaluation's coverage check found.
+	coverage *CoverageResult
 }
 
 // Challenge is an objection to a point that must be defended by ID or

@@ -52,7 +52,8 @@ func (s *State) validateEvaluation(ev *Evaluation) error {
 	s.validateRound(ev, &p)
 	s.validateFacts(ev.Facts, &p)
 	s.incoming = s.incomingFacts(ev.Facts)
-	defer func() { s.incoming = nil }()
+	s.closing = s.closedByPoints(ev.Points)
+	defer func() { s.incoming, s.closing = nil, nil }()
 	s.validatePoints(ev.Points, &p)
 	s.validateChallengeEvals(ev.Challenges, &p)
 	s.validateChecks(ev, &p)
@@ -225,26 +226,61 @@ func (s *State) validateTarget(path string, pt PointEval, seen map[string]bool, 
 			p.Add(path+".revises", "%q is not a disputed, pending or unresolved point", pt.Revises)
 		}
 	}
-	if pt.Flips != "" {
-		s.validateFlip(path, pt, p)
-	}
-	for _, id := range []string{pt.Clarifies, pt.Revises, pt.Flips} {
-		if id != "" && seen[id] {
+	s.validateDecisive(path, pt, p)
+	mine := map[string]bool{}
+	for _, id := range []string{pt.Clarifies, pt.Revises, pt.Confirms, pt.Refutes} {
+		if id == "" || mine[id] {
+			continue
+		}
+		if seen[id] {
 			p.Add(path, "%s is targeted twice", id)
 		}
-		seen[id] = true
+		seen[id], mine[id] = true, true
 	}
 }
 
-// validateFlip: only decisive evidence, agreed on execution or textual
-// evidence, flips a point, and only a point with a verdict or a dispute.
-func (s *State) validateFlip(path string, pt PointEval, p *problem.List) {
-	if pt.Kind != "evidence" || !pt.Decisive || pt.Classification != ClassAgree {
-		p.Add(path+".flips", "only decisive evidence (kind evidence, decisive, classified AGREE) flips a point")
+// validateDecisive: only decisive evidence, itself agreed on execution or
+// textual evidence, confirms or refutes a point, one or the other, and
+// only a point with a verdict or a dispute that the evidence would move
+// (confirms: not already Agreed; refutes: not already Dismissed).
+func (s *State) validateDecisive(path string, pt PointEval, p *problem.List) {
+	key, target := "confirms", pt.Confirms
+	if pt.Refutes != "" {
+		key, target = "refutes", pt.Refutes
 	}
-	at := s.placements()[pt.Flips]
-	if len(at) != 1 || strings.HasPrefix(at[0], "not_evaluated") || strings.HasPrefix(at[0], "pending") {
-		p.Add(path+".flips", "%q is not an agreed, dismissed, unresolved or disputed point", pt.Flips)
+	switch {
+	case target == "":
+		return
+	case pt.Confirms != "" && pt.Refutes != "":
+		p.Add(path+".refutes", "confirms and refutes are exclusive: the evidence either matches the exact predicate of %s (confirms) or contradicts it (refutes)", pt.Confirms)
+		return
+	}
+	var missing []string
+	if pt.Kind != "evidence" {
+		missing = append(missing, "kind evidence")
+	}
+	if !pt.Decisive {
+		missing = append(missing, "decisive true")
+	}
+	if pt.Classification != ClassAgree {
+		missing = append(missing, "classification AGREE")
+	}
+	if pt.EvidenceType != "execution" && pt.EvidenceType != "textual" {
+		missing = append(missing, "evidence_type execution or textual")
+	}
+	if len(missing) > 0 {
+		p.Add(path+"."+key, "only decisive evidence %s a point: this one needs %s (if you must explain why the evidence matters, it is not decisive: leave %s out)", key, strings.Join(missing, ", "), key)
+	} else if route, _ := s.route(pt); route != routeEvaluate {
+		p.Add(path+"."+key, "applies to evidence that is evaluated (triage in-scope), not to a point routed %s", route)
+	}
+	at := s.placements()[target]
+	switch {
+	case len(at) != 1 || strings.HasPrefix(at[0], "not_evaluated") || strings.HasPrefix(at[0], "pending"):
+		p.Add(path+"."+key, "%q is not an agreed, dismissed, unresolved or disputed point", target)
+	case key == "confirms" && strings.HasPrefix(at[0], "buckets.agreed"):
+		p.Add(path+".confirms", "%s is already Agreed: confirms moves a point into Agreed (leave it out, or name the point the evidence bears on)", target)
+	case key == "refutes" && strings.HasPrefix(at[0], "buckets.dismissed"):
+		p.Add(path+".refutes", "%s is already Dismissed: refutes moves a point into Dismissed (leave it out, or name the point the evidence bears on)", target)
 	}
 }
 
@@ -363,6 +399,7 @@ func (s *State) validateClassification(path string, pt PointEval, p *problem.Lis
 		if s.quick() {
 			p.Add(path+".classification", "quick mode has no clarification round: use SKEPTICAL or BLOCKED")
 		}
+		requireIllFormedFlaw(path, pt, p)
 		if strings.TrimSpace(pt.Clarify) == "" {
 			p.Add(path+".clarify", "is required for ILL-FORMED (the question that would make the point evaluable)")
 		}
@@ -377,6 +414,20 @@ func (s *State) validateClassification(path string, pt PointEval, p *problem.Lis
 		p.Add(path+".ungrounded", "applies only with SKEPTICAL (the one reframing challenge)")
 	}
 	validateDependency(path+".dependency", pt.Dependency, p)
+}
+
+// requireIllFormedFlaw: an ILL-FORMED point says why it is unevaluable in
+// one sentence, which the consultee is told (the seed: "generic 'this is
+// unclear' is insufficient").
+func requireIllFormedFlaw(path string, pt PointEval, p *problem.List) {
+	const why = "why the point is unevaluable, in one sentence: a missing referent, an undefined comparison, an incoherent structure; the consultee is told it"
+	flaw := strings.ToLower(strings.TrimRight(strings.TrimSpace(pt.Flaw), "."))
+	switch flaw {
+	case "":
+		p.Add(path+".flaw", "is required for ILL-FORMED %q: say %s", cutRunes(clause(pt.Text), 60), why)
+	case "unclear", "this is unclear", "it is unclear", "ambiguous", "vague", "unevaluable", "unevaluable as stated", "ill-formed", "none", "n/a":
+		p.Add(path+".flaw", "%q is generic for ILL-FORMED %q: say %s", pt.Flaw, cutRunes(clause(pt.Text), 60), why)
+	}
 }
 
 func requireFlaw(path, class, flaw string, p *problem.List) {

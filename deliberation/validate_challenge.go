@@ -38,6 +38,7 @@ func (s *State) validateChallengeEvals(evals []ChallengeEval, p *problem.List) {
 		seen[ce.ID] = true
 		s.validateOutcome(path, c, ce, p)
 		s.validateDeadlock(path, c, ce, p)
+		s.validateClosing(path, c, ce, p)
 	}
 	s.requireDeadlocks(handled, p)
 }
@@ -76,14 +77,17 @@ func (s *State) validateOutcome(path string, c *Challenge, ce ChallengeEval, p *
 		return
 	}
 	if ce.Outcome == OutcomeMissingID {
-		if ref {
+		switch {
+		case s.quick():
+			p.Add(path+".outcome", "missing_id does not apply in quick mode, where challenges carry no IDs: judge the answer by content (accepted, rejected, conceded, ...), or leave %s out when the answer ignores it (it goes to the user as unresolved)", ce.ID)
+		case ref:
 			p.Add(path+".outcome", "missing_id, but the response references %s", ce.ID)
 		}
 		return
 	}
 	validClaimType(path, ce.ClaimType, p)
 	s.validateGrouped(path, c, ce, p)
-	if oneRound(c) {
+	if oneRound(c) && s.closing[ce.ID] == "" {
 		switch ce.Outcome {
 		case OutcomeEvaluating, OutcomePartial, OutcomeCorrected:
 			p.Add(path+".outcome", "%s is a %s challenge with one defense round: judge it (accepted, upgraded, rejected, refuted or conceded)", ce.ID, c.Kind)
@@ -221,6 +225,15 @@ func (s *State) validateDeadlock(path string, c *Challenge, ce ChallengeEval, p 
 	if ce.Blocked != nil && ce.Deadlock != DeadlockMissingData {
 		p.Add(path+".blocked", "is given only with the deadlock missing-data")
 	}
+	if by := s.closing[ce.ID]; by != "" {
+		// The challenge closes with this evaluation: no round follows, so
+		// no deadlock ruling applies (a definitional retry would never
+		// be asked).
+		if ce.Deadlock != "" {
+			p.Add(path+".deadlock", "does not apply: %s closes with this evaluation (%s), so no further round follows; leave deadlock out", ce.ID, by)
+		}
+		return
+	}
 	if ce.Deadlock == "" {
 		if stays(ce.Outcome) && !s.quick() && s.rounds(c) >= deadlockRounds {
 			p.Add(path+".deadlock", "is required: %s has been open %d rounds (missing-data, definitional, criteria or terms-unclear)", ce.ID, s.rounds(c))
@@ -251,6 +264,53 @@ func (s *State) validateDeadlock(path string, c *Challenge, ce ChallengeEval, p 
 	}
 }
 
+// validateClosing: a challenge this evaluation's points close (its point
+// revised in place, confirmed or refuted) is judged at most as still
+// disputed (evaluating, or rejected for a SKEPTICAL one): an outcome that
+// moves its point too would contradict the move.
+func (s *State) validateClosing(path string, c *Challenge, ce ChallengeEval, p *problem.List) {
+	by := s.closing[ce.ID]
+	if by == "" || ce.Outcome == OutcomeEvaluating || ce.Outcome == OutcomeRejected && !oneRound(c) || !knownOutcome(path, ce.Outcome, &problem.List{}) {
+		return
+	}
+	p.Add(path+".outcome", "is %s, but %s closes with this evaluation (%s moves its point): judge it evaluating, or leave it out", ce.Outcome, ce.ID, by)
+}
+
+// closedByPoints are the disputed challenges the points of an evaluation
+// close, each with the path of the point that closes it: every point the
+// challenge binds is revised in its place (up to iteration 2, or the same
+// core claim) or confirmed or refuted by decisive evidence. The path names
+// the key that closes it (points[0].revises).
+func (s *State) closedByPoints(points []PointEval) map[string]string {
+	moved := map[string]string{}
+	for i, pt := range points {
+		path := fmt.Sprintf("points[%d]", i)
+		if pt.Revises != "" && pt.Clarifies == "" && s.sameClaimRevision(pt) {
+			moved[pt.Revises] = path + ".revises"
+		}
+		if route, _ := s.route(pt); route == routeEvaluate {
+			if pt.Confirms != "" {
+				moved[pt.Confirms] = path + ".confirms"
+			}
+			if pt.Refutes != "" {
+				moved[pt.Refutes] = path + ".refutes"
+			}
+		}
+	}
+	if len(moved) == 0 {
+		return nil
+	}
+	closed := map[string]string{}
+	for _, id := range s.Disputed {
+		bound := s.Challenges[id].bound()
+		if slices.ContainsFunc(bound, func(pid string) bool { return moved[pid] == "" }) {
+			continue
+		}
+		closed[id] = moved[bound[0]]
+	}
+	return closed
+}
+
 // oneRound: REJECT and UNGROUNDED challenges get one defense round.
 func oneRound(c *Challenge) bool { return c.Kind == KindReject || c.Kind == KindUngrounded }
 
@@ -264,7 +324,7 @@ func (s *State) requireDeadlocks(handled map[string]bool, p *problem.List) {
 	for _, id := range s.Disputed {
 		c := s.Challenges[id]
 		switch {
-		case handled[id] || !s.referenced(id) || c.RaisedIter >= s.Iteration:
+		case handled[id] || !s.referenced(id) || c.RaisedIter >= s.Iteration || s.closing[id] != "":
 		case oneRound(c):
 			p.Add("challenges", "%s is a %s challenge and the answer defends it: judge its one defense round", id, c.Kind)
 		case s.rounds(c) >= deadlockRounds:

@@ -59,21 +59,12 @@ func dial(t *testing.T, s *mcp.Server, version string, copts *mcp.ClientOptions,
 // call calls a tool and decodes its structured result.
 func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[string]any, bool) {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	var out map[string]any
-	raw, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s: structured content %s: %v", name, raw, err)
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
+	out, text, isErr := callRaw(t, cs, name, args)
 	var fromText map[string]any
 	if err := json.Unmarshal([]byte(text), &fromText); err != nil || !cmp.Equal(out, fromText) {
 		t.Errorf("%s: text content differs from structured content: %s", name, text)
 	}
-	return out, res.IsError
+	return out, isErr
 }
 
 func readForm(t *testing.T, name string) map[string]any {

@@ -213,6 +213,16 @@ func (a *app) delibPrintNext(next *deliberation.Next, asJSON bool) error {
 		fmt.Fprintf(a.stdout, ": %s", next.Reason)
 	}
 	fmt.Fprintln(a.stdout)
+	if c := next.Coverage; c != nil {
+		// The coverage check's NEW test, artifact by artifact (the
+		// artifacts are the evaluation's, as given: one line each).
+		for _, n := range c.New {
+			fmt.Fprintf(a.stdout, "coverage: NEW: %s\n", visible.Line(n))
+		}
+		for _, e := range c.Cited {
+			fmt.Fprintf(a.stdout, "coverage: cited before: %s (as %s, %s)\n", visible.Line(e.Artifact), visible.Line(e.Earlier), e.Where)
+		}
+	}
 	if next.Prompt != "" {
 		fmt.Fprintf(a.stdout, "\n%s", next.Prompt)
 	}
@@ -301,6 +311,9 @@ func (a *app) delibPrintStatus(id string, doc *deliberation.StatusDocument) {
 	}
 	for _, n := range doc.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	for _, warning := range s.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", visible.Line(warning))
 	}
 }
 
