@@ -3,6 +3,7 @@ package deliberation
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/elicit/elicit/internal/jsonnode"
@@ -302,13 +303,17 @@ func decodeEvaluation(data []byte) (*Evaluation, *strictjson.Decoder, error) {
 		return nil, nil, problem.List{{Message: "evaluation is not valid: " + fault.Error()}}
 	}
 	d := &strictjson.Decoder{Data: doc.Data}
-	retireFlips(d, &doc.Root)
+	retireFlips(d, &doc.Root, nil)
 	var ev Evaluation
 	d.Decode("", &doc.Root, &ev)
 	requireText(d, &doc.Root, "points", "the point in the consultee's words")
 	requireText(d, &doc.Root, "facts", "the fact itself")
 	return &ev, d, nil
 }
+
+// unrecordedFlaw stands for the flaw of an ILL-FORMED point evaluated
+// before the flaw was required.
+const unrecordedFlaw = "the flaw was not recorded with this evaluation"
 
 // retiredFlips is the problem of the retired key flips: it said which
 // point decisive evidence bears on, not which way, and the engine guessed
@@ -318,8 +323,10 @@ const retiredFlips = "is replaced by confirms and refutes: give confirms: P# whe
 
 // retireFlips takes the key flips out of every point before decoding and
 // reports it with the keys that replace it (an unknown key would get a
-// guess at a key it never meant).
-func retireFlips(d *strictjson.Decoder, root *jsonnode.Node) {
+// guess at a key it never meant). With legacy, which says which way the
+// named point went when the evaluation was recorded, flips becomes that
+// key instead: a transcript written before flips was retired replays.
+func retireFlips(d *strictjson.Decoder, root *jsonnode.Node, legacy func(point string) string) {
 	list := root.Get("points")
 	if root.Kind != jsonnode.Object || list == nil || list.Kind != jsonnode.Array {
 		return
@@ -333,10 +340,48 @@ func retireFlips(d *strictjson.Decoder, root *jsonnode.Node) {
 			if m.Key != "flips" {
 				return false
 			}
+			if legacy != nil && m.Value.Kind == jsonnode.String {
+				return false
+			}
 			d.Problems.Add(fmt.Sprintf("points[%d].flips", i), retiredFlips)
 			return true
 		})
+		for j := range it.Members {
+			if m := &it.Members[j]; m.Key == "flips" {
+				m.Key = legacy(m.Value.Text)
+			}
+		}
 	}
+}
+
+// decodeRecorded decodes an evaluation a transcript recorded, for replay
+// onto s. It reads what elicit accepted before 2026-12-01: flips (which
+// flipped its point: a point in Agreed went to Dismissed, any other to
+// Agreed, as the engine did then) as refutes or confirms, and an
+// ILL-FORMED point without its flaw as one whose flaw was not recorded.
+func decodeRecorded(s *State, data []byte) (*Evaluation, error) {
+	doc, fault := strictjson.Read(data, strictjson.Options{})
+	if fault != nil {
+		return nil, problem.List{{Message: "evaluation is not valid: " + fault.Error()}}
+	}
+	d := &strictjson.Decoder{Data: doc.Data}
+	retireFlips(d, &doc.Root, func(point string) string {
+		if slices.ContainsFunc(s.Buckets.Agreed, func(a Agreed) bool { return a.ID == point }) {
+			return "refutes"
+		}
+		return "confirms"
+	})
+	var ev Evaluation
+	d.Decode("", &doc.Root, &ev)
+	if err := d.Problems.Err(); err != nil {
+		return nil, err
+	}
+	for i := range ev.Points {
+		if pt := &ev.Points[i]; pt.Classification == ClassIllFormed && strings.TrimSpace(pt.Flaw) == "" {
+			pt.Flaw = unrecordedFlaw
+		}
+	}
+	return &ev, nil
 }
 
 // requireText names an item of the list at key without a text key as

@@ -105,7 +105,7 @@ func replayRecord(s *State, rec Record) (*State, error) {
 		s.endConsultation(now, e.Fresh)
 		return s, nil
 	case "evaluation":
-		ev, err := DecodeEvaluation(rec.Data)
+		ev, err := decodeRecorded(s, rec.Data)
 		if err != nil {
 			return nil, err
 		}

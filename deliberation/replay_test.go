@@ -2,6 +2,7 @@ package deliberation
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -68,4 +69,70 @@ func TestReplayErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReplayReadsRetiredForms: a transcript written before flips was
+// retired and before ILL-FORMED needed its flaw still rebuilds its
+// deliberation: flips flips its point as the engine did then (Agreed to
+// Dismissed, any other to Agreed), and an ILL-FORMED point stands without
+// its flaw.
+func TestReplayReadsRetiredForms(t *testing.T) {
+	// started runs the first step through a store and returns the
+	// transcript as written.
+	started := func(t *testing.T, evaluation string) (*Store, string, string) {
+		t.Helper()
+		st, _ := newTestStore(t)
+		id, _, err := st.Start("Should the importer retry on HTTP 429?", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Respond(id, "1. parse never throws 2. a 5-minute idle timeout is enough"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Evaluate(id, []byte(evaluation)); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(st.TranscriptPath(id))
+		return st, id, string(data)
+	}
+	t.Run("ILL-FORMED without its flaw", func(t *testing.T) {
+		st, id, transcript := started(t, `{"iteration":1,"response":"valid","points":[`+agree("parse never throws")+`,`+
+			`{"text":"a 5-minute idle timeout is enough","triage":"in-scope","classification":"ILL-FORMED","flaw":"no referent for enough","clarify":"Enough for what?"}]}`)
+		old := strings.Replace(transcript, `"flaw":"no referent for enough",`, "", 1)
+		if old == transcript {
+			t.Fatal("the transcript does not hold the ILL-FORMED point's flaw as written")
+		}
+		os.WriteFile(st.TranscriptPath(id), []byte(old), 0o600)
+		s, err := st.Rebuild(id)
+		if err != nil {
+			t.Fatalf("rebuild from the older transcript: %v", err)
+		}
+		if !slices.Equal(s.Pending, []string{"P2"}) || s.Points["P2"].Issue != unrecordedFlaw {
+			t.Errorf("pending %v, P2 %+v", s.Pending, s.Points["P2"])
+		}
+	})
+	t.Run("flips", func(t *testing.T) {
+		_, _, transcript := started(t, `{"iteration":1,"response":"valid","points":[`+agree("parse never throws")+`,`+
+			`{"text":"a 5-minute idle timeout is enough","triage":"in-scope","classification":"BLOCKED","blocked":{"measurement":"longest gap","threshold":"5 min","verdict_delta":"over 5 min: REJECT"}}]}`)
+		flip := func(p string) string { return strings.NewReplacer(`"refutes"`, `"flips"`, `"confirms"`, `"flips"`).Replace(p) }
+		evaluation := `{"iteration":2,"response":"valid","points":[` +
+			flip(decisive("stack trace: parse() throws on empty input", "refutes", "P1")) + `,` +
+			flip(decisive("measured: longest gap 3 min", "confirms", "P2")) + `]}`
+		older := transcript +
+			`{"time":"2026-01-31T17:15:00Z","kind":"response","text":"traces"}` + "\n" +
+			`{"time":"2026-01-31T17:15:00Z","kind":"evaluation","data":` + evaluation + "}\n"
+		s, err := replay([]byte(older))
+		if err != nil {
+			t.Fatalf("replay of flips: %v", err)
+		}
+		if d := s.Buckets.Dismissed; len(d) != 1 || d[0].ID != "P1" || d[0].Tag != TagRejected {
+			t.Errorf("P1 flipped from Agreed: dismissed %+v", d)
+		}
+		if !slices.ContainsFunc(s.Buckets.Agreed, func(a Agreed) bool { return a.ID == "P2" }) {
+			t.Errorf("P2 flipped from Unresolved: agreed %+v", s.Buckets.Agreed)
+		}
+		if _, err := DecodeEvaluation([]byte(evaluation)); err == nil {
+			t.Error("flips is accepted from a caller, not only from a recorded transcript")
+		}
+	})
 }
