@@ -376,9 +376,13 @@ func decodeRecorded(s *State, data []byte) (*Evaluation, error) {
 	if err := d.Problems.Err(); err != nil {
 		return nil, err
 	}
-	for i := range ev.Points {
-		if pt := &ev.Points[i]; pt.Classification == ClassIllFormed && strings.TrimSpace(pt.Flaw) == "" {
-			pt.Flaw = unrecordedFlaw
+	if s.validateEvaluation(&ev) != nil {
+		// Where the rules now ask for the flaw the recorded evaluation
+		// did not give, it stands as not recorded.
+		for i := range ev.Points {
+			if pt := &ev.Points[i]; pt.Classification == ClassIllFormed && strings.TrimSpace(pt.Flaw) == "" {
+				pt.Flaw = unrecordedFlaw
+			}
 		}
 	}
 	return &ev, nil

@@ -114,7 +114,9 @@ func TestReplayReadsRetiredForms(t *testing.T) {
 	t.Run("flips", func(t *testing.T) {
 		_, _, transcript := started(t, `{"iteration":1,"response":"valid","points":[`+agree("parse never throws")+`,`+
 			`{"text":"a 5-minute idle timeout is enough","triage":"in-scope","classification":"BLOCKED","blocked":{"measurement":"longest gap","threshold":"5 min","verdict_delta":"over 5 min: REJECT"}}]}`)
-		flip := func(p string) string { return strings.NewReplacer(`"refutes"`, `"flips"`, `"confirms"`, `"flips"`).Replace(p) }
+		flip := func(p string) string {
+			return strings.NewReplacer(`"refutes"`, `"flips"`, `"confirms"`, `"flips"`).Replace(p)
+		}
 		evaluation := `{"iteration":2,"response":"valid","points":[` +
 			flip(decisive("stack trace: parse() throws on empty input", "refutes", "P1")) + `,` +
 			flip(decisive("measured: longest gap 3 min", "confirms", "P2")) + `]}`
