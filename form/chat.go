@@ -89,8 +89,16 @@ type FollowupGroup[Q any] struct {
 // GroupLabel names group k (from 1) of a two-tier picker: "Group 2".
 func GroupLabel(k int) string { return "Group " + strconv.Itoa(k) }
 
-// NotNowNote describes the NotNow choice beside a single blocked item.
-const NotNowNote = "Leave it blocked for now; nothing is tackled next."
+// NotNowNote describes the NotNow choice beside the single option of a
+// progress pick: in a task report, leaving the blocked item blocked; in the
+// neutral report style (no blocked items, a topic to go deeper on), going
+// no deeper.
+func (f *Field) NotNowNote() string {
+	if f.ProgressStyle == "report" {
+		return "Go no deeper for now; nothing more is pulled."
+	}
+	return "Leave it blocked for now; nothing is tackled next."
+}
 
 // ChatChoice is one field as a chat tool asks it.
 type ChatChoice struct {

@@ -110,7 +110,7 @@ func (p *plan) askOptions() []Option {
 	for i, o := range p.Choice.Options {
 		out[i] = Option{Label: p.Choice.Label(o), Description: form.Sentences(p.Field.OptionNote(o), p.Field.EndorsementNote(o), p.Field.GuessNote(o))}
 		if o == form.NotNow && p.Field.NeedsNotNow() {
-			out[i].Description = form.NotNowNote
+			out[i].Description = p.Field.NotNowNote()
 		}
 	}
 	return out

@@ -203,3 +203,19 @@ func FuzzAnswers(f *testing.F) {
 		}
 	})
 }
+
+// TestReportStyleNotNowSaysNothingBlocked: the second choice beside the
+// only option of a report-style progress (a neutral digest: nothing is
+// blocked) does not speak of leaving it blocked.
+func TestReportStyleNotNowSaysNothingBlocked(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [{"id": "digest", "text": "Pull more on a topic?",
+		"type": "progress", "progress_style": "report", "required": false, "options": ["Memory architecture"],
+		"progress_items": [{"label": "Memory architecture", "status": "project context"}, {"label": "Old notes", "status": "archive"}]}]}`))
+	opts := Render(f).RequestUserInput[0].Questions[0].Options
+	if len(opts) != 2 || opts[1].Label != "Not now" {
+		t.Fatalf("options = %+v, want the topic and Not now", opts)
+	}
+	if d := opts[1].Description; strings.Contains(strings.ToLower(d), "blocked") || d == "" {
+		t.Errorf("Not now is described %q, want words for going no deeper", d)
+	}
+}

@@ -221,7 +221,7 @@ func (p *plan) askOptions() []Option {
 		case f.Type == form.Confirm && i == 0:
 			desc = form.Sentences(desc, f.ConsequenceReport())
 		case o == form.NotNow && f.NeedsNotNow():
-			desc = form.NotNowNote
+			desc = f.NotNowNote()
 		case o == rec && f.Type == form.Pushback && f.Rationale != "":
 			desc = form.Sentences(desc, "I'd push back: "+f.Rationale)
 		case o == rec && (f.Type == form.Decision || f.Type == form.Deliberation) && f.Rationale != "":
