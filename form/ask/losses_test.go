@@ -24,3 +24,18 @@ func TestReportStyleNotNowSaysNothingBlocked(t *testing.T) {
 		t.Errorf("Not now is described %q, want words for going no deeper", d)
 	}
 }
+
+// TestMultiSelectDefaultIsDescribed: a multi-select's default is told on
+// AskUserQuestion (which preselects nothing) in its options' descriptions,
+// as a single choice's default is badged.
+func TestMultiSelectDefaultIsDescribed(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [{"id": "p", "text": "Which platforms ship?",
+		"type": "multi_select", "options": ["linux", "macos", "windows"], "default": ["linux", "windows"]}]}`))
+	opts := Render(f).AskUserQuestion[0].Questions[0].Options
+	for _, o := range opts {
+		inDefault := o.Label == "linux" || o.Label == "windows"
+		if got := strings.Contains(o.Description, "Part of the default answer."); got != inDefault {
+			t.Errorf("%s: description %q; in the default: %v", o.Label, o.Description, inDefault)
+		}
+	}
+}

@@ -108,7 +108,7 @@ func optionsProblem(f *form.Field, opts []string) string {
 func (p *plan) askOptions() []Option {
 	out := make([]Option, len(p.Choice.Options))
 	for i, o := range p.Choice.Options {
-		out[i] = Option{Label: p.Choice.Label(o), Description: form.Sentences(p.Field.OptionNote(o), p.Field.EndorsementNote(o), p.Field.GuessNote(o))}
+		out[i] = Option{Label: p.Choice.Label(o), Description: form.Sentences(p.Field.OptionNote(o), p.Field.EndorsementNote(o), p.Field.DefaultNote(o), p.Field.GuessNote(o))}
 		if o == form.NotNow && p.Field.NeedsNotNow() {
 			out[i].Description = p.Field.NotNowNote()
 		}
