@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/elicit/elicit/problem"
 )
@@ -86,8 +87,70 @@ type FollowupGroup[Q any] struct {
 	Question Q      `json:"question"`
 }
 
-// GroupLabel names group k (from 1) of a two-tier picker: "Group 2".
+// GroupLabel names group k (from 1) of a two-tier picker when its options
+// cannot name it: "Group 2". Answers naming a group so are read too.
 func GroupLabel(k int) string { return "Group " + strconv.Itoa(k) }
+
+// labelWords is the most words the chat tools take in an option label
+// (hosts.md: 1-5 words, the badges counted).
+const labelWords = 5
+
+// words counts the words of s as the hosts count them: runs of non-space.
+func words(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		space := unicode.IsSpace(r)
+		if !space && !in {
+			n++
+		}
+		in = !space
+	}
+	return n
+}
+
+// cutWords is s cut to its first n words (at least one) without the small
+// words a cut would leave dangling ("Explore and" is "Explore"), the last
+// ending in "…", or s when it has no more.
+func cutWords(s string, n int) string {
+	w := strings.Fields(s)
+	n = max(n, 1)
+	if len(w) <= n {
+		return s
+	}
+	kept := w[:n]
+	for len(kept) > 1 && dangling[strings.ToLower(kept[len(kept)-1])] {
+		kept = kept[:len(kept)-1]
+	}
+	return strings.Join(kept, " ") + "…"
+}
+
+// dangling are the words a cut label does not end on.
+var dangling = map[string]bool{"a": true, "an": true, "and": true, "at": true, "by": true, "for": true,
+	"in": true, "of": true, "on": true, "or": true, "the": true, "to": true, "with": true}
+
+// cutMiddle is s as n words (at least two): its first n-1, the last of
+// them ending in "…", and its last word ("Deploy to… evening"), or s when
+// it has no more.
+func cutMiddle(s string, n int) string {
+	w := strings.Fields(s)
+	n = max(n, 2)
+	if len(w) <= n {
+		return s
+	}
+	return strings.Join(w[:n-1], " ") + "… " + w[len(w)-1]
+}
+
+// groupName names a two-tier group by its first and last options, within
+// the label limit, the first given the more room: "Alpha – Delta", "Explore
+// and learn – Review…".
+func groupName(first, last string) string {
+	a, b := words(first), words(last)
+	if a+b+1 <= labelWords {
+		return first + " – " + last
+	}
+	head := cutWords(first, min(a, labelWords-2))
+	return head + " – " + cutWords(last, labelWords-1-words(head))
+}
 
 // NotNowNote describes the NotNow choice beside the single option of a
 // progress pick: in a task report, leaving the blocked item blocked; in the
@@ -112,10 +175,13 @@ type ChatChoice struct {
 	// Groups are the sizes of a two-tier picker's groups (Groups(n, size)),
 	// or nil when the options fit one question.
 	Groups []int
+	// GroupNames name the groups, as the first tier offers them (SetGroups).
+	GroupNames []string
 	// Followups name each group's follow-up question in problems (its id),
 	// or are nil: "the follow-up question for it".
 	Followups []string
-	labels    map[string]int // label -> first option with it, for many options
+	labels    map[string]int    // label -> first option with it, for many options
+	shown     map[string]string // option -> its label, cut to the hosts' limit
 }
 
 // NewChatChoice plans f's options for a chat tool, its recommendation
@@ -130,12 +196,119 @@ func NewChatChoice(f *Field, badge string) *ChatChoice {
 
 // Label is how the tool shows option o. An option named "Other" is
 // "Other (option)", told apart from the free-text "Other" the host adds.
+// A label over the hosts' 1-5 words (its badges counted) is cut to them
+// ("Exponential backoff with jitter… (Recommended)"), unless the cut would
+// read as another option: Shortened says so, and the option's description
+// then holds its whole text. Either label maps back to the option.
 func (c *ChatChoice) Label(o string) string {
+	if c.shown == nil {
+		c.shorten()
+	}
+	if l, ok := c.shown[o]; ok {
+		return l
+	}
+	return c.fullLabel(o)
+}
+
+// Shortened reports whether option o's label is cut from its text.
+func (c *ChatChoice) Shortened(o string) bool { return c.Label(o) != c.fullLabel(o) }
+
+// fullLabel is option o's label before it is cut to the hosts' limit.
+func (c *ChatChoice) fullLabel(o string) string {
 	label := c.Field.ChatLabel(o, c.Badge)
 	if strings.EqualFold(strings.TrimSpace(o), "other") {
 		label = o + optionSuffix + label[len(o):]
 	}
 	return label
+}
+
+// shorten labels every option within labelWords: the first words of a
+// long option, else its first and last words, where that reads as no other
+// option's label or text (in any case, without badges); else the whole
+// text.
+func (c *ChatChoice) shorten() {
+	c.shown = map[string]string{} // only the long ones: most forms have none
+	var long []string
+	for _, o := range c.Options {
+		if words(c.fullLabel(o)) > labelWords {
+			long = append(long, o)
+		}
+	}
+	if len(long) == 0 {
+		return
+	}
+	taken := make(map[string]bool, 2*len(c.Options))
+	for _, o := range c.Options {
+		full := c.fullLabel(o)
+		taken[strings.ToLower(o)] = true
+		taken[strings.ToLower(stripBadges(full))] = true
+	}
+	for _, o := range long {
+		c.shown[o] = c.fullLabel(o)
+	}
+	for _, cut := range []func(string, int) string{cutWords, cutMiddle} {
+		tried := make(map[string]int, len(long)) // short text -> how many options cut to it
+		short := make(map[string]string, len(long))
+		for _, o := range long {
+			full := c.shown[o]
+			suffix := full[len(o):]
+			if !strings.HasPrefix(full, o) {
+				continue
+			}
+			t := cut(o, labelWords-words(suffix))
+			short[o] = t + suffix
+			tried[strings.ToLower(t)]++
+		}
+		var left []string
+		for _, o := range long {
+			l, ok := short[o]
+			if !ok {
+				continue
+			}
+			if t := strings.ToLower(stripBadges(l)); tried[t] == 1 && !taken[t] {
+				c.shown[o] = l
+				taken[t] = true
+				continue
+			}
+			left = append(left, o)
+		}
+		long = left
+	}
+}
+
+// SetGroups splits the options into a two-tier picker's groups of the
+// given sizes (Groups) and names each by its first and last options
+// ("Alpha – Delta"); where two names would read alike, or like an option,
+// the groups are "Group 1", "Group 2", ...
+func (c *ChatChoice) SetGroups(sizes []int) {
+	c.Groups = sizes
+	c.GroupNames = make([]string, len(sizes))
+	seen := map[string]bool{}
+	for _, o := range c.Options {
+		seen[strings.ToLower(o)] = true
+	}
+	start := 0
+	for k, n := range sizes {
+		name := groupName(c.Options[start], c.Options[start+n-1])
+		start += n
+		t := strings.ToLower(name)
+		if seen[t] || c.Field.Type == MultiSelect && strings.Contains(name, ",") {
+			for k := range c.GroupNames {
+				c.GroupNames[k] = GroupLabel(k + 1)
+			}
+			return
+		}
+		seen[t] = true
+		c.GroupNames[k] = name
+	}
+}
+
+// groupName is group k's (from 1) name.
+func (c *ChatChoice) groupName(k int) string {
+	if k <= len(c.GroupNames) {
+		return c.GroupNames[k-1]
+	}
+	return GroupLabel(k)
 }
 
 // unlabel maps an answer the tool gave back to an option: a label as
@@ -194,6 +367,11 @@ func (c *ChatChoice) optionOf(s, t string) (int, bool) {
 // group is the group (from 1) a first-tier label names, in any case, or 0.
 func (c *ChatChoice) group(label string) int {
 	t := strings.TrimSpace(label)
+	for k := 1; k <= len(c.Groups); k++ {
+		if strings.EqualFold(t, c.groupName(k)) {
+			return k
+		}
+	}
 	for k := 1; k <= len(c.Groups); k++ {
 		if strings.EqualFold(t, GroupLabel(k)) {
 			return k
@@ -432,7 +610,7 @@ func (r *ChatAnswers) Result() (map[string]any, error) {
 		var missing, names []string
 		for _, k := range slices.Compact(slices.Sorted(slices.Values(t.chosen))) {
 			if !t.answered[k] {
-				missing = append(missing, GroupLabel(k))
+				missing = append(missing, strconv.Quote(c.groupName(k)))
 				if k <= len(c.Followups) {
 					names = append(names, c.Followups[k-1])
 				}

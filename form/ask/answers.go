@@ -29,6 +29,7 @@ func index(f *form.Form) map[string]target {
 			idx[p.Question.Question] = target{plan: p, group: 0}
 			for k, g := range p.Groups {
 				idx[g.Question.Question] = target{plan: p, group: k + 1}
+				idx[legacyGroupQuestion(p, k+1)] = target{plan: p, group: k + 1}
 			}
 		}
 	}

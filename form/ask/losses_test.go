@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/elicit/elicit/internal/formtest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // The small losses of issue 27 on AskUserQuestion, one test each.
@@ -37,5 +38,87 @@ func TestMultiSelectDefaultIsDescribed(t *testing.T) {
 		if got := strings.Contains(o.Description, "Part of the default answer."); got != inDefault {
 			t.Errorf("%s: description %q; in the default: %v", o.Label, o.Description, inDefault)
 		}
+	}
+}
+
+// TestLongLabelsAreCut: option labels over the host's 1-5 words (the
+// " (Recommended)" badge counted) are cut to them, the whole text kept in
+// the description; answers with the cut label, or the whole text, map back
+// to the option. Cuts that would read alike fall back to their first and
+// last words, else to the whole text.
+func TestLongLabelsAreCut(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [{"id": "r", "text": "How should we retry?",
+		"type": "single_select", "default": "Exponential backoff with jitter everywhere",
+		"options": ["Exponential backoff with jitter everywhere", "Retry three times then give up on it",
+			"Deploy to the staging cluster on Monday", "Deploy to the staging cluster on Friday", "Short one"]}]}`))
+	r := Render(f)
+	q := r.AskUserQuestion[0].Questions[0] // five options: the first tier
+	var labels []string
+	for _, g := range r.Followups[0].Groups {
+		for _, o := range g.Question.Options {
+			labels = append(labels, o.Label+" | "+o.Description)
+		}
+	}
+	want := []string{
+		"Exponential backoff with jitter… (Recommended) | Exponential backoff with jitter everywhere",
+		"Retry three times then give… | Retry three times then give up on it",
+		"Deploy to the staging… Monday | Deploy to the staging cluster on Monday",
+		"Deploy to the staging… Friday | Deploy to the staging cluster on Friday",
+		"Short one | ",
+	}
+	if diff := cmp.Diff(want, labels); diff != "" {
+		t.Errorf("labels | descriptions (-want +got):\n%s", diff)
+	}
+	for _, o := range q.Options {
+		if n := len(strings.Fields(o.Label)); n > 5 {
+			t.Errorf("group label %q has %d words", o.Label, n)
+		}
+	}
+	group := r.Followups[0].Groups[0]
+	for answer, want := range map[string]string{
+		"Exponential backoff with jitter… (Recommended)": "Exponential backoff with jitter everywhere",
+		"Retry three times then give…":                   "Retry three times then give up on it",
+		"Retry three times then give up on it":           "Retry three times then give up on it",
+	} {
+		got, err := Answers(f, map[string]any{q.Question: group.Label, group.Question.Question: answer})
+		if err != nil || got["r"] != want {
+			t.Errorf("answer %q: got %v, %v; want %q", answer, got, err, want)
+		}
+	}
+}
+
+// TestTwoTierGroupsAreNamed: the first tier of a two-tier picker names each
+// group by its first and last options, within the label limit; an answer
+// naming a group either way, or as "Group k" (as elicit named them
+// before), reaches its follow-up.
+func TestTwoTierGroupsAreNamed(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [
+		{"id": "n", "text": "Which one?", "type": "single_select", "options": ["Alpha", "Bravo", "Charlie", "Delta", "Echo"]},
+		{"id": "s", "text": "Which session?", "type": "single_select", "options": ["Build something new",
+			"Fix what is broken", "Explore and learn", "Review and tidy", "Plan the next release"]}]}`))
+	r := Render(f)
+	var names []string
+	for _, q := range r.AskUserQuestion[0].Questions {
+		for _, o := range q.Options {
+			names = append(names, o.Label)
+		}
+	}
+	want := []string{"Alpha – Charlie", "Delta – Echo", "Build something new – Explore…", "Review and tidy – Plan…"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("group labels (-want +got):\n%s", diff)
+	}
+	q, second := r.AskUserQuestion[0].Questions[0].Question, r.Followups[0].Groups[1].Question.Question
+	if second != "Which one? (Delta – Echo)" {
+		t.Errorf("the second group's question is %q", second)
+	}
+	for _, first := range []string{"Delta – Echo", " delta – echo ", "Group 2"} {
+		got, err := Answers(f, map[string]any{q: first, second: "Echo"})
+		if err != nil || got["n"] != "Echo" {
+			t.Errorf("first tier %q: got %v, %v", first, got, err)
+		}
+	}
+	_, err := Answers(f, map[string]any{q: "Delta – Echo"})
+	if err == nil || err.Error() != `answers.n: the first tier chose "Delta – Echo" but the follow-up question for it was not answered` {
+		t.Errorf("a missing follow-up: %v", err)
 	}
 }

@@ -72,6 +72,9 @@ func checkAskInput(t *testing.T, name string, in Input) {
 			if o.Label == "" || labels[o.Label] || strings.EqualFold(o.Label, "other") {
 				t.Errorf("%s: bad or repeated label %q", name, o.Label)
 			}
+			if n := len(strings.Fields(o.Label)); n < 1 || n > 5 {
+				t.Errorf("%s: label %q has %d words, want 1-5", name, o.Label, n)
+			}
 			if q.MultiSelect && strings.Contains(o.Label, ",") {
 				t.Errorf("%s: multi-select label %q has a comma", name, o.Label)
 			}

@@ -65,6 +65,9 @@ func TestRenderMatchesHostSchema(t *testing.T) {
 					t.Errorf("%s: header %q over 12 UTF-16 units", name, q.Header)
 				}
 				for i, o := range q.Options {
+					if n := len(strings.Fields(o.Label)); n < 1 || n > 5 {
+						t.Errorf("%s: %q label %q has %d words, want 1-5", name, q.ID, o.Label, n)
+					}
 					if strings.EqualFold(o.Label, "Other") {
 						t.Errorf("%s: %q offers Other (the client adds it)", name, q.ID)
 					}
@@ -170,7 +173,7 @@ func TestAnswersProblems(t *testing.T) {
 		`answers["nope"]: no question of this form has this id`,
 		`answers["outcome"]: no question of this form has this id`,
 		`answers["effort_cap"].answers: holds 2 answers; request_user_input asks for one`,
-		"answers.mode: the first tier chose Group 2 but its follow-up question (mode_group_2) was not answered",
+		`answers.mode: the first tier chose "Explore and learn – Review…" but its follow-up question (mode_group_2) was not answered`,
 	}
 	probs, _ := err.(problem.List)
 	if diff := cmp.Diff(want, probs.Strings()); diff != "" {

@@ -216,7 +216,11 @@ func (p *plan) askOptions() []Option {
 	rec := f.Recommendation()
 	out := make([]Option, len(p.Choice.Options))
 	for i, o := range p.Choice.Options {
-		desc := form.Sentences(f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o))
+		full := ""
+		if p.Choice.Shortened(o) {
+			full = o // the label is cut to the tool's 1-5 words
+		}
+		desc := form.Sentences(full, f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o))
 		switch {
 		case f.Type == form.Confirm && i == 0:
 			desc = form.Sentences(desc, f.ConsequenceReport())
@@ -254,11 +258,11 @@ func defaultDescription(f *form.Field, o, rec string) string {
 func (p *plan) twoTier(q Question, opts []Option, used map[string]bool) {
 	tier1 := q
 	start := 0
-	p.Choice.Groups = form.Groups(len(opts), maxOptions)
+	p.Choice.SetGroups(form.Groups(len(opts), maxOptions))
 	for k, size := range p.Choice.Groups {
 		group := opts[start : start+size]
 		start += size
-		label := form.GroupLabel(k + 1)
+		label := p.Choice.GroupNames[k]
 		labels := make([]string, len(group))
 		for i, o := range group {
 			labels[i] = strings.TrimSuffix(o.Label, form.RecommendedSuffix)
