@@ -163,6 +163,29 @@ func (f *Field) NotNowNote() string {
 	return "Leave it blocked for now; nothing is tackled next."
 }
 
+// SkipLabel is the choice the chat tools add to leave an optional question
+// unanswered, where the question has room for it; SkipNote describes it.
+const (
+	SkipLabel = "Skip"
+	SkipNote  = "Leave this question unanswered."
+)
+
+// Skippable reports whether a chat tool may offer f's question a Skip
+// choice: f is optional with no default (a default is what leaving it
+// keeps), has no Not now, and no option of its own reads "Skip".
+func (c *ChatChoice) Skippable() bool {
+	f := c.Field
+	if f.Required || f.Default != nil || f.NeedsNotNow() || f.DisplayOnly() {
+		return false
+	}
+	for _, o := range c.Options {
+		if strings.EqualFold(strings.TrimSpace(o), SkipLabel) {
+			return false
+		}
+	}
+	return true
+}
+
 // ChatChoice is one field as a chat tool asks it.
 type ChatChoice struct {
 	Field *Field
@@ -172,6 +195,9 @@ type ChatChoice struct {
 	// Badge marks the recommendation: RecommendedSuffix, or
 	// SuggestedSuffix on the questions a construct expands into.
 	Badge string
+	// Skip says the question (a two-tier picker's first tier) offers
+	// SkipLabel: choosing it is no answer.
+	Skip bool
 	// Groups are the sizes of a two-tier picker's groups (Groups(n, size)),
 	// or nil when the options fit one question.
 	Groups []int
@@ -318,7 +344,7 @@ func (c *ChatChoice) groupName(k int) string {
 // judge.
 func (c *ChatChoice) unlabel(s string) string {
 	t := strings.TrimSpace(s)
-	if c.Field.NeedsNotNow() && strings.EqualFold(t, NotNow) {
+	if c.Field.NeedsNotNow() && strings.EqualFold(t, NotNow) || c.Skip && strings.EqualFold(t, SkipLabel) {
 		return ""
 	}
 	if i, ok := c.optionOf(s, t); ok {
@@ -389,6 +415,9 @@ func (c *ChatChoice) groupsNamed(answer string) ([]int, bool) {
 	}
 	ks := make([]int, 0, len(parts))
 	for _, p := range parts {
+		if c.Skip && len(parts) > 1 && strings.EqualFold(strings.TrimSpace(p), SkipLabel) {
+			continue // Skip beside groups: the groups
+		}
 		k := c.group(p)
 		if k == 0 {
 			return nil, false
@@ -537,7 +566,9 @@ func showChat(v any) string {
 func (r *ChatAnswers) addMulti(path string, c *ChatChoice, group int, answer string) {
 	var chosen []string
 	for _, part := range splitLabels(answer) {
-		chosen = append(chosen, c.unlabel(part))
+		if o := c.unlabel(part); o != "" { // Skip beside choices: the choices
+			chosen = append(chosen, o)
+		}
 	}
 	f := c.Field
 	key := f.ID + "\x00" + strconv.Itoa(group)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/formtest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -120,5 +121,48 @@ func TestTwoTierGroupsAreNamed(t *testing.T) {
 	_, err := Answers(f, map[string]any{q: "Delta – Echo"})
 	if err == nil || err.Error() != `answers.n: the first tier chose "Delta – Echo" but the follow-up question for it was not answered` {
 		t.Errorf("a missing follow-up: %v", err)
+	}
+}
+
+// TestOptionalSelectCanBeSkipped: an optional question with no default
+// offers Skip where the host's four options leave room (beside a two-tier
+// picker's groups too), and choosing it is no answer; a required question,
+// one with a default (leaving it keeps the default) or one without room
+// gets none.
+func TestOptionalSelectCanBeSkipped(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [
+		{"id": "three", "text": "Three?", "type": "single_select", "required": false, "options": ["a", "b", "c"]},
+		{"id": "four", "text": "Four?", "type": "single_select", "required": false, "options": ["a", "b", "c", "d"]},
+		{"id": "six", "text": "Six?", "type": "single_select", "required": false, "options": ["a", "b", "c", "d", "e", "f"]},
+		{"id": "multi", "text": "Which?", "type": "multi_select", "required": false, "options": ["x", "y"]},
+		{"id": "kept", "text": "Kept?", "type": "single_select", "required": false, "options": ["a", "b"], "default": "a"},
+		{"id": "must", "text": "Must?", "type": "boolean"},
+		{"id": "yes", "text": "Notify?", "type": "boolean", "required": false}]}`))
+	r := Render(f)
+	skips := map[string]bool{}
+	for _, in := range r.AskUserQuestion {
+		for _, q := range in.Questions {
+			for _, o := range q.Options {
+				if o.Label == "Skip" {
+					skips[q.Question] = o.Description != ""
+				}
+			}
+		}
+	}
+	want := map[string]bool{"Three?": true, "Six? (choose a group first)": true, "Which?": true, "Notify?": true}
+	if diff := cmp.Diff(want, skips); diff != "" {
+		t.Errorf("questions with Skip (-want +got):\n%s", diff)
+	}
+	got, err := Answers(f, map[string]any{"Three?": "Skip", "Six? (choose a group first)": "Skip", "Which?": "Skip",
+		"Notify?": "skip", "Must?": "Yes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := form.Collect(f, got, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"must": "Yes", "kept": "a"}, resp.Responses); diff != "" {
+		t.Errorf("responses (-want +got):\n%s", diff)
 	}
 }

@@ -40,8 +40,22 @@ func planFor(f *form.Field) *plan {
 	return p
 }
 
-// plan fills p with how to ask f.
-func (p *plan) plan(f *form.Field) { p.planAs(f, form.RecommendedSuffix) }
+// plan fills p with how to ask f: its question, with Skip where it fits.
+func (p *plan) plan(f *form.Field) {
+	p.planAs(f, form.RecommendedSuffix)
+	p.addSkip()
+}
+
+// addSkip offers Skip on an optional question with no default where it has
+// room: beside its options, or beside a two-tier picker's groups. (The
+// rows and slots of a construct get none: the construct is skipped whole.)
+func (p *plan) addSkip() {
+	if p.Unsupported != "" || !p.Choice.Skippable() || len(p.Question.Options) >= maxOptions {
+		return
+	}
+	p.Question.Options = append(p.Question.Options, Option{Label: form.SkipLabel, Description: form.SkipNote})
+	p.Choice.Skip = true
+}
 
 // planAs fills p with how to ask f, marking its recommendation with badge.
 func (p *plan) planAs(f *form.Field, badge string) {

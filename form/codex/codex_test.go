@@ -222,3 +222,37 @@ func TestReportStyleNotNowSaysNothingBlocked(t *testing.T) {
 		t.Errorf("Not now is described %q, want words for going no deeper", d)
 	}
 }
+
+// TestOptionalSelectCanBeSkipped: an optional question with no default
+// offers Skip where request_user_input's three options leave room, and
+// choosing it is no answer.
+func TestOptionalSelectCanBeSkipped(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [
+		{"id": "two", "text": "Two?", "type": "single_select", "required": false, "options": ["a", "b"]},
+		{"id": "three", "text": "Three?", "type": "single_select", "required": false, "options": ["a", "b", "c"]},
+		{"id": "five", "text": "Five?", "type": "single_select", "required": false, "options": ["a", "b", "c", "d", "e"]},
+		{"id": "must", "text": "Must?", "type": "boolean"}]}`))
+	r := Render(f)
+	skips := map[string]bool{}
+	for _, in := range r.RequestUserInput {
+		for _, q := range in.Questions {
+			for _, o := range q.Options {
+				if o.Label == "Skip" {
+					skips[q.ID] = o.Description != ""
+				}
+			}
+		}
+	}
+	if diff := cmp.Diff(map[string]bool{"two": true, "five": true}, skips); diff != "" {
+		t.Errorf("questions with Skip (-want +got):\n%s", diff)
+	}
+	skip := map[string]any{"answers": []any{"Skip"}}
+	got, err := Answers(f, map[string]any{"two": skip, "five": skip, "must": map[string]any{"answers": []any{"No"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := form.Collect(f, got, nil)
+	if err != nil || !cmp.Equal(map[string]any{"must": "No"}, resp.Responses) {
+		t.Errorf("responses %v, %v; want only must", resp, err)
+	}
+}

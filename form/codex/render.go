@@ -123,7 +123,7 @@ func plans(f *form.Form) []*plan {
 			out = append(out, partPlans(&f.Fields[i], used)...)
 			continue
 		}
-		out = append(out, planFor(&f.Fields[i], ids[i], used))
+		out = append(out, planFor(&f.Fields[i], ids[i], used, false))
 	}
 	return out
 }
@@ -177,7 +177,9 @@ func noControl(t form.Type) string {
 	return ""
 }
 
-func planFor(f *form.Field, id string, used map[string]bool) *plan {
+// planFor plans f's question under id; part says f is a row or rank slot
+// of a construct (asked whole: no Skip of its own).
+func planFor(f *form.Field, id string, used map[string]bool, part bool) *plan {
 	p := &plan{chatplan.Plan[Question]{Field: f, Choice: form.NewChatChoice(f, form.RecommendedSuffix)}}
 	switch {
 	case f.DisplayOnly():
@@ -203,10 +205,23 @@ func planFor(f *form.Field, id string, used map[string]bool) *plan {
 	if len(opts) <= maxOptions {
 		q.Options = opts
 		p.Question = q
-		return p
+	} else {
+		p.twoTier(q, opts, used)
 	}
-	p.twoTier(q, opts, used)
+	if !part {
+		p.addSkip()
+	}
 	return p
+}
+
+// addSkip offers Skip on an optional question with no default where it has
+// room: beside its options, or beside a two-tier picker's groups.
+func (p *plan) addSkip() {
+	if !p.Choice.Skippable() || len(p.Question.Options) >= maxOptions {
+		return
+	}
+	p.Question.Options = append(p.Question.Options, Option{Label: form.SkipLabel, Description: form.SkipNote})
+	p.Choice.Skip = true
 }
 
 // askOptions labels and describes the options; every description is a
