@@ -208,6 +208,7 @@ type ChatChoice struct {
 	Followups []string
 	labels    map[string]int    // label -> first option with it, for many options
 	shown     map[string]string // option -> its label, cut to the hosts' limit
+	confirm   *Form             // the all-guessed form this confirms (NewConfirmChoice), or nil
 }
 
 // NewChatChoice plans f's options for a chat tool, its recommendation
@@ -445,10 +446,11 @@ type ChatQuestion struct {
 // questions, is a problem naming both places; a two-tier picker whose
 // first tier chose a group whose follow-up was not answered is a problem.
 type ChatAnswers struct {
-	out   map[string]any
-	given map[string]chatGiven // field id, or field id and group for a multi-select
-	tiers map[*ChatChoice]*chatTier
-	probs problem.List
+	out     map[string]any
+	given   map[string]chatGiven // field id, or field id and group for a multi-select
+	tiers   map[*ChatChoice]*chatTier
+	changes []chatChange // confirms answered with anything but Keep all (confirmall.go)
+	probs   problem.List
 }
 
 type chatGiven struct {
@@ -483,6 +485,10 @@ func (r *ChatAnswers) Each(prefix string, answers map[string]any, read func(path
 // (where problems put it, e.g. `answers["Which region?"]`).
 func (r *ChatAnswers) Add(path string, q ChatQuestion, answer string) {
 	c := q.Choice
+	if c.confirm != nil {
+		r.addConfirm(path, c, answer)
+		return
+	}
 	if q.Group == 0 && len(c.Groups) > 0 {
 		if ks, ok := c.groupsNamed(answer); ok {
 			t := r.tier(c)
@@ -631,6 +637,7 @@ func splitLabels(answer string) []string {
 
 // Result returns the answers, or every problem found (a problem.List).
 func (r *ChatAnswers) Result() (map[string]any, error) {
+	r.changeProblems()
 	choices := make([]*ChatChoice, 0, len(r.tiers))
 	for c := range r.tiers {
 		choices = append(choices, c)

@@ -42,6 +42,10 @@ func TestRenderMatchesHostSchema(t *testing.T) {
 	for name, f := range formtest.All(t) {
 		r := Render(f)
 		var inputs []Input
+		if r.ChangeSome != nil { // the one-tap confirm: one question, the form after it
+			inputs = append(inputs, r.RequestUserInput...)
+			r = r.ChangeSome
+		}
 		inputs = append(inputs, r.RequestUserInput...)
 		for _, fu := range r.Followups {
 			for _, g := range fu.Groups {

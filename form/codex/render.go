@@ -35,6 +35,11 @@ type Result struct {
 	Unsupported []form.Unsupported `json:"unsupported"`
 	// MarkdownFollowup asks those fields in one chat message.
 	MarkdownFollowup *markdown.Followup `json:"markdown_followup,omitempty"`
+	// ChangeSome, for a form whose every question is a guess, is the whole
+	// form's render: RequestUserInput then holds one question that shows
+	// every guess (Keep all, or Change some), and ChangeSome is what to ask
+	// after "Change some".
+	ChangeSome *Result `json:"change_some,omitempty"`
 	// Problems, for a form that breaks a definition rule (see
 	// form.Validate), name every problem; Success is then false and nothing
 	// else is rendered.
@@ -71,7 +76,9 @@ type followup = form.Followup[Question]
 type followupGroup = form.FollowupGroup[Question]
 
 // Render renders f for request_user_input. Fields the tool cannot ask are
-// listed in Unsupported and asked in the markdown follow-up instead.
+// listed in Unsupported and asked in the markdown follow-up instead. A form
+// whose every question is a guess is one question confirming them all, the
+// whole form in ChangeSome (confirm.go).
 //
 // A form that breaks a definition rule is not rendered: Success is false and
 // Problems names every problem.
@@ -79,11 +86,21 @@ func Render(f *form.Form) *Result {
 	if err := f.Check(); err != nil {
 		return &Result{Problems: form.ProblemStrings(err), RequestUserInput: []Input{}, Unsupported: []form.Unsupported{}}
 	}
+	ps := plans(f)
+	r := render(f, ps)
+	if c := confirmAll(f, ps, r); c != nil {
+		return c
+	}
+	return r
+}
+
+// render renders f, whose questions are planned as ps.
+func render(f *form.Form, ps []*plan) *Result {
 	r := &Result{Success: true, Title: f.Title, Description: f.Description,
 		RequestUserInput: []Input{}, Unsupported: []form.Unsupported{}}
 	var batch []Question
 	var ids []string
-	for _, p := range plans(f) {
+	for _, p := range ps {
 		if p.Unsupported != "" {
 			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(p.Field, p.Unsupported, markdown.FollowupSurface(p.Field)))
 			ids = append(ids, p.Field.ID)
@@ -101,9 +118,12 @@ func Render(f *form.Form) *Result {
 	if len(batch) > 0 {
 		r.RequestUserInput = append(r.RequestUserInput, Input{Questions: batch})
 	}
-	r.MarkdownFollowup = markdown.NewFollowup(f, ids, "A few more questions that need a typed answer: reply in one message.")
+	r.MarkdownFollowup = markdown.NewFollowup(f, ids, followupLead)
 	return r
 }
+
+// followupLead introduces the markdown follow-up of the tool's questions.
+const followupLead = "A few more questions that need a typed answer: reply in one message."
 
 // plan is how one field is asked; the answer reader uses the same plans.
 type plan struct{ chatplan.Plan[Question] }
