@@ -40,14 +40,9 @@ func confirmAll(f *form.Form, full *Result) *Result {
 		Batches: [][]Payload{{{QuestionID: form.ConfirmID, Question: p.Question.Question, Type: string(form.SingleSelect),
 			Options: p.Choice.Options, Default: form.KeepAll,
 			HelpText: "Every answer is a guess: keep them all, or change some (then each question is asked: change_some)."}}},
-		AskUserQuestion: []Input{{Questions: []Question{p.Question}}}, Unsupported: []form.Unsupported{}, ChangeSome: full}
+		AskUserQuestion: []Input{{Questions: []Question{p.Question}}}, ChangeSome: full}
 	var reports []string
-	for _, u := range full.Unsupported {
-		if fl := f.Field(u.QuestionID); fl != nil && fl.DisplayOnly() {
-			r.Unsupported = append(r.Unsupported, u)
-			reports = append(reports, u.QuestionID)
-		}
-	}
+	r.Unsupported, reports = chatplan.Reports(f, full.Unsupported)
 	r.MarkdownFollowup = markdown.NewFollowup(f, reports, followupLead)
 	return r
 }
@@ -58,10 +53,5 @@ func oneTap(f *form.Form, r *Result) bool {
 	if len(r.AskUserQuestion) != 1 || len(r.AskUserQuestion[0].Questions) != 1 || len(r.Followups) > 0 {
 		return false
 	}
-	for _, u := range r.Unsupported {
-		if fl := f.Field(u.QuestionID); fl == nil || !fl.DisplayOnly() {
-			return false
-		}
-	}
-	return !r.AskUserQuestion[0].Questions[0].MultiSelect
+	return chatplan.OnlyReports(f, r.Unsupported) && !r.AskUserQuestion[0].Questions[0].MultiSelect
 }

@@ -44,14 +44,9 @@ func confirmAll(f *form.Form, ps []*plan, full *Result) *Result {
 	}
 	p := confirmPlan(f, ps)
 	r := &Result{Success: true, Title: f.Title, Description: f.Description,
-		RequestUserInput: []Input{{Questions: []Question{p.Question}}}, Unsupported: []form.Unsupported{}, ChangeSome: full}
+		RequestUserInput: []Input{{Questions: []Question{p.Question}}}, ChangeSome: full}
 	var reports []string
-	for _, u := range full.Unsupported {
-		if fl := f.Field(u.QuestionID); fl != nil && fl.DisplayOnly() {
-			r.Unsupported = append(r.Unsupported, u)
-			reports = append(reports, u.QuestionID)
-		}
-	}
+	r.Unsupported, reports = chatplan.Reports(f, full.Unsupported)
 	r.MarkdownFollowup = markdown.NewFollowup(f, reports, followupLead)
 	return r
 }
@@ -62,10 +57,5 @@ func oneTap(f *form.Form, r *Result) bool {
 	if len(r.RequestUserInput) != 1 || len(r.RequestUserInput[0].Questions) != 1 || len(r.Followups) > 0 {
 		return false
 	}
-	for _, u := range r.Unsupported {
-		if fl := f.Field(u.QuestionID); fl == nil || !fl.DisplayOnly() {
-			return false
-		}
-	}
-	return true
+	return chatplan.OnlyReports(f, r.Unsupported)
 }
