@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/elicit/elicit/problem"
 )
@@ -86,11 +87,104 @@ type FollowupGroup[Q any] struct {
 	Question Q      `json:"question"`
 }
 
-// GroupLabel names group k (from 1) of a two-tier picker: "Group 2".
+// GroupLabel names group k (from 1) of a two-tier picker when its options
+// cannot name it: "Group 2". Answers naming a group so are read too.
 func GroupLabel(k int) string { return "Group " + strconv.Itoa(k) }
 
-// NotNowNote describes the NotNow choice beside a single blocked item.
-const NotNowNote = "Leave it blocked for now; nothing is tackled next."
+// labelWords is the most words the chat tools take in an option label
+// (hosts.md: 1-5 words, the badges counted).
+const labelWords = 5
+
+// words counts the words of s as the hosts count them: runs of non-space.
+func words(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		space := unicode.IsSpace(r)
+		if !space && !in {
+			n++
+		}
+		in = !space
+	}
+	return n
+}
+
+// cutWords is s cut to its first n words (at least one) without the small
+// words a cut would leave dangling ("Explore and" is "Explore"), the last
+// ending in "…", or s when it has no more.
+func cutWords(s string, n int) string {
+	w := strings.Fields(s)
+	n = max(n, 1)
+	if len(w) <= n {
+		return s
+	}
+	kept := w[:n]
+	for len(kept) > 1 && dangling[strings.ToLower(kept[len(kept)-1])] {
+		kept = kept[:len(kept)-1]
+	}
+	return strings.Join(kept, " ") + "…"
+}
+
+// dangling are the words a cut label does not end on.
+var dangling = map[string]bool{"a": true, "an": true, "and": true, "at": true, "by": true, "for": true,
+	"in": true, "of": true, "on": true, "or": true, "the": true, "to": true, "with": true}
+
+// cutMiddle is s as n words (at least two): its first n-1, the last of
+// them ending in "…", and its last word ("Deploy to… evening"), or s when
+// it has no more.
+func cutMiddle(s string, n int) string {
+	w := strings.Fields(s)
+	n = max(n, 2)
+	if len(w) <= n {
+		return s
+	}
+	return strings.Join(w[:n-1], " ") + "… " + w[len(w)-1]
+}
+
+// groupName names a two-tier group by its first and last options, within
+// the label limit, the first given the more room: "Alpha – Delta", "Explore
+// and learn – Review…".
+func groupName(first, last string) string {
+	a, b := words(first), words(last)
+	if a+b+1 <= labelWords {
+		return first + " – " + last
+	}
+	head := cutWords(first, min(a, labelWords-2))
+	return head + " – " + cutWords(last, labelWords-1-words(head))
+}
+
+// NotNowNote describes the NotNow choice beside the single option of a
+// progress pick: in a task report, leaving the blocked item blocked; in the
+// neutral report style (no blocked items, a topic to go deeper on), going
+// no deeper.
+func (f *Field) NotNowNote() string {
+	if f.ProgressStyle == "report" {
+		return "Go no deeper for now; nothing more is pulled."
+	}
+	return "Leave it blocked for now; nothing is tackled next."
+}
+
+// SkipLabel is the choice the chat tools add to leave an optional question
+// unanswered, where the question has room for it; SkipNote describes it.
+const (
+	SkipLabel = "Skip"
+	SkipNote  = "Leave this question unanswered."
+)
+
+// Skippable reports whether a chat tool may offer f's question a Skip
+// choice: f is optional with no default (a default is what leaving it
+// keeps), has no Not now, and no option of its own reads "Skip".
+func (c *ChatChoice) Skippable() bool {
+	f := c.Field
+	if f.Required || f.Default != nil || f.NeedsNotNow() || f.DisplayOnly() {
+		return false
+	}
+	for _, o := range c.Options {
+		if strings.EqualFold(strings.TrimSpace(o), SkipLabel) {
+			return false
+		}
+	}
+	return true
+}
 
 // ChatChoice is one field as a chat tool asks it.
 type ChatChoice struct {
@@ -101,13 +195,20 @@ type ChatChoice struct {
 	// Badge marks the recommendation: RecommendedSuffix, or
 	// SuggestedSuffix on the questions a construct expands into.
 	Badge string
+	// Skip says the question (a two-tier picker's first tier) offers
+	// SkipLabel: choosing it is no answer.
+	Skip bool
 	// Groups are the sizes of a two-tier picker's groups (Groups(n, size)),
 	// or nil when the options fit one question.
 	Groups []int
+	// GroupNames name the groups, as the first tier offers them (SetGroups).
+	GroupNames []string
 	// Followups name each group's follow-up question in problems (its id),
 	// or are nil: "the follow-up question for it".
 	Followups []string
-	labels    map[string]int // label -> first option with it, for many options
+	labels    map[string]int    // label -> first option with it, for many options
+	shown     map[string]string // option -> its label, cut to the hosts' limit
+	confirm   *Form             // the all-guessed form this confirms (NewConfirmChoice), or nil
 }
 
 // NewChatChoice plans f's options for a chat tool, its recommendation
@@ -122,12 +223,119 @@ func NewChatChoice(f *Field, badge string) *ChatChoice {
 
 // Label is how the tool shows option o. An option named "Other" is
 // "Other (option)", told apart from the free-text "Other" the host adds.
+// A label over the hosts' 1-5 words (its badges counted) is cut to them
+// ("Exponential backoff with jitter… (Recommended)"), unless the cut would
+// read as another option: Shortened says so, and the option's description
+// then holds its whole text. Either label maps back to the option.
 func (c *ChatChoice) Label(o string) string {
+	if c.shown == nil {
+		c.shorten()
+	}
+	if l, ok := c.shown[o]; ok {
+		return l
+	}
+	return c.fullLabel(o)
+}
+
+// Shortened reports whether option o's label is cut from its text.
+func (c *ChatChoice) Shortened(o string) bool { return c.Label(o) != c.fullLabel(o) }
+
+// fullLabel is option o's label before it is cut to the hosts' limit.
+func (c *ChatChoice) fullLabel(o string) string {
 	label := c.Field.ChatLabel(o, c.Badge)
 	if strings.EqualFold(strings.TrimSpace(o), "other") {
 		label = o + optionSuffix + label[len(o):]
 	}
 	return label
+}
+
+// shorten labels every option within labelWords: the first words of a
+// long option, else its first and last words, where that reads as no other
+// option's label or text (in any case, without badges); else the whole
+// text.
+func (c *ChatChoice) shorten() {
+	c.shown = map[string]string{} // only the long ones: most forms have none
+	var long []string
+	for _, o := range c.Options {
+		if words(c.fullLabel(o)) > labelWords {
+			long = append(long, o)
+		}
+	}
+	if len(long) == 0 {
+		return
+	}
+	taken := make(map[string]bool, 2*len(c.Options))
+	for _, o := range c.Options {
+		full := c.fullLabel(o)
+		taken[strings.ToLower(o)] = true
+		taken[strings.ToLower(stripBadges(full))] = true
+	}
+	for _, o := range long {
+		c.shown[o] = c.fullLabel(o)
+	}
+	for _, cut := range []func(string, int) string{cutWords, cutMiddle} {
+		tried := make(map[string]int, len(long)) // short text -> how many options cut to it
+		short := make(map[string]string, len(long))
+		for _, o := range long {
+			full := c.shown[o]
+			suffix := full[len(o):]
+			if !strings.HasPrefix(full, o) {
+				continue
+			}
+			t := cut(o, labelWords-words(suffix))
+			short[o] = t + suffix
+			tried[strings.ToLower(t)]++
+		}
+		var left []string
+		for _, o := range long {
+			l, ok := short[o]
+			if !ok {
+				continue
+			}
+			if t := strings.ToLower(stripBadges(l)); tried[t] == 1 && !taken[t] {
+				c.shown[o] = l
+				taken[t] = true
+				continue
+			}
+			left = append(left, o)
+		}
+		long = left
+	}
+}
+
+// SetGroups splits the options into a two-tier picker's groups of the
+// given sizes (Groups) and names each by its first and last options
+// ("Alpha – Delta"); where two names would read alike, or like an option,
+// the groups are "Group 1", "Group 2", ...
+func (c *ChatChoice) SetGroups(sizes []int) {
+	c.Groups = sizes
+	c.GroupNames = make([]string, len(sizes))
+	seen := map[string]bool{}
+	for _, o := range c.Options {
+		seen[strings.ToLower(o)] = true
+	}
+	start := 0
+	for k, n := range sizes {
+		name := groupName(c.Options[start], c.Options[start+n-1])
+		start += n
+		t := strings.ToLower(name)
+		if seen[t] || c.Field.Type == MultiSelect && strings.Contains(name, ",") {
+			for k := range c.GroupNames {
+				c.GroupNames[k] = GroupLabel(k + 1)
+			}
+			return
+		}
+		seen[t] = true
+		c.GroupNames[k] = name
+	}
+}
+
+// groupName is group k's (from 1) name.
+func (c *ChatChoice) groupName(k int) string {
+	if k <= len(c.GroupNames) {
+		return c.GroupNames[k-1]
+	}
+	return GroupLabel(k)
 }
 
 // unlabel maps an answer the tool gave back to an option: a label as
@@ -137,7 +345,7 @@ func (c *ChatChoice) Label(o string) string {
 // judge.
 func (c *ChatChoice) unlabel(s string) string {
 	t := strings.TrimSpace(s)
-	if c.Field.NeedsNotNow() && strings.EqualFold(t, NotNow) {
+	if c.Field.NeedsNotNow() && strings.EqualFold(t, NotNow) || c.Skip && strings.EqualFold(t, SkipLabel) {
 		return ""
 	}
 	if i, ok := c.optionOf(s, t); ok {
@@ -187,6 +395,11 @@ func (c *ChatChoice) optionOf(s, t string) (int, bool) {
 func (c *ChatChoice) group(label string) int {
 	t := strings.TrimSpace(label)
 	for k := 1; k <= len(c.Groups); k++ {
+		if strings.EqualFold(t, c.groupName(k)) {
+			return k
+		}
+	}
+	for k := 1; k <= len(c.Groups); k++ {
 		if strings.EqualFold(t, GroupLabel(k)) {
 			return k
 		}
@@ -203,6 +416,9 @@ func (c *ChatChoice) groupsNamed(answer string) ([]int, bool) {
 	}
 	ks := make([]int, 0, len(parts))
 	for _, p := range parts {
+		if c.Skip && len(parts) > 1 && strings.EqualFold(strings.TrimSpace(p), SkipLabel) {
+			continue // Skip beside groups: the groups
+		}
 		k := c.group(p)
 		if k == 0 {
 			return nil, false
@@ -230,10 +446,11 @@ type ChatQuestion struct {
 // questions, is a problem naming both places; a two-tier picker whose
 // first tier chose a group whose follow-up was not answered is a problem.
 type ChatAnswers struct {
-	out   map[string]any
-	given map[string]chatGiven // field id, or field id and group for a multi-select
-	tiers map[*ChatChoice]*chatTier
-	probs problem.List
+	out     map[string]any
+	given   map[string]chatGiven // field id, or field id and group for a multi-select
+	tiers   map[*ChatChoice]*chatTier
+	changes []chatChange // confirms answered with anything but Keep all (confirmall.go)
+	probs   problem.List
 }
 
 type chatGiven struct {
@@ -268,6 +485,10 @@ func (r *ChatAnswers) Each(prefix string, answers map[string]any, read func(path
 // (where problems put it, e.g. `answers["Which region?"]`).
 func (r *ChatAnswers) Add(path string, q ChatQuestion, answer string) {
 	c := q.Choice
+	if c.confirm != nil {
+		r.addConfirm(path, c, answer)
+		return
+	}
 	if q.Group == 0 && len(c.Groups) > 0 {
 		if ks, ok := c.groupsNamed(answer); ok {
 			t := r.tier(c)
@@ -351,7 +572,9 @@ func showChat(v any) string {
 func (r *ChatAnswers) addMulti(path string, c *ChatChoice, group int, answer string) {
 	var chosen []string
 	for _, part := range splitLabels(answer) {
-		chosen = append(chosen, c.unlabel(part))
+		if o := c.unlabel(part); o != "" { // Skip beside choices: the choices
+			chosen = append(chosen, o)
+		}
 	}
 	f := c.Field
 	key := f.ID + "\x00" + strconv.Itoa(group)
@@ -414,6 +637,7 @@ func splitLabels(answer string) []string {
 
 // Result returns the answers, or every problem found (a problem.List).
 func (r *ChatAnswers) Result() (map[string]any, error) {
+	r.changeProblems()
 	choices := make([]*ChatChoice, 0, len(r.tiers))
 	for c := range r.tiers {
 		choices = append(choices, c)
@@ -424,7 +648,7 @@ func (r *ChatAnswers) Result() (map[string]any, error) {
 		var missing, names []string
 		for _, k := range slices.Compact(slices.Sorted(slices.Values(t.chosen))) {
 			if !t.answered[k] {
-				missing = append(missing, GroupLabel(k))
+				missing = append(missing, strconv.Quote(c.groupName(k)))
 				if k <= len(c.Followups) {
 					names = append(names, c.Followups[k-1])
 				}

@@ -114,6 +114,17 @@ func (f *Field) GuessNote(o string) string {
 	return ""
 }
 
+// DefaultNote marks option o as part of a multi-select's default, "Part of
+// the default answer.", for the chat tools, which preselect nothing (a
+// single choice's default is its recommendation, first and badged; a
+// guessed default has its GuessNote instead). "" for any other option.
+func (f *Field) DefaultNote(o string) string {
+	if f.Type == MultiSelect && !f.Inferred() && f.IsDefault(o) {
+		return "Part of the default answer."
+	}
+	return ""
+}
+
 // Notes returns OptionNote, EndorsementNote and GuessNote joined with
 // spaces, as one lookup for a renderer that describes every option: it
 // indexes the progress items and the default once, where OptionNote and

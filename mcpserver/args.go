@@ -251,12 +251,30 @@ func (a *args) template(ts *form.Templates) (*form.Form, string) {
 	if a.has("slots") && !a.decode("slots", "an object of string values", &slots) {
 		return nil, ""
 	}
+	if strings.TrimSpace(name) == "" && a.has("template") && len(a.probs) == 0 {
+		a.probs.Add("template", "is empty: give a template's name (%s; elicitation_list_templates lists them), or pass 'form' instead", templateNames(ts))
+	}
 	if name == "" || len(a.probs) > 0 {
 		return nil, ""
 	}
 	f, err := ts.Cast(name, slots)
 	a.addPrefixed("", form.SlotHints(err, func(name string) string { return fmt.Sprintf(`pass "slots": {%q: "VALUE"}`, name) }))
 	return f, name
+}
+
+// templateNames lists the usable templates for a problem, quoted:
+// "available: "a", "b"", or "none is available".
+func templateNames(ts *form.Templates) string {
+	var names []string
+	for _, t := range ts.List() {
+		if t.Error == "" {
+			names = append(names, strconv.Quote(t.Name))
+		}
+	}
+	if len(names) == 0 {
+		return "none is available"
+	}
+	return "available: " + strings.Join(names, ", ")
 }
 
 // addPrefixed adds a problem list (or a plain error) under a path prefix.

@@ -3,15 +3,18 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"github.com/elicit/elicit/form"
-	"github.com/elicit/elicit/method"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/form/widget"
 	"github.com/elicit/elicit/internal/golden"
+	"github.com/elicit/elicit/method"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -206,5 +209,32 @@ func TestListTemplatesUnusableFolder(t *testing.T) {
 	want := []any{"--templates " + missing + ": no such folder (give a folder of NAME.json templates)"}
 	if !isErr || !reflect.DeepEqual(got["problems"], want) {
 		t.Errorf("list templates: %v, want the problems %v", got, want)
+	}
+}
+
+// TestEmptyTemplateIsAProblem: an empty template name is a problem naming
+// the templates in every form tool, never a null result or a form-less
+// elicitation_ask.
+func TestEmptyTemplateIsAProblem(t *testing.T) {
+	cs := connect(t, protocols[0], appsClient())
+	tools := map[string]map[string]any{
+		"elicitation_render_form":      {},
+		"elicitation_render_widget":    {},
+		"elicitation_select_surface":   {},
+		"elicitation_collect_response": {"answers": map[string]any{"a": "Yes"}},
+		"elicitation_form_summary":     {"response": map[string]any{"success": true, "responses": map[string]any{}}},
+		"elicitation_ask":              {},
+		widget.ValidateTool:            {"answers": map[string]any{"a": "Yes"}},
+	}
+	want := `template: is empty: give a template's name (available: "session-contract"; elicitation_list_templates lists them), or pass 'form' instead`
+	for name, extra := range tools {
+		for _, tmpl := range []string{"", "  "} {
+			args := map[string]any{"template": tmpl}
+			maps.Copy(args, extra)
+			got, isErr := call(t, cs, name, args)
+			if !isErr || !slices.Contains(asStrings(got["problems"]), want) {
+				t.Errorf("%s with template %q: isError %v, %v; want the problem %q", name, tmpl, isErr, got, want)
+			}
+		}
 	}
 }

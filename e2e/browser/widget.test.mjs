@@ -147,8 +147,9 @@ describe("every type", () => {
 });
 
 describe("collect's messages on the page", () => {
-  // For each form, submitting it empty shows, beside every required field,
-  // exactly the problem collect reports for it, and sends nothing.
+  // For each form, submitting it empty shows, beside every field collect
+  // refuses empty, what to do in the person's words (never collect's
+  // notation for the agent), and sends nothing.
   for (const type of Object.keys(cases)) {
     test(`${type}: required fields left empty`, async () => {
       const page = await browser.context.newPage();
@@ -162,7 +163,12 @@ describe("collect's messages on the page", () => {
       const required = (r.out.problems || []).map((p) => p.match(/^answers\.([^:]+): (.*)$/)).filter((m) => m && !answered.includes(m[1]));
       if (required.length === 0) return page.close(); // every field optional, defaulted or suggested
       await page.getByRole("button", { name: /Submit|Confirm/ }).click();
-      for (const [, id, msg] of required) assert.equal(await errorOf(page, id), msg, `field ${id}`);
+      for (const [, id, msg] of required) {
+        const shown = await errorOf(page, id);
+        assert.match(msg, /^required, but not answered/, `collect's problem for ${id}`);
+        assert.equal(shown, await page.locator(`.f[data-id="${id}"]`).getAttribute("data-r"), `field ${id}`);
+        assert.match(shown, /^(Choose|Enter|Pick|Write|Give) [^{}]+\.$/, `field ${id} in a person's words`);
+      }
       assert.deepEqual(await sent(page), [], "nothing is sent while a field fails");
       assert.equal(await page.locator(".st").textContent(), "Fix the marked answers.");
       const focused = await page.evaluate(() => document.activeElement.closest(".f")?.dataset.id);
@@ -174,7 +180,7 @@ describe("collect's messages on the page", () => {
     });
   }
 
-  test("range, length and every message match collect's", async () => {
+  test("range, length and every message match collect's, in the person's words", async () => {
     const page = await browser.context.newPage();
     await loadWidget(page, await render(form("number")));
     const checks = [["hours", /How many hours/, "50", 50], ["hours", /How many hours/, "0.5", 0.5], ["budget", /Budget in euros/, "3000000", 3e6],
@@ -192,7 +198,7 @@ describe("collect's messages on the page", () => {
     await page.getByLabel(/Release notes/).fill(long);
     await page.getByRole("button", { name: "Submit" }).click();
     const r = await collect(form("textarea"), JSON.stringify({ notes: long }));
-    assert.equal(await errorOf(page, "notes"), r.out.problems[0].replace("answers.notes: ", ""));
+    assert.equal(await errorOf(page, "notes"), r.out.problems[0].replace("answers.notes: ", "").replace("over max_length", "over the limit of"));
     await page.getByLabel(/Release notes/).fill("😀".repeat(40)); // 40 characters pass
     await page.getByRole("button", { name: "Submit" }).click();
     assert.equal((await sent(page)).length, 1);
@@ -230,21 +236,23 @@ test("a number with more digits than it keeps gets collect's message, a half-typ
   await page.close();
 });
 
-test("rows and ranks: partial answers get collect's messages", async () => {
+test("rows and ranks: partial answers get collect's messages, rows named by their labels", async () => {
   const page = await browser.context.newPage();
   const seen = watch(page);
-  const check = async (type, fill, answers, id) => {
+  const check = async (type, fill, answers, id, reword = (m) => m) => {
     await loadWidget(page, await render(form(type)));
     await fill(page);
     await page.getByRole("button", { name: "Submit" }).click();
     const r = await collect(form(type), JSON.stringify(answers));
     const want = r.out.problems.filter((p) => p.startsWith(`answers.${id}`))
-      .map((p) => p.slice(`answers.${id}`.length)).map((p) => p.startsWith(": ") ? p.slice(2) : p).join("; ");
+      .map((p) => p.slice(`answers.${id}`.length)).map((p) => p.startsWith(": ") ? p.slice(2) : p).map(reword).join("; ");
     assert.equal(await errorOf(page, id), want, type);
     assert.deepEqual(await sent(page), []);
   };
+  // collect names the row by its key for the agent; the person sees its label.
   await check("triage", (p) => group(p, /^Counter updated/).getByRole("radio", { name: "defer" }).check(),
-    { findings: { sqli: "fix now", race: "defer" } }, "findings");
+    { findings: { sqli: "fix now", race: "defer" } }, "findings",
+    (m) => m.replace('no ruling for "Unused import" (every row needs one)', "Give a ruling for \u201cUnused import\u201d."));
   // A blank edit gets a person's message, not collect's JSON wording.
   await loadWidget(page, await render(form("assumption_review")));
   await group(page, /^PostgreSQL/).getByRole("radio", { name: "Edit" }).check();
@@ -256,6 +264,29 @@ test("rows and ranks: partial answers get collect's messages", async () => {
     await p.getByLabel("Rank 2 of 3").selectOption("Reliability");
     await p.getByLabel("Rank 3 of 3").selectOption("");
   }, { themes: ["Reliability", "Reliability"] }, "themes");
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
+test("a text box's suggestions are in view as buttons that fill it, by mouse or keyboard", async () => {
+  const page = await browser.context.newPage();
+  const seen = watch(page);
+  await loadWidget(page, await render(form("text_input")));
+  const box = page.getByLabel("Where should it focus?");
+  const suggestions = page.getByRole("group", { name: "Suggestions" });
+  assert.deepEqual(await suggestions.getByRole("button").allTextContents(), ["src/", "tests/", "whole project"]);
+  assert.ok(await suggestions.getByRole("button", { name: "whole project" }).isVisible(), "seen without focusing the box");
+  await suggestions.getByRole("button", { name: "tests/" }).click();
+  assert.equal(await box.inputValue(), "tests/");
+  assert.equal(await page.evaluate(() => document.activeElement.id), await box.getAttribute("id"), "the focus goes back to the box");
+  await box.press("Tab"); // the first suggestion
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab"); // whole project
+  await page.keyboard.press("Enter");
+  assert.equal(await box.inputValue(), "whole project");
+  await page.getByLabel(/What codename should it have\?/).fill("bluebird");
+  const r = await collect(form("text_input"), (await postback(page)));
+  assert.deepEqual(r.out.responses, { codename: "bluebird", scope: "whole project" });
   assert.deepEqual(seen.errors, []);
   await page.close();
 });

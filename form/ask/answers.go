@@ -13,6 +13,9 @@ type target struct {
 // host cannot show as free text.
 func index(f *form.Form) map[string]target {
 	idx := make(map[string]target, len(f.Fields))
+	if p := confirmPlan(f); p != nil {
+		idx[p.Question.Question] = target{plan: p, group: -1}
+	}
 	for _, fl := range askedFields(f) {
 		plans, reason := askPlans(fl)
 		if !fl.Type.Expands() {
@@ -29,6 +32,7 @@ func index(f *form.Form) map[string]target {
 			idx[p.Question.Question] = target{plan: p, group: 0}
 			for k, g := range p.Groups {
 				idx[g.Question.Question] = target{plan: p, group: k + 1}
+				idx[legacyGroupQuestion(p, k+1)] = target{plan: p, group: k + 1}
 			}
 		}
 	}

@@ -29,7 +29,7 @@ func TestAnswersMultiTierFollowups(t *testing.T) {
 		"Which languages do you use? (choose a group first)": "Group 1, Group 2",
 		"Which languages do you use? (Group 1)":              "Go",
 	})
-	if err == nil || err.Error() != "answers.langs: the first tier chose Group 2 but the follow-up question for it was not answered" {
+	if err == nil || err.Error() != `answers.langs: the first tier chose "TypeScript – C++" but the follow-up question for it was not answered` {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -42,7 +42,7 @@ func TestAnswersProblems(t *testing.T) {
 	})
 	want := []string{
 		`answers["What is this?"]: no question of this form has this text`,
-		"answers.region: the first tier chose Group 1 but the follow-up question for it was not answered",
+		`answers.region: the first tier chose "eu-central – eu-west" but the follow-up question for it was not answered`,
 	}
 	probs, _ := err.(problem.List)
 	if diff := cmp.Diff(want, probs.Strings()); diff != "" {

@@ -40,8 +40,22 @@ func planFor(f *form.Field) *plan {
 	return p
 }
 
-// plan fills p with how to ask f.
-func (p *plan) plan(f *form.Field) { p.planAs(f, form.RecommendedSuffix) }
+// plan fills p with how to ask f: its question, with Skip where it fits.
+func (p *plan) plan(f *form.Field) {
+	p.planAs(f, form.RecommendedSuffix)
+	p.addSkip()
+}
+
+// addSkip offers Skip on an optional question with no default where it has
+// room: beside its options, or beside a two-tier picker's groups. (The
+// rows and slots of a construct get none: the construct is skipped whole.)
+func (p *plan) addSkip() {
+	if p.Unsupported != "" || !p.Choice.Skippable() || len(p.Question.Options) >= maxOptions {
+		return
+	}
+	p.Question.Options = append(p.Question.Options, Option{Label: form.SkipLabel, Description: form.SkipNote})
+	p.Choice.Skip = true
+}
 
 // planAs fills p with how to ask f, marking its recommendation with badge.
 func (p *plan) planAs(f *form.Field, badge string) {
@@ -108,36 +122,60 @@ func optionsProblem(f *form.Field, opts []string) string {
 func (p *plan) askOptions() []Option {
 	out := make([]Option, len(p.Choice.Options))
 	for i, o := range p.Choice.Options {
-		out[i] = Option{Label: p.Choice.Label(o), Description: form.Sentences(p.Field.OptionNote(o), p.Field.EndorsementNote(o), p.Field.GuessNote(o))}
+		out[i] = Option{Label: p.Choice.Label(o), Description: form.Sentences(fullText(p.Choice, o), p.Field.OptionNote(o), p.Field.EndorsementNote(o), p.Field.DefaultNote(o), p.Field.GuessNote(o))}
 		if o == form.NotNow && p.Field.NeedsNotNow() {
-			out[i].Description = form.NotNowNote
+			out[i].Description = p.Field.NotNowNote()
 		}
 	}
 	return out
+}
+
+// fullText is option o's whole text when its label is cut to the host's
+// 1-5 words, for its description; else "".
+func fullText(c *form.ChatChoice, o string) string {
+	if c.Shortened(o) {
+		return o
+	}
+	return ""
 }
 
 // twoTier splits more than 4 options into 2-4 balanced groups: the first
 // tier picks a group, the follow-up picks within it.
 func (p *plan) twoTier(q Question, opts []Option) {
 	sizes := form.Groups(len(opts), maxOptions)
-	p.Choice.Groups = sizes
+	p.Choice.SetGroups(sizes)
 	tier1 := q
-	tier1.Question = q.Question + " (choose a group first)"
+	tier1.Question = q.Question + tierOneSuffix
 	tier1.Options = make([]Option, 0, len(sizes))
 	start := 0
 	for k, size := range sizes {
 		end := start + size
 		group := opts[start:end]
-		label := form.GroupLabel(k + 1)
+		label := p.Choice.GroupNames[k]
 		tier1.Options = append(tier1.Options, Option{Label: label, Description: groupDescription(group)})
 		second := q
-		second.Question = fmt.Sprintf("%s (%s)", q.Question, label)
+		second.Question = groupQuestion(q, label)
 		second.Options = group
 		p.Groups = append(p.Groups, followupGroup{Label: label, Question: second})
 		start = end
 	}
 	p.Question = tier1
 }
+
+// groupQuestion is the second tier's question for the group named label.
+func groupQuestion(q Question, label string) string {
+	return fmt.Sprintf("%s (%s)", q.Question, label)
+}
+
+// legacyGroupQuestion is group k's second-tier question as elicit asked it
+// before groups were named by their options ("Which region? (Group 1)"),
+// read back still.
+func legacyGroupQuestion(p *plan, k int) string {
+	return strings.TrimSuffix(p.Question.Question, tierOneSuffix) + " (" + form.GroupLabel(k) + ")"
+}
+
+// tierOneSuffix ends the first tier's question.
+const tierOneSuffix = " (choose a group first)"
 
 func groupDescription(group []Option) string {
 	labels := make([]string, len(group))

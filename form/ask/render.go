@@ -39,6 +39,11 @@ type Result struct {
 	// MarkdownFollowup asks those fields in one chat message; collect
 	// takes its reply together with AskUserQuestion's output.
 	MarkdownFollowup *markdown.Followup `json:"markdown_followup,omitempty"`
+	// ChangeSome, for a form whose every question is a guess, is the whole
+	// form's render: AskUserQuestion then holds one question that shows
+	// every guess (Keep all, or Change some), and ChangeSome is what to ask
+	// after "Change some".
+	ChangeSome *Result `json:"change_some,omitempty"`
 	// Problems, for a form that breaks a definition rule (see
 	// form.Validate), name every problem; Success is then false and nothing
 	// else is rendered.
@@ -93,13 +98,19 @@ type Followup = form.Followup[Question]
 type followupGroup = form.FollowupGroup[Question]
 
 // Render renders a form for AskUserQuestion. Fields the host cannot express
-// are listed in Unsupported, never dropped. A form that breaks a definition
-// rule is not rendered: Success is false and Problems names every problem.
+// are listed in Unsupported, never dropped. A form whose every question is a
+// guess is one question confirming them all, the whole form in ChangeSome
+// (confirm.go). A form that breaks a definition rule is not rendered:
+// Success is false and Problems names every problem.
 func Render(f *form.Form) *Result {
 	if err := f.Check(); err != nil {
 		return &Result{Problems: form.ProblemStrings(err), Batches: [][]Payload{}, AskUserQuestion: []Input{}, Unsupported: []form.Unsupported{}}
 	}
-	return render(f, askedFields(f))
+	r := render(f, askedFields(f))
+	if c := confirmAll(f, r); c != nil {
+		return c
+	}
+	return r
 }
 
 // RenderOnly renders the fields of f with the given ids (a re-ask) as

@@ -23,6 +23,13 @@ func TestAskUserQuestionHostLimits(t *testing.T) {
 	for name, data := range formtest.Forms(t) {
 		f := formtest.MustParse(t, data)
 		r := Render(f)
+		if r.ChangeSome != nil { // the one-tap confirm: one question, the form after it
+			if len(r.AskUserQuestion) != 1 || len(r.AskUserQuestion[0].Questions) != 1 {
+				t.Errorf("%s: the confirm is %d calls", name, len(r.AskUserQuestion))
+			}
+			checkAskInput(t, name+" confirm", r.AskUserQuestion[0])
+			r = r.ChangeSome
+		}
 		asked := map[string]bool{}
 		for i, in := range r.AskUserQuestion {
 			checkAskInput(t, name, in)
@@ -71,6 +78,9 @@ func checkAskInput(t *testing.T, name string, in Input) {
 		for _, o := range q.Options {
 			if o.Label == "" || labels[o.Label] || strings.EqualFold(o.Label, "other") {
 				t.Errorf("%s: bad or repeated label %q", name, o.Label)
+			}
+			if n := len(strings.Fields(o.Label)); n < 1 || n > 5 {
+				t.Errorf("%s: label %q has %d words, want 1-5", name, o.Label, n)
 			}
 			if q.MultiSelect && strings.Contains(o.Label, ",") {
 				t.Errorf("%s: multi-select label %q has a comma", name, o.Label)
@@ -137,6 +147,12 @@ func FuzzRender(f *testing.F) {
 			return
 		}
 		r := Render(fm)
+		if r.ChangeSome != nil {
+			if !fm.AllGuessed() {
+				t.Fatal("a confirm for a form that is not all guesses")
+			}
+			r = r.ChangeSome
+		}
 		seen := map[string]bool{}
 		for _, u := range r.Unsupported {
 			seen[u.QuestionID] = true

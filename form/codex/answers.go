@@ -39,7 +39,8 @@ type Reader struct {
 // NewReader plans f as Render does, to read its answers back.
 func NewReader(f *form.Form) *Reader {
 	idx := map[string]target{}
-	for _, p := range plans(f) {
+	ps := plans(f)
+	for _, p := range ps {
 		if p.Unsupported != "" {
 			continue
 		}
@@ -47,6 +48,9 @@ func NewReader(f *form.Form) *Reader {
 		for k, g := range p.Groups {
 			idx[g.Question.ID] = target{p, k + 1}
 		}
+	}
+	if p := confirmPlan(f, ps); p != nil {
+		idx[p.Question.ID] = target{p, 0}
 	}
 	return &Reader{idx: idx}
 }

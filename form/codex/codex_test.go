@@ -42,6 +42,10 @@ func TestRenderMatchesHostSchema(t *testing.T) {
 	for name, f := range formtest.All(t) {
 		r := Render(f)
 		var inputs []Input
+		if r.ChangeSome != nil { // the one-tap confirm: one question, the form after it
+			inputs = append(inputs, r.RequestUserInput...)
+			r = r.ChangeSome
+		}
 		inputs = append(inputs, r.RequestUserInput...)
 		for _, fu := range r.Followups {
 			for _, g := range fu.Groups {
@@ -65,6 +69,9 @@ func TestRenderMatchesHostSchema(t *testing.T) {
 					t.Errorf("%s: header %q over 12 UTF-16 units", name, q.Header)
 				}
 				for i, o := range q.Options {
+					if n := len(strings.Fields(o.Label)); n < 1 || n > 5 {
+						t.Errorf("%s: %q label %q has %d words, want 1-5", name, q.ID, o.Label, n)
+					}
 					if strings.EqualFold(o.Label, "Other") {
 						t.Errorf("%s: %q offers Other (the client adds it)", name, q.ID)
 					}
@@ -170,7 +177,7 @@ func TestAnswersProblems(t *testing.T) {
 		`answers["nope"]: no question of this form has this id`,
 		`answers["outcome"]: no question of this form has this id`,
 		`answers["effort_cap"].answers: holds 2 answers; request_user_input asks for one`,
-		"answers.mode: the first tier chose Group 2 but its follow-up question (mode_group_2) was not answered",
+		`answers.mode: the first tier chose "Explore and learn – Review…" but its follow-up question (mode_group_2) was not answered`,
 	}
 	probs, _ := err.(problem.List)
 	if diff := cmp.Diff(want, probs.Strings()); diff != "" {
@@ -202,4 +209,54 @@ func FuzzAnswers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReportStyleNotNowSaysNothingBlocked: the second choice beside the
+// only option of a report-style progress (a neutral digest: nothing is
+// blocked) does not speak of leaving it blocked.
+func TestReportStyleNotNowSaysNothingBlocked(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [{"id": "digest", "text": "Pull more on a topic?",
+		"type": "progress", "progress_style": "report", "required": false, "options": ["Memory architecture"],
+		"progress_items": [{"label": "Memory architecture", "status": "project context"}, {"label": "Old notes", "status": "archive"}]}]}`))
+	opts := Render(f).RequestUserInput[0].Questions[0].Options
+	if len(opts) != 2 || opts[1].Label != "Not now" {
+		t.Fatalf("options = %+v, want the topic and Not now", opts)
+	}
+	if d := opts[1].Description; strings.Contains(strings.ToLower(d), "blocked") || d == "" {
+		t.Errorf("Not now is described %q, want words for going no deeper", d)
+	}
+}
+
+// TestOptionalSelectCanBeSkipped: an optional question with no default
+// offers Skip where request_user_input's three options leave room, and
+// choosing it is no answer.
+func TestOptionalSelectCanBeSkipped(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [
+		{"id": "two", "text": "Two?", "type": "single_select", "required": false, "options": ["a", "b"]},
+		{"id": "three", "text": "Three?", "type": "single_select", "required": false, "options": ["a", "b", "c"]},
+		{"id": "five", "text": "Five?", "type": "single_select", "required": false, "options": ["a", "b", "c", "d", "e"]},
+		{"id": "must", "text": "Must?", "type": "boolean"}]}`))
+	r := Render(f)
+	skips := map[string]bool{}
+	for _, in := range r.RequestUserInput {
+		for _, q := range in.Questions {
+			for _, o := range q.Options {
+				if o.Label == "Skip" {
+					skips[q.ID] = o.Description != ""
+				}
+			}
+		}
+	}
+	if diff := cmp.Diff(map[string]bool{"two": true, "five": true}, skips); diff != "" {
+		t.Errorf("questions with Skip (-want +got):\n%s", diff)
+	}
+	skip := map[string]any{"answers": []any{"Skip"}}
+	got, err := Answers(f, map[string]any{"two": skip, "five": skip, "must": map[string]any{"answers": []any{"No"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := form.Collect(f, got, nil)
+	if err != nil || !cmp.Equal(map[string]any{"must": "No"}, resp.Responses) {
+		t.Errorf("responses %v, %v; want only must", resp, err)
+	}
 }

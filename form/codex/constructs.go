@@ -20,7 +20,7 @@ func partPlans(f *form.Field, used map[string]bool) []*plan {
 		if pt.Edit {
 			pt.Field.Text = strings.Replace(pt.Field.Text, form.EditHint, editHint, 1)
 		}
-		p := planFor(&pt.Field, uniqueID(snake(pt.Field.ID), used), used)
+		p := planFor(&pt.Field, uniqueID(snake(pt.Field.ID), used), used, true)
 		if p.Unsupported != "" {
 			return []*plan{{chatplan.Plan[Question]{Field: f, Unsupported: pt.What + ": " + p.Unsupported}}}
 		}

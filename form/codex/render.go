@@ -35,6 +35,11 @@ type Result struct {
 	Unsupported []form.Unsupported `json:"unsupported"`
 	// MarkdownFollowup asks those fields in one chat message.
 	MarkdownFollowup *markdown.Followup `json:"markdown_followup,omitempty"`
+	// ChangeSome, for a form whose every question is a guess, is the whole
+	// form's render: RequestUserInput then holds one question that shows
+	// every guess (Keep all, or Change some), and ChangeSome is what to ask
+	// after "Change some".
+	ChangeSome *Result `json:"change_some,omitempty"`
 	// Problems, for a form that breaks a definition rule (see
 	// form.Validate), name every problem; Success is then false and nothing
 	// else is rendered.
@@ -71,7 +76,9 @@ type followup = form.Followup[Question]
 type followupGroup = form.FollowupGroup[Question]
 
 // Render renders f for request_user_input. Fields the tool cannot ask are
-// listed in Unsupported and asked in the markdown follow-up instead.
+// listed in Unsupported and asked in the markdown follow-up instead. A form
+// whose every question is a guess is one question confirming them all, the
+// whole form in ChangeSome (confirm.go).
 //
 // A form that breaks a definition rule is not rendered: Success is false and
 // Problems names every problem.
@@ -79,11 +86,21 @@ func Render(f *form.Form) *Result {
 	if err := f.Check(); err != nil {
 		return &Result{Problems: form.ProblemStrings(err), RequestUserInput: []Input{}, Unsupported: []form.Unsupported{}}
 	}
+	ps := plans(f)
+	r := render(f, ps)
+	if c := confirmAll(f, ps, r); c != nil {
+		return c
+	}
+	return r
+}
+
+// render renders f, whose questions are planned as ps.
+func render(f *form.Form, ps []*plan) *Result {
 	r := &Result{Success: true, Title: f.Title, Description: f.Description,
 		RequestUserInput: []Input{}, Unsupported: []form.Unsupported{}}
 	var batch []Question
 	var ids []string
-	for _, p := range plans(f) {
+	for _, p := range ps {
 		if p.Unsupported != "" {
 			r.Unsupported = append(r.Unsupported, form.UnsupportedHere(p.Field, p.Unsupported, markdown.FollowupSurface(p.Field)))
 			ids = append(ids, p.Field.ID)
@@ -101,9 +118,12 @@ func Render(f *form.Form) *Result {
 	if len(batch) > 0 {
 		r.RequestUserInput = append(r.RequestUserInput, Input{Questions: batch})
 	}
-	r.MarkdownFollowup = markdown.NewFollowup(f, ids, "A few more questions that need a typed answer: reply in one message.")
+	r.MarkdownFollowup = markdown.NewFollowup(f, ids, followupLead)
 	return r
 }
+
+// followupLead introduces the markdown follow-up of the tool's questions.
+const followupLead = "A few more questions that need a typed answer: reply in one message."
 
 // plan is how one field is asked; the answer reader uses the same plans.
 type plan struct{ chatplan.Plan[Question] }
@@ -123,7 +143,7 @@ func plans(f *form.Form) []*plan {
 			out = append(out, partPlans(&f.Fields[i], used)...)
 			continue
 		}
-		out = append(out, planFor(&f.Fields[i], ids[i], used))
+		out = append(out, planFor(&f.Fields[i], ids[i], used, false))
 	}
 	return out
 }
@@ -177,7 +197,9 @@ func noControl(t form.Type) string {
 	return ""
 }
 
-func planFor(f *form.Field, id string, used map[string]bool) *plan {
+// planFor plans f's question under id; part says f is a row or rank slot
+// of a construct (asked whole: no Skip of its own).
+func planFor(f *form.Field, id string, used map[string]bool, part bool) *plan {
 	p := &plan{chatplan.Plan[Question]{Field: f, Choice: form.NewChatChoice(f, form.RecommendedSuffix)}}
 	switch {
 	case f.DisplayOnly():
@@ -203,10 +225,23 @@ func planFor(f *form.Field, id string, used map[string]bool) *plan {
 	if len(opts) <= maxOptions {
 		q.Options = opts
 		p.Question = q
-		return p
+	} else {
+		p.twoTier(q, opts, used)
 	}
-	p.twoTier(q, opts, used)
+	if !part {
+		p.addSkip()
+	}
 	return p
+}
+
+// addSkip offers Skip on an optional question with no default where it has
+// room: beside its options, or beside a two-tier picker's groups.
+func (p *plan) addSkip() {
+	if !p.Choice.Skippable() || len(p.Question.Options) >= maxOptions {
+		return
+	}
+	p.Question.Options = append(p.Question.Options, Option{Label: form.SkipLabel, Description: form.SkipNote})
+	p.Choice.Skip = true
 }
 
 // askOptions labels and describes the options; every description is a
@@ -216,12 +251,16 @@ func (p *plan) askOptions() []Option {
 	rec := f.Recommendation()
 	out := make([]Option, len(p.Choice.Options))
 	for i, o := range p.Choice.Options {
-		desc := form.Sentences(f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o))
+		full := ""
+		if p.Choice.Shortened(o) {
+			full = o // the label is cut to the tool's 1-5 words
+		}
+		desc := form.Sentences(full, f.OptionNote(o), f.EndorsementNote(o), f.GuessNote(o))
 		switch {
 		case f.Type == form.Confirm && i == 0:
 			desc = form.Sentences(desc, f.ConsequenceReport())
 		case o == form.NotNow && f.NeedsNotNow():
-			desc = form.NotNowNote
+			desc = f.NotNowNote()
 		case o == rec && f.Type == form.Pushback && f.Rationale != "":
 			desc = form.Sentences(desc, "I'd push back: "+f.Rationale)
 		case o == rec && (f.Type == form.Decision || f.Type == form.Deliberation) && f.Rationale != "":
@@ -254,11 +293,11 @@ func defaultDescription(f *form.Field, o, rec string) string {
 func (p *plan) twoTier(q Question, opts []Option, used map[string]bool) {
 	tier1 := q
 	start := 0
-	p.Choice.Groups = form.Groups(len(opts), maxOptions)
+	p.Choice.SetGroups(form.Groups(len(opts), maxOptions))
 	for k, size := range p.Choice.Groups {
 		group := opts[start : start+size]
 		start += size
-		label := form.GroupLabel(k + 1)
+		label := p.Choice.GroupNames[k]
 		labels := make([]string, len(group))
 		for i, o := range group {
 			labels[i] = strings.TrimSuffix(o.Label, form.RecommendedSuffix)

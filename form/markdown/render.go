@@ -37,7 +37,8 @@ type Options struct {
 }
 
 // Render renders f as a questionnaire a person answers in one chat reply. A
-// form that breaks a definition rule is not rendered: Success is false and
+// whole form of guesses only is one confirm of them (confirm.go). A form
+// that breaks a definition rule is not rendered: Success is false and
 // Problems names every problem.
 func Render(f *form.Form, opts *Options) *Result {
 	if err := f.Check(); err != nil {
@@ -54,6 +55,10 @@ func Render(f *form.Form, opts *Options) *Result {
 	b.WriteString("\n")
 	if opts.Lead != "" {
 		b.WriteString("\n" + esc(opts.Lead) + "\n")
+	}
+	if confirms(f, opts) {
+		ids := confirm(&b, f)
+		return &Result{Success: true, Title: f.Title, Markdown: b.String(), FieldIDs: ids, Unsupported: []form.Unsupported{}}
 	}
 	var asked []*form.Field
 	ids := []string{}

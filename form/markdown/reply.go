@@ -37,6 +37,9 @@ func Parse(f *form.Form, reply string, opts *ParseOptions) (map[string]any, erro
 	if name == "" {
 		name = "reply"
 	}
+	if out, probs, ok := form.ConfirmReply(f, strings.TrimPrefix(reply, form.BOM), opts.Bare); ok {
+		return out, probs.Err() // "keep all", "yep, all good", "change some": the one-tap confirm
+	}
 	p := &parser{form: f, byID: f.ByID(), name: name, out: map[string]any{}, lines: map[string]int{}}
 	p.parts, p.partIDs = partIndex(f)
 	p.index(f)

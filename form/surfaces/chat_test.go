@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -142,10 +143,10 @@ func TestChatSurfacesAgree(t *testing.T) {
 		{"progress-single", []answer{{"exec", 0, "Not now"}}, map[string]any{"exec": ""}, nil},
 		{"many", []answer{{"region", 0, "group 2"}, {"region", 2, "ap-south"}}, map[string]any{"region": "ap-south"}, nil},
 		{"many", []answer{{"region", 0, "Group 2"}, {"region", 1, "us-east"}}, nil, []string{
-			"answers.region: the first tier chose Group 2 but %s was not answered",
+			"answers.region: the first tier chose %s but %s was not answered", "2",
 		}},
 		{"many", []answer{{"region", 0, "Group 1"}}, nil, []string{
-			"answers.region: the first tier chose Group 1 but %s was not answered",
+			"answers.region: the first tier chose %s but %s was not answered", "1",
 		}},
 		{"many", []answer{{"region", 0, "eu-central (Recommended)"}}, map[string]any{"region": "eu-central"}, nil},
 	}
@@ -161,12 +162,13 @@ func TestChatSurfacesAgree(t *testing.T) {
 			data, _ := json.Marshal(map[string]any{"answers": doc})
 			got, err := ParseAnswers(f, data)
 			var want []string
-			for _, p := range tt.probs {
-				follow := "the follow-up question for it"
+			if tt.probs != nil { // the message, and the group whose follow-up is missing
+				k, _ := strconv.Atoi(tt.probs[1])
+				group, follow := ar.Followups[0].Groups[k-1].Label, "the follow-up question for it"
 				if name == "request_user_input" {
-					follow = "its follow-up question (region_group_" + p[len("answers.region: the first tier chose Group "):][:1] + ")"
+					group, follow = cr.Followups[0].Groups[k-1].Label, "its follow-up question (region_group_"+tt.probs[1]+")"
 				}
-				want = append(want, fmt.Sprintf(p, follow))
+				want = append(want, fmt.Sprintf(tt.probs[0], strconv.Quote(group), follow))
 			}
 			if diff := cmp.Diff(want, problemsOf(err)); diff != "" {
 				t.Errorf("%s %v on %s: problems (-want +got):\n%s", tt.form, tt.answers, name, diff)

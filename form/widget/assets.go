@@ -17,11 +17,11 @@ type parsed struct {
 	// tmpl is assets/widget.tmpl: "head", one block per field type, "foot".
 	tmpl *template.Template
 	// The script is head + the extensions a form needs + tail; rows reads
-	// rulings and ranks.
-	jsHead, jsTail, jsRows string
-	// base styles every widget; cards, progress and rows only those with
-	// such fields.
-	base, cards, progress, rows string
+	// rulings and ranks, suggest fills a text box from its suggestions.
+	jsHead, jsTail, jsRows, jsSuggest string
+	// base styles every widget; cards, progress, rows and suggest only
+	// those with such fields.
+	base, cards, progress, rows, suggest string
 }
 
 // assets reads and parses the embedded files once, on first use: most CLI
@@ -41,19 +41,21 @@ func parseAssets() *parsed {
 		panic("widget: widget.js has no @ext line")
 	}
 	return &parsed{
-		tmpl:     template.Must(template.New("widget").Parse(read("widget.tmpl"))),
-		jsHead:   minifyJS(head),
-		jsTail:   minifyJS(tail),
-		jsRows:   minifyJS(read("rows.js")),
-		base:     minifyCSS(read("base.css")),
-		cards:    minifyCSS(read("cards.css")),
-		progress: minifyCSS(read("progress.css")),
-		rows:     minifyCSS(read("rows.css")),
+		tmpl:      template.Must(template.New("widget").Parse(read("widget.tmpl"))),
+		jsHead:    minifyJS(head),
+		jsTail:    minifyJS(tail),
+		jsRows:    minifyJS(read("rows.js")),
+		jsSuggest: minifyJS(read("suggest.js")),
+		base:      minifyCSS(read("base.css")),
+		cards:     minifyCSS(read("cards.css")),
+		progress:  minifyCSS(read("progress.css")),
+		rows:      minifyCSS(read("rows.css")),
+		suggest:   minifyCSS(read("suggest.css")),
 	}
 }
 
 // needs says which optional styles and script a form's fields use.
-type needs struct{ cards, progress, rows bool }
+type needs struct{ cards, progress, rows, suggest bool }
 
 func needsOf(f *form.Form) needs {
 	var n needs
@@ -65,6 +67,8 @@ func needsOf(f *form.Form) needs {
 			n.cards, n.progress = true, true
 		case form.Triage, form.AssumptionReview, form.Ranking:
 			n.cards, n.progress, n.rows = true, true, true
+		case form.TextInput:
+			n.suggest = n.suggest || len(f.Fields[i].Options) > 0
 		}
 	}
 	return n
@@ -83,15 +87,23 @@ func (p *parsed) css(n needs) string {
 	if n.rows {
 		css += p.rows
 	}
+	if n.suggest {
+		css += p.suggest
+	}
 	return css
 }
 
-// js is the script for f: the rows and ranks reader only when f has them.
+// js is the script for f: the rows and ranks reader, and the suggestions'
+// buttons, only when f has them.
 func (p *parsed) js(n needs) string {
+	js := p.jsHead
 	if n.rows {
-		return p.jsHead + p.jsRows + p.jsTail
+		js += p.jsRows
 	}
-	return p.jsHead + p.jsTail
+	if n.suggest {
+		js += p.jsSuggest
+	}
+	return js + p.jsTail
 }
 
 // minifyJS drops comment lines, indentation and the line breaks JavaScript

@@ -118,7 +118,8 @@ func Extract(msg []byte) ([]byte, bool) {
 }
 
 // FieldProblems sorts collect's problems by the field they concern, for
-// showing each beside its field: messages keyed by field id (several joined
+// showing each beside its field in the person's words (words.go: what to
+// do, rows by their labels): messages keyed by field id (several joined
 // with "; "), and under "" the problems that concern no single field, with
 // their paths.
 func FieldProblems(f *form.Form, probs problem.List) map[string]string {
@@ -129,13 +130,10 @@ func FieldProblems(f *form.Form, probs problem.List) map[string]string {
 		}
 		out[k] = msg
 	}
+	byID := f.ByID()
 	for _, p := range probs {
 		if id := fieldOf(f, p.Path); id != "" {
-			msg := p.Message
-			if rest := p.Path[len("answers."+id):]; rest != "" {
-				msg = rest + ": " + msg // an item of a list, "[2]: …"
-			}
-			add(id, msg)
+			add(id, reword(byID[id], p.Path[len("answers."+id):], p.Message))
 			continue
 		}
 		add("", p.String())

@@ -3,6 +3,7 @@ package widget
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/elicit/elicit/form"
@@ -112,7 +113,7 @@ func TestFieldProblems(t *testing.T) {
 	}
 	want := map[string]string{
 		"a":   `[1]: must be one of the options as a string (got null); "z" not among the options ("x")`,
-		"a.b": "required, but not answered (some text)",
+		"a.b": "Write an answer.",
 		"":    "answers.zz: no field has this id; form_id: another form",
 	}
 	if diff := cmp.Diff(want, FieldProblems(f, probs)); diff != "" {
@@ -160,4 +161,36 @@ func FuzzPostback(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFieldProblemsInPeoplesWords: what the page and the app show beside a
+// field is for the person who fills it: what to do, rows by their labels,
+// never collect's notation for the agent ({row key: ...}) or a row's
+// internal key.
+func TestFieldProblemsInPeoplesWords(t *testing.T) {
+	f := formtest.MustParse(t, []byte(`{"title": "T", "fields": [
+		{"id": "findings", "text": "Rule on each finding", "type": "triage", "dispositions": ["fix", "defer"],
+		 "triage_items": [{"id": "sqli", "label": "String-built SQL"}, {"id": "race", "label": "Counter without a lock"}, {"label": "Unused import"}]},
+		{"id": "assumed", "text": "Check these", "type": "assumption_review", "assumptions": [{"id": "db", "label": "PostgreSQL only"}]},
+		{"id": "notes", "text": "Notes?", "type": "text_input", "max_length": 5}]}`))
+	_, err := form.Collect(f, map[string]any{"findings": map[string]any{"sqli": "fix", "race": "later"}, "notes": "too long"}, nil)
+	probs, _ := err.(problem.List)
+	got := FieldProblems(f, probs)
+	want := map[string]string{
+		"findings": `“Counter without a lock”: "later" is not one of the dispositions ("fix", "defer"); Give a ruling for “Unused import”.`,
+		"assumed":  "Give every row a ruling.",
+		"notes":    "is 8 characters, over the limit of 5",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("FieldProblems (-want +got):\n%s\nfrom %v", diff, probs)
+	}
+	for id, msg := range got {
+		if strings.Contains(msg, "row key") || strings.Contains(msg, "{") || strings.Contains(msg, `"race"`) {
+			t.Errorf("%s: developer's words %q", id, msg)
+		}
+	}
+	html := Render(f, nil).HTML
+	if strings.Contains(html, "row key") || !strings.Contains(html, `data-r="Give every row a ruling."`) {
+		t.Errorf("the widget's messages for an unanswered board are not the person's")
+	}
 }

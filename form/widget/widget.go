@@ -142,7 +142,7 @@ type fieldView struct {
 	// Mode is how the script reads a choice group: "r" one radio, "m"
 	// checkboxes.
 	Mode string
-	// Req is collect's message for the field left unanswered, when collect
+	// Req is what the field left unanswered says (need), when collect
 	// would refuse that.
 	Req string
 	// Hint is a short note after the question: "optional", a number's
@@ -205,7 +205,7 @@ type item struct {
 func view(f *form.Field, p string) *fieldView {
 	v := &fieldView{ID: f.ID, Text: f.Text, P: p, Help: f.HelpText, ListStyle: f.ListStyle, MaxLength: f.MaxLength, Rationale: f.Rationale}
 	if f.Required && f.Default == nil && !f.DisplayOnly() {
-		v.Req = f.Unanswered()
+		v.Req = need(f)
 	}
 	if f.Inferred() {
 		v.Guess = "Guessed from " + f.InferredFrom + "."

@@ -172,9 +172,9 @@ func TestRequiredMessages(t *testing.T) {
 			_, err := form.Collect(f, map[string]any{}, nil)
 			refused := err != nil && strings.Contains(err.Error(), "answers."+fl.ID+": required")
 			tag := regexp.MustCompile(`<[a-z]+ [^>]*data-id="` + regexp.QuoteMeta(fl.ID) + `"[^>]*>`).FindString(html)
-			has := strings.Contains(tag, ` data-r="`+escapeAttr(fl.Unanswered())+`"`)
+			has := strings.Contains(tag, ` data-r="`+escapeAttr(need(fl))+`"`)
 			if refused && !has {
-				t.Errorf("%s: field %s: collect refuses it empty but the widget does not carry the message %q", name, fl.ID, fl.Unanswered())
+				t.Errorf("%s: field %s: collect refuses it empty but the widget does not carry the message %q", name, fl.ID, need(fl))
 			}
 		}
 	}

@@ -35,6 +35,9 @@ func (s *formSource) fileArgs() int {
 // checkArgs validates the positional arguments: the form (unless a template
 // is used) followed by want more.
 func (s *formSource) checkArgs(cmd *cobra.Command, args []string, want int, names string) error {
+	if f := cmd.Flags().Lookup("template"); f != nil && f.Changed && strings.TrimSpace(s.template) == "" {
+		return usagef("--template is empty: give a template's NAME (elicit templates list shows them), or FILE instead")
+	}
 	n := s.fileArgs() + want
 	if len(args) == n {
 		if s.template == "" && len(s.slots) > 0 {

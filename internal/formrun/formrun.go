@@ -138,10 +138,16 @@ func Phrase(result any, how func(form.Surface) string) {
 	switch r := result.(type) {
 	case *ask.Result:
 		us = r.Unsupported
+		if r.ChangeSome != nil { // the whole form behind a one-tap confirm
+			Phrase(r.ChangeSome, how)
+		}
 	case *markdown.Result:
 		us = r.Unsupported
 	case *codex.Result:
 		us = r.Unsupported
+		if r.ChangeSome != nil {
+			Phrase(r.ChangeSome, how)
+		}
 	case *native.Result:
 		us = r.Unsupported
 	}

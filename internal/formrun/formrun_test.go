@@ -130,3 +130,33 @@ func TestRenderRecordsAndPhrases(t *testing.T) {
 		t.Errorf("a door without words: %+v", c)
 	}
 }
+
+// TestOneTapKeepAllLogsTheGuessesKept: the one-tap confirm answered "Keep
+// all" is a response of the guesses themselves, which the response log
+// counts as guesses kept.
+func TestOneTapKeepAllLogsTheGuessesKept(t *testing.T) {
+	f, err := form.Parse([]byte(`{"title": "T", "fields": [
+		{"id": "track", "text": "Which track?", "type": "single_select", "options": ["stable", "beta"], "default": "stable", "inferred_from": "the last release"},
+		{"id": "hours", "text": "How many hours?", "type": "number", "default": 8, "inferred_from": "the last release took 8"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := ask.Render(f).AskUserQuestion[0].Questions[0].Question
+	out, _ := json.Marshal(map[string]any{"answers": map[string]any{q: "Keep all (Recommended)"}})
+	l := responselog.Open(t.TempDir())
+	d := &Door{Log: l, Who: responselog.MCPHost("test", "1")}
+	if _, err := d.Collect(Form{Form: f}, []surfaces.Document{{Name: "answers", Data: out}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(l.Dir(), "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r responselog.Record
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Kind != responselog.KindResponse || r.Inferred != 2 || r.Kept != 2 {
+		t.Errorf("logged %s with %d guessed and %d kept, want a response with 2 and 2", r.Kind, r.Inferred, r.Kept)
+	}
+}

@@ -31,3 +31,25 @@ type Plan[Q any] struct {
 func (p *Plan[Q]) Followup(after string) form.Followup[Q] {
 	return form.Followup[Q]{QuestionID: p.Field.ID, After: after, Groups: p.Groups}
 }
+
+// Reports are the entries of us that are display-only reports of f (a
+// progress with nothing to pick), which a chat tool's one-tap confirm of
+// f's guesses leaves to the markdown follow-up, and their ids.
+func Reports(f *form.Form, us []form.Unsupported) ([]form.Unsupported, []string) {
+	out, ids := []form.Unsupported{}, []string(nil)
+	for _, u := range us {
+		if fl := f.Field(u.QuestionID); fl != nil && fl.DisplayOnly() {
+			out = append(out, u)
+			ids = append(ids, u.QuestionID)
+		}
+	}
+	return out, ids
+}
+
+// OnlyReports reports whether every entry of us is a display-only report
+// of f: a render that asks one question and has only these beside it is
+// one tap already.
+func OnlyReports(f *form.Form, us []form.Unsupported) bool {
+	reports, _ := Reports(f, us)
+	return len(reports) == len(us)
+}

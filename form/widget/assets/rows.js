@@ -12,15 +12,16 @@ a[r.dataset.k]=c.value=='edit'?{edit:r.querySelector('.ed').value}:c.value
 });
 return n?a:void 0
 };
-// A blank edit is refused, and a required board needs every row.
+// A blank edit is refused, and a required board needs every row (named by
+// its label, as the page's words.go names it).
 X.g=(d,v)=>{
 var m=[],e=[];
 d.querySelectorAll('.rw').forEach(r=>{
 var k=r.dataset.k,x=v[k];
-if(x===void 0)m.push(JSON.stringify(k));
+if(x===void 0)m.push('“'+r.querySelector('legend').firstChild.textContent+'”');
 else if(x.edit!==void 0&&!x.edit.trim())e.push('type the corrected assumption for “'+r.querySelector('legend').firstChild.textContent+'”, or pick Accept or Reject')
 });
-if(m.length&&d.dataset.r)e.push('no ruling for '+m.join(', ')+' (every row needs one)');
+if(m.length&&d.dataset.r)e.push('Give a ruling for '+m.join(', ')+'.');
 return e.join('; ')
 };
 // k: the options chosen in the rank slots, best first.

@@ -29,8 +29,9 @@ c=d.querySelector(C);
 if(c.validity.badInput)return NaN;
 if(c.value.trim())return t=='n'?+c.value:c.value
 }
-// K is collect's message for answer v of field d, or ''. A field collect
-// would refuse unanswered carries that message in data-r.
+// K is collect's message for answer v of field d, in the person's words
+// as the page says it (words.go), or ''. A field collect would refuse
+// unanswered carries its message in data-r.
 function K(d,v){
 var t=d.dataset.t,c=d.querySelector(C),n=d.dataset.l;
 if(v===void 0)return d.dataset.r||'';
@@ -49,7 +50,7 @@ if(v!==v)return'enter a complete date';
 c=new Date(v+'T00:00:00Z');
 if(isNaN(c)||c.toISOString().slice(0,10)!=v)return JSON.stringify(v)+' is not a real calendar date'
 }
-if(n&&[...v].length>n)return'is '+[...v].length+' characters, over max_length '+n;
+if(n&&[...v].length>n)return'is '+[...v].length+' characters, over the limit of '+n;
 return''
 }
 // N writes decimal text s in one canonical form (sign, significant

@@ -165,9 +165,9 @@ func TestSubmit(t *testing.T) {
 	}
 	want := map[string]string{
 		"track":     `"alpha" is not one of the options ("stable", "beta", "nightly")`,
-		"platforms": `required, but not answered (a list of one or more of "linux", "macos", "windows")`,
+		"platforms": "Choose at least one.",
 		"budget":    "99 is above the maximum 40",
-		"ship_date": "required, but not answered (a date YYYY-MM-DD)",
+		"ship_date": "Pick a date.",
 	}
 	if diff := cmp.Diff(want, fail.Fields); diff != "" {
 		t.Errorf("fields (-want +got):\n%s", diff)
