@@ -192,8 +192,9 @@ func (h *handlers) delibList(_ context.Context, _ *mcp.CallToolRequest, a *args)
 }
 
 func (h *handlers) delibSynthesize(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+	answer := a.str("answer", false) // required but after an early exit (trivial): the domain says so
 	return h.withID(a, func(st *deliberation.Store, id string) any {
-		y, err := st.Synthesize(id)
+		y, err := st.Synthesize(id, answer)
 		if !a.check(err) {
 			return nil
 		}
@@ -295,7 +296,8 @@ func (h *handlers) delibListTool() toolDef {
 
 func (h *handlers) delibSynthesizeTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_synthesize", Title: "Synthesize", Annotations: records,
-		Description: "The final buckets as JSON and markdown, once the state permits."}, h.delibSynthesize, nil)
+		Description: "Once the state permits: the synthesis (JSON and markdown), opening with answer, your top-line answer to the question."},
+		h.delibSynthesize, obj{"answer": obj{"type": "string"}})
 }
 
 func (h *handlers) delibRecoverTool() toolDef {
