@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/elicit/elicit/deliberation"
@@ -279,8 +280,8 @@ func (h *handlers) delibRespondTool() toolDef {
 
 func (h *handlers) delibEvaluateTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_evaluate", Title: "Apply an evaluation", Annotations: records,
-		Description: "Apply your evaluation (elicit://schema/evaluation) of the last answer: the next step, or the problems."},
-		h.delibEvaluate, obj{"evaluation": obj{"type": "object"}})
+		Description: "Apply your evaluation of the last answer: the next step, or every problem with its path."},
+		h.delibEvaluate, obj{"evaluation": evaluationInput()})
 }
 
 func (h *handlers) delibStatusTool() toolDef {
@@ -296,13 +297,105 @@ func (h *handlers) delibListTool() toolDef {
 
 func (h *handlers) delibSynthesizeTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_synthesize", Title: "Synthesize", Annotations: records,
-		Description: "Once the state permits: the synthesis (JSON and markdown), opening with answer, your top-line answer to the question."},
+		Description: "Once permitted, the synthesis (JSON, markdown), opening with answer: your top-line answer to the question."},
 		h.delibSynthesize, obj{"answer": obj{"type": "string"}})
 }
 
 func (h *handlers) delibRecoverTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt", Annotations: records,
-		Description: "The Recovery prompt for a fresh consultee session; restore: first rebuild a missing or unreadable state file from its transcript.",
+		Description: "The Recovery prompt for a fresh consultee session; restore: first rebuild a lost state file from its transcript.",
 		InputSchema: inputSchema(obj{"id": obj{"type": "string"}, "restore": obj{"type": "boolean"}}, "id")},
 		simple([]string{"id", "restore"}, h.delibRecover)}
+}
+
+// evaluationInput is deliberation_evaluate's evaluation argument: the
+// evaluation document's JSON Schema (deliberation.EvaluationSchema, the
+// one file, so the two cannot drift), compacted for tools/list, which is
+// sent to the model in every conversation: each $ref inlined (hosts
+// differ on $ref, and here each definition is used about once),
+// descriptions and the keywords only the engine needs to check dropped
+// (the engine reports those, with their paths; the resource
+// elicit://schema/evaluation keeps every word). Built once, on first use;
+// callers must not modify it.
+var evaluationInput = sync.OnceValue(func() obj {
+	s, err := compactSchema(deliberation.EvaluationSchema())
+	if err != nil {
+		// TestEvaluateSchemaIsTheDocumentSchema fails first.
+		return obj{"type": "object"}
+	}
+	return s
+})
+
+// compactDrop are the keywords compactSchema leaves out: annotations, and
+// constraints the engine checks with a better message (unknown keys with
+// the key meant, empty texts, ID forms).
+var compactDrop = []string{"$schema", "$id", "$comment", "$defs", "title", "description", "examples",
+	"additionalProperties", "minLength", "minItems", "pattern", "minimum", "maximum"}
+
+// compactSchema is the schema document raw without its $defs (each $ref
+// to one inlined), the keywords of compactDrop, and the types that a
+// nested object's properties or an array's items already show.
+func compactSchema(raw []byte) (obj, error) {
+	var doc obj
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("the evaluation schema: %w", err)
+	}
+	defs, _ := doc["$defs"].(map[string]any)
+	var walk func(v any, depth int, props bool) (any, error)
+	walk = func(v any, depth int, props bool) (any, error) {
+		if depth > 32 {
+			return nil, fmt.Errorf("the evaluation schema nests deeper than 32 (a $ref cycle?)")
+		}
+		switch v := v.(type) {
+		case []any:
+			out := make([]any, len(v))
+			for i, x := range v {
+				var err error
+				if out[i], err = walk(x, depth+1, false); err != nil {
+					return nil, err
+				}
+			}
+			return out, nil
+		case map[string]any:
+			out := obj{}
+			if ref, ok := v["$ref"].(string); ok && !props {
+				name, local := strings.CutPrefix(ref, "#/$defs/")
+				def, found := defs[name].(map[string]any)
+				if !local || !found {
+					return nil, fmt.Errorf("the evaluation schema: $ref %q is not one of its $defs", ref)
+				}
+				inlined, err := walk(def, depth+1, false)
+				if err != nil {
+					return nil, err
+				}
+				out = inlined.(obj)
+			}
+			for k, x := range v {
+				if !props && (k == "$ref" || slices.Contains(compactDrop, k)) {
+					continue
+				}
+				// The keys of properties are names, never keywords.
+				y, err := walk(x, depth+1, !props && k == "properties")
+				if err != nil {
+					return nil, err
+				}
+				out[k] = y
+			}
+			// Below the root, an object's type shows in its properties and
+			// an array's in its items.
+			if _, ok := out["properties"]; ok && depth > 0 && out["type"] == "object" {
+				delete(out, "type")
+			}
+			if _, ok := out["items"]; ok && out["type"] == "array" {
+				delete(out, "type")
+			}
+			return out, nil
+		}
+		return v, nil
+	}
+	out, err := walk(doc, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	return out.(obj), nil
 }
