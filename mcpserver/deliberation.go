@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/elicit/elicit/deliberation"
 	"github.com/elicit/elicit/internal/config"
+	"github.com/elicit/elicit/internal/relay"
 	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -129,7 +132,7 @@ func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args
 	if !a.check(err) {
 		return nil
 	}
-	out := map[string]any{"id": id, "state_file": st.StatePath(id), "prompt": s.Next.Prompt}
+	out := map[string]any{"id": id, "state_file": st.StatePath(id), "prompt": s.Next.Prompt, "prompt_id": promptID(s.Next.Prompt)}
 	if n := s.NotesNaming(toolMapping); len(n) > 0 {
 		out["notes"] = n
 	}
@@ -143,7 +146,7 @@ func (h *handlers) delibRespond(_ context.Context, _ *mcp.CallToolRequest, a *ar
 		if !a.check(err) {
 			return nil
 		}
-		return s.Next
+		return step(s.Next, false)
 	})
 }
 
@@ -157,7 +160,7 @@ func (h *handlers) delibEvaluate(_ context.Context, _ *mcp.CallToolRequest, a *a
 		if !a.check(err) {
 			return nil
 		}
-		return s.Next
+		return step(s.Next, true)
 	})
 }
 
@@ -237,7 +240,7 @@ func (h *handlers) delibRecover(_ context.Context, _ *mcp.CallToolRequest, a *ar
 		if !a.check(err) {
 			return nil
 		}
-		out["prompt"] = prompt
+		out["prompt"], out["prompt_id"] = prompt, promptID(prompt)
 		return out
 	})
 }
@@ -398,4 +401,97 @@ func compactSchema(raw []byte) (obj, error) {
 		return nil, err
 	}
 	return out.(obj), nil
+}
+
+// stepView is a deliberation's next step as the tools return it. The
+// pending prompt is sent once per step, by the call that produced it
+// (deliberation_start, _evaluate, _recover); the others (_respond, _send,
+// _wait, _cancel) name it by its prompt_id and length, and say where it
+// is again (a prompt is most of a step's bytes, and an agent that sends
+// with deliberation_send never relays it).
+type stepView struct {
+	*deliberation.Next
+	// PromptID names the prompt: the first 12 hex digits of its SHA-256.
+	PromptID string `json:"prompt_id,omitempty"`
+	// PromptBytes and PromptAgain stand for a prompt left out.
+	PromptBytes int    `json:"prompt_bytes,omitempty"`
+	PromptAgain string `json:"prompt_again,omitempty"`
+}
+
+// promptAgain is where a prompt left out is.
+const promptAgain = "deliberation_status (next.prompt)"
+
+// step is n as a tool returns it: with its prompt when withPrompt, else
+// with the prompt's id and length only.
+func step(n *deliberation.Next, withPrompt bool) *stepView {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	v := &stepView{Next: &c}
+	if c.Prompt == "" {
+		return v
+	}
+	v.PromptID = promptID(c.Prompt)
+	if !withPrompt {
+		v.PromptBytes, v.PromptAgain, c.Prompt = len(c.Prompt), promptAgain, ""
+	}
+	return v
+}
+
+// promptID is a prompt's name: the first 12 hex digits of its SHA-256.
+func promptID(prompt string) string {
+	sum := sha256.Sum256([]byte(prompt))
+	return hex.EncodeToString(sum[:6])
+}
+
+// outcomeView is a consultation's outcome as deliberation_send, _wait and
+// _cancel return it: once the consultation has ended, the next step once,
+// without its prompt (the result's copy of it is left out); while it runs,
+// only the id of the prompt it answers (nothing else changes until it
+// ends, and a wait is called again and again). The consultation is shown
+// as the agent follows it (its process's identity is the state's
+// bookkeeping: deliberation_status has it), the deliberation's id once.
+type outcomeView struct {
+	*relay.Outcome
+	PromptID     string       `json:"prompt_id,omitempty"`
+	Consultation *consultView `json:"consultation,omitempty"`
+	Result       *resultView  `json:"result,omitempty"`
+	Next         *stepView    `json:"next,omitempty"`
+}
+
+type resultView struct {
+	*relay.Result
+	ID   string    `json:"id,omitempty"`   // "": the outcome's id says it
+	Next *stepView `json:"next,omitempty"` // nil: the outcome's next says it
+}
+
+// consultView is a consultation in an outcome: who is consulted on which
+// step, since when, and its progress once there is some.
+type consultView struct {
+	Consultant     string                        `json:"consultant"`
+	Iteration      int                           `json:"iteration"`
+	Action         string                        `json:"action"`
+	Status         string                        `json:"status"`
+	StartedAt      string                        `json:"started_at"`
+	ElapsedSeconds int64                         `json:"elapsed_seconds"`
+	Progress       *deliberation.ConsultProgress `json:"progress,omitempty"`
+}
+
+func outcome(o *relay.Outcome) *outcomeView {
+	v := &outcomeView{Outcome: o, Next: step(o.Next, false)}
+	if o.Status == relay.StatusRunning && v.Next != nil {
+		v.PromptID, v.Next = v.Next.PromptID, nil
+	}
+	if o.Result != nil {
+		v.Result = &resultView{Result: o.Result}
+	}
+	if c := o.Consultation; c != nil {
+		v.Consultation = &consultView{Consultant: c.Consultant, Iteration: c.Iteration, Action: c.Action, Status: c.Status,
+			StartedAt: c.StartedAt, ElapsedSeconds: c.ElapsedSeconds}
+		if p := c.Progress; p != nil && p.Events > 0 {
+			v.Consultation.Progress = p
+		}
+	}
+	return v
 }
