@@ -428,7 +428,7 @@ evaluated and the arbitration concerns. Refused unless the state permits Synthes
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
 				y, err := st.Synthesize(id, answer)
 				if err != nil {
-					return a.delibProblems(asJSON, asFlag(err, "answer", "--answer"))
+					return a.delibProblems(asJSON, asFlags(err, "answer"))
 				}
 				if asJSON {
 					return writeJSON(a.stdout, y)
@@ -443,16 +443,17 @@ evaluated and the arbitration concerns. Refused unless the state permits Synthes
 	return cmd
 }
 
-// asFlag names the domain's path key as the CLI's flag in err's problems.
-func asFlag(err error, key, flag string) error {
+// asFlags names the domain's problem paths that are keys as the CLI's
+// flags (answer: --answer) in err's problems.
+func asFlags(err error, keys ...string) error {
 	var probs problem.List
 	if !errors.As(err, &probs) {
 		return err
 	}
 	out := slices.Clone(probs)
 	for i := range out {
-		if out[i].Path == key {
-			out[i].Path = flag
+		if slices.Contains(keys, out[i].Path) {
+			out[i].Path = "--" + strings.ReplaceAll(out[i].Path, "_", "-")
 		}
 	}
 	return out
