@@ -202,11 +202,11 @@ func (h *handlers) delibSynthesize(_ context.Context, _ *mcp.CallToolRequest, a 
 		if !a.check(err) {
 			return nil
 		}
-		raw, _ := json.Marshal(y)
-		var out map[string]any
-		json.Unmarshal(raw, &out)
-		out["markdown"] = y.Markdown()
-		return out
+		// In the synthesis's order: the answer first, as the markdown.
+		return struct {
+			*deliberation.Synthesis
+			Markdown string `json:"markdown"`
+		}{y, y.Markdown()}
 	})
 }
 
