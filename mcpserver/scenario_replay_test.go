@@ -234,7 +234,7 @@ func TestScenariosReplayOverMCP(t *testing.T) {
 					}
 				case "respond":
 					f, _ := flagValue(args, "--file")
-					got, text, isErr = callText(t, cs, "deliberation_respond", map[string]any{"id": id(), "response": files[f]})
+					got, _, isErr = callText(t, cs, "deliberation_respond", map[string]any{"id": id(), "response": files[f]})
 					if !isErr {
 						out = fmt.Sprintf("recorded the response to iteration %v (%v)\n", got["iteration"], got["action"])
 					}
