@@ -246,9 +246,9 @@ func (s *State) validateBuckets(p *problem.List) {
 	}
 	for i, u := range s.Buckets.Unresolved {
 		switch u.Status {
-		case UnresolvedBlocked, UnresolvedTradeoff, UnresolvedDefinitional, UnresolvedAnchorShift:
+		case UnresolvedBlocked, UnresolvedTradeoff, UnresolvedDefinitional, UnresolvedAnchorShift, UnresolvedOpen:
 		default:
-			p.Add(fmt.Sprintf("buckets.unresolved[%d].status", i), "is %q, want blocked, tradeoff, definitional or pending-anchor-shift", u.Status)
+			p.Add(fmt.Sprintf("buckets.unresolved[%d].status", i), "is %q, want blocked, tradeoff, definitional, pending-anchor-shift or open-challenge", u.Status)
 		}
 	}
 }

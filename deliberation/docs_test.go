@@ -49,7 +49,7 @@ func TestDocsWorkedExample(t *testing.T) {
 			t.Errorf("the page's Subsequent Call is not the engine's whole prompt:\n%s", s.Next.Prompt)
 		}
 	}
-	y, err := synthesize(s)
+	y, err := synthesize(s, testAnswer)
 	if err != nil {
 		t.Fatal(err)
 	}

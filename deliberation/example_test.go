@@ -67,7 +67,7 @@ func ExampleStore() {
 	_, _ = st.Respond(id, "It is a yes: honour Retry-After.")
 	s, _ := st.Evaluate(id, []byte(`{"iteration": 1, "response": "valid", "trivial": "Yes: honour Retry-After."}`))
 	fmt.Println(s.Status, s.ExitReason)
-	y, _ := st.Synthesize(id)
+	y, _ := st.Synthesize(id, "")
 	fmt.Println(y.Answer)
 	// Output:
 	// codex-ask-state-20260131-171500.json

@@ -30,7 +30,7 @@ func FuzzDecodeState(f *testing.F) {
 			t.Fatalf("a decoded state does not decode again: %v", err)
 		}
 		_ = s.Recovery()
-		_, _ = synthesize(s)
+		_, _ = synthesize(s, testAnswer)
 	})
 }
 

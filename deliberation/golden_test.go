@@ -91,7 +91,7 @@ func TestGoldenSynthesis(t *testing.T) {
 	step(t, s, "Re C1: the cap is arbitrary, I concede C1", challengeEval(`{"id":"C1","outcome":"conceded"}`))
 	step(t, s, "nothing new", `{"coverage":{}}`)
 	step(t, s, "P1 rests on one parser line", `{"arbitration":{"flagged":[{"id":"P1","reason":"one parser line; no test"}]}}`)
-	y, err := synthesize(s)
+	y, err := synthesize(s, testAnswer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,12 +103,12 @@ func TestGoldenSynthesis(t *testing.T) {
 func TestSynthesizeRefused(t *testing.T) {
 	s := start(t, nil)
 	step(t, s, "1. x", points(skeptical("x", "fx")))
-	_, err := synthesize(s)
+	_, err := synthesize(s, testAnswer)
 	assertProblems(t, err, []string{"status: the deliberation is still active (next action: critique; open challenges: C1): Synthesize is permitted only after convergence, the cap or an early exit"})
 	if err := s.abandon(t0); err != nil {
 		t.Fatal(err)
 	}
-	_, err = synthesize(s)
+	_, err = synthesize(s, testAnswer)
 	assertProblems(t, err, []string{"status: the deliberation is abandoned (abandoned): abandoned; there is nothing to synthesize"})
 }
 
@@ -117,7 +117,7 @@ func TestSynthesisInconclusive(t *testing.T) {
 	step(t, s, "1. x", points(skeptical("x", "fx")))
 	s.Iteration = 8
 	step(t, s, "Re C1: x", challengeEval(`{"id":"C1","outcome":"rejected","deadlock":"criteria","crux":"speed vs cost"}`))
-	y, err := synthesize(s)
+	y, err := synthesize(s, testAnswer)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,13 +99,15 @@ func (s *State) Recover() (string, error) {
 	return prompt, nil
 }
 
-// Synthesize returns the synthesis of id, when its state permits it, and
-// notes it in the transcript (the audit trail); the state is unchanged.
-func (st *Store) Synthesize(id string) (*Synthesis, error) {
+// Synthesize returns the synthesis of id, opening with answer (the
+// top-line answer to the question, required but after an early exit:
+// trivial), when its state permits it, and notes it in the transcript
+// (the audit trail); the state is unchanged.
+func (st *Store) Synthesize(id, answer string) (*Synthesis, error) {
 	var y *Synthesis
 	_, err := st.Update(id, func(s *State, _ time.Time) ([]Record, error) {
 		var err error
-		if y, err = synthesize(s); err != nil {
+		if y, err = synthesize(s, answer); err != nil {
 			return nil, err
 		}
 		data, err := json.Marshal(y)

@@ -200,7 +200,7 @@ func checkState(t *testing.T, where string, s *State) {
 		}
 	}
 	if !s.Active() {
-		if _, err := synthesize(s); err != nil && synthesizable(s.ExitReason) {
+		if _, err := synthesize(s, testAnswer); err != nil && synthesizable(s.ExitReason) {
 			t.Fatalf("%s: synthesize refused after %s: %v", where, s.ExitReason, err)
 		}
 	}

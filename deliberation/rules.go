@@ -82,6 +82,7 @@ const (
 	UnresolvedTradeoff     = "tradeoff"
 	UnresolvedDefinitional = "definitional"
 	UnresolvedAnchorShift  = "pending-anchor-shift"
+	UnresolvedOpen         = "open-challenge" // a challenge still open when the deliberation ended
 )
 
 // Dismissed tags.
@@ -458,7 +459,7 @@ func (s *State) unresolveDisputed() {
 	for _, id := range slices.Clone(s.Disputed) {
 		c := s.Challenges[id]
 		s.closeChallenge(id)
-		s.unresolveBound(c, c.Objection, UnresolvedTradeoff)
+		s.unresolveBound(c, id+", open at the exit: "+c.Objection, UnresolvedOpen)
 	}
 }
 

@@ -582,7 +582,7 @@ func TestStressTestRequestedButNotRun(t *testing.T) {
 			if s.Checks.StressTest != "skipped" || s.Checks.StressSkipped != tt.skipped || !slices.Contains(s.Warnings, warning) {
 				t.Errorf("checks %+v warnings %q, want skipped: %s", s.Checks, s.Warnings, tt.skipped)
 			}
-			y, err := synthesize(s)
+			y, err := synthesize(s, testAnswer)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -655,7 +655,7 @@ func TestTwoStallsExit(t *testing.T) {
 	if next.Action != ActionExit || s.ExitReason != ExitStalled {
 		t.Errorf("two stalls: action %s exit %q", next.Action, s.ExitReason)
 	}
-	_, err := synthesize(s)
+	_, err := synthesize(s, testAnswer)
 	assertProblems(t, err, []string{"status: the deliberation is finished (stalled): Deliberation stalled: narrow the scope, give examples or constraints, or split the question; there is nothing to synthesize"})
 }
 

@@ -3,13 +3,18 @@ package deliberation
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/elicit/elicit/problem"
 )
 
-// Synthesis is the final output: every point in exactly one bucket, with
-// the exit reason and the rule that permits it.
+// Synthesis is the final output: the top-line answer, then every point in
+// exactly one bucket, with the exit reason and the rule that permits it.
 type Synthesis struct {
+	// Answer is the top-line answer to the question, as the orchestrator
+	// states it at Synthesize (Exit Validation: the output answers the
+	// anchor); after an early exit (trivial), the direct answer by default.
+	Answer        string `json:"answer"`
 	Question      string `json:"question"`
 	Mode          Mode   `json:"mode"`
 	Iterations    int    `json:"iterations"`
@@ -22,16 +27,53 @@ type Synthesis struct {
 	// (the exit validation).
 	PermittedBy string `json:"permitted_by"`
 	// Inconclusive: Agreed and Dismissed are both empty; not a success.
-	Inconclusive        bool           `json:"inconclusive"`
-	Answer              string         `json:"answer,omitempty"`
-	Ledger              []string       `json:"ledger"`
-	Agreed              []Agreed       `json:"agreed"`
-	Dismissed           []Dismissed    `json:"dismissed"`
-	Unresolved          []Unresolved   `json:"unresolved"`
-	SurfacedQuestions   []string       `json:"surfaced_questions"`
-	NotEvaluated        []NotEvaluated `json:"not_evaluated"`
-	ArbitrationConcerns []Concern      `json:"arbitration_concerns"`
-	Warnings            []string       `json:"warnings"`
+	Inconclusive        bool              `json:"inconclusive"`
+	Ledger              []string          `json:"ledger"`
+	Agreed              []AgreedEntry     `json:"agreed"`
+	Dismissed           []DismissedEntry  `json:"dismissed"`
+	Unresolved          []UnresolvedEntry `json:"unresolved"`
+	SurfacedQuestions   []string          `json:"surfaced_questions"`
+	NotEvaluated        []NotEvaluated    `json:"not_evaluated"`
+	ArbitrationConcerns []Concern         `json:"arbitration_concerns"`
+	Warnings            []string          `json:"warnings"`
+}
+
+// AgreedEntry, DismissedEntry and UnresolvedEntry are a bucket's points as
+// the synthesis shows them: where an arbiter flagged one,
+// ArbitrationConcern is the arbiter's reason (the point is presented as
+// flagged, not normally).
+type (
+	AgreedEntry struct {
+		Agreed
+		ArbitrationConcern string `json:"arbitration_concern,omitempty"`
+	}
+	DismissedEntry struct {
+		Dismissed
+		ArbitrationConcern string `json:"arbitration_concern,omitempty"`
+	}
+	UnresolvedEntry struct {
+		Unresolved
+		ArbitrationConcern string `json:"arbitration_concern,omitempty"`
+	}
+)
+
+// MaxAnswer is the most characters a top-line answer may have: a sentence
+// or two; the buckets carry the detail.
+const MaxAnswer = 2000
+
+// checkAnswer returns the top-line answer of s's synthesis: answer, or the
+// direct answer of an early exit (trivial) when answer is empty.
+func checkAnswer(s *State, answer string) (string, problem.List) {
+	answer = strings.TrimSpace(answer)
+	switch n := utf8.RuneCountInString(answer); {
+	case answer == "" && s.ExitReason == ExitTrivial && s.Answer != "":
+		return s.Answer, nil
+	case answer == "":
+		return "", problem.List{{Path: "answer", Message: fmt.Sprintf("is required: the top-line answer to the question (%q) in a sentence or two, as you would tell the user; the synthesis opens with it (Exit Validation: confirm the output answers the question)", s.QuestionExcerpt)}}
+	case n > MaxAnswer:
+		return "", problem.List{{Path: "answer", Message: fmt.Sprintf("is %d characters, over %d: a top-line answer is a sentence or two (the buckets carry the detail)", n, MaxAnswer)}}
+	}
+	return answer, nil
 }
 
 // permit is the protocol text that permits Synthesize after an exit for
@@ -54,12 +96,15 @@ func permit(reason string) string {
 
 const quickPermit = "At most 2 iterations: Ask → Evaluate → Done. Still unresolved → state both positions; the user decides."
 
-// synthesize returns the synthesis of s, or a problem.List saying why the
-// state does not permit it (still active, or ended by an exit that has
-// nothing to synthesize).
-func synthesize(s *State) (*Synthesis, error) {
-	if err := synthesisPermitted(s); err != nil {
-		return nil, err
+// synthesize returns the synthesis of s opening with answer, or a
+// problem.List saying why the state does not permit it (still active, or
+// ended by an exit that has nothing to synthesize) and what is wrong with
+// the answer.
+func synthesize(s *State, answer string) (*Synthesis, error) {
+	probs := synthesisPermitted(s)
+	top, bad := checkAnswer(s, answer)
+	if probs = append(probs, bad...); len(probs) > 0 {
+		return nil, probs
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -68,11 +113,18 @@ func synthesize(s *State) (*Synthesis, error) {
 	if s.quick() && s.ExitReason != ExitTrivial {
 		permittedBy = quickPermit
 	}
+	flags := map[string]string{}
+	for _, c := range s.ArbitrationConcerns {
+		flags[c.ID] = c.Reason
+	}
 	y := &Synthesis{
+		Answer:   top,
 		Question: s.questionText(), Mode: orFull(s.Mode), Iterations: s.Iteration, MaxIterations: s.limit(),
-		ExitReason: s.ExitReason, PermittedBy: permittedBy, Answer: s.Answer,
-		Ledger: nonNil(s.activeLedger()),
-		Agreed: nonNil(s.Buckets.Agreed), Dismissed: nonNil(s.Buckets.Dismissed), Unresolved: nonNil(s.Buckets.Unresolved),
+		ExitReason: s.ExitReason, PermittedBy: permittedBy,
+		Ledger:            nonNil(s.activeLedger()),
+		Agreed:            entries(s.Buckets.Agreed, func(a Agreed) AgreedEntry { return AgreedEntry{a, flags[a.ID]} }),
+		Dismissed:         entries(s.Buckets.Dismissed, func(d Dismissed) DismissedEntry { return DismissedEntry{d, flags[d.ID]} }),
+		Unresolved:        entries(s.Buckets.Unresolved, func(u Unresolved) UnresolvedEntry { return UnresolvedEntry{u, flags[u.ID]} }),
 		SurfacedQuestions: nonNil(s.SurfacedQuestions), NotEvaluated: nonNil(s.NotEvaluated),
 		ArbitrationConcerns: nonNil(s.ArbitrationConcerns), Warnings: nonNil(s.Warnings),
 	}
@@ -83,7 +135,16 @@ func synthesize(s *State) (*Synthesis, error) {
 	return y, nil
 }
 
-func synthesisPermitted(s *State) error {
+// entries are a bucket's points as the synthesis shows them.
+func entries[T, E any](bucket []T, entry func(T) E) []E {
+	out := make([]E, len(bucket))
+	for i, v := range bucket {
+		out[i] = entry(v)
+	}
+	return out
+}
+
+func synthesisPermitted(s *State) problem.List {
 	switch {
 	case s.Active():
 		what := "no pending action"
@@ -161,7 +222,7 @@ func cell(s string) string {
 }
 
 // Markdown renders the synthesis in the output format of the original
-// (OUTPUT-FORMAT.md): a header, then AGREED, DISMISSED, UNRESOLVED,
+// (OUTPUT-FORMAT.md), opening with the top-line answer: a header, then AGREED, DISMISSED, UNRESOLVED,
 // SURFACED QUESTIONS, NOT EVALUATED and ARBITRATION CONCERNS, each with its
 // count enumerated; empty sections show "— none —".
 func (y *Synthesis) Markdown() string {
@@ -187,6 +248,7 @@ func (y *Synthesis) Markdown() string {
 }
 
 func (y *Synthesis) header(b *strings.Builder) {
+	fmt.Fprintf(b, "**Answer:** %s\n\n", oneParagraph(y.Answer))
 	fmt.Fprintf(b, "> **Question:** %s\n>\n", cell(y.Question))
 	fmt.Fprintf(b, "> **Iterations:** %d/%d (%s)\n>\n", y.Iterations, y.MaxIterations, y.ExitReason)
 	var ids []string
@@ -199,9 +261,6 @@ func (y *Synthesis) header(b *strings.Builder) {
 	if y.Message != "" {
 		fmt.Fprintf(b, "\n**%s**\n", y.Message)
 	}
-	if y.Answer != "" {
-		fmt.Fprintf(b, "\n**Answer:** %s\n", y.Answer)
-	}
 	if y.Inconclusive {
 		b.WriteString("\n**Deliberation inconclusive:** nothing was agreed or dismissed. Each point's blocker (the crux, and what would unblock it) is under UNRESOLVED; decide whether to continue.\n")
 	}
@@ -210,9 +269,24 @@ func (y *Synthesis) header(b *strings.Builder) {
 	}
 }
 
+// oneParagraph keeps text one markdown paragraph: blank lines would end it.
+func oneParagraph(s string) string {
+	lines := strings.Fields(strings.ReplaceAll(s, "\r", ""))
+	return strings.Join(lines, " ")
+}
+
+// flagged marks a point an arbiter flagged where it stands; the reason is
+// under ARBITRATION CONCERNS.
+func flagged(point, concern string) string {
+	if concern != "" {
+		return point + " (arbitration concern)"
+	}
+	return point
+}
+
 func (y *Synthesis) agreed(b *strings.Builder) {
-	ids := rowIDs(y.Agreed, func(a Agreed) string { return a.ID })
-	if !section(b, "AGREED", ids, "Point", "Evidence") {
+	ids := rowIDs(y.Agreed, func(a AgreedEntry) string { return a.ID })
+	if !section(b, "AGREED", ids, "Point", "Evidence", "Reason") {
 		return
 	}
 	for i, a := range y.Agreed {
@@ -220,7 +294,7 @@ func (y *Synthesis) agreed(b *strings.Builder) {
 		if a.Mitigation != "" {
 			point += " (conditional)"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", ids[i], cell(point), a.EvidenceType)
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(flagged(point, a.ArbitrationConcern)), a.EvidenceType, orDefault(cell(a.Reason), "—"))
 	}
 	for i, a := range y.Agreed {
 		if a.Mitigation != "" {
@@ -230,23 +304,23 @@ func (y *Synthesis) agreed(b *strings.Builder) {
 }
 
 func (y *Synthesis) dismissed(b *strings.Builder) {
-	ids := rowIDs(y.Dismissed, func(d Dismissed) string { return d.ID })
+	ids := rowIDs(y.Dismissed, func(d DismissedEntry) string { return d.ID })
 	if !section(b, "DISMISSED", ids, "Point", "Tag", "Reason") {
 		return
 	}
 	for i, d := range y.Dismissed {
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(d.Point), d.Tag, cell(d.Reason))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(flagged(d.Point, d.ArbitrationConcern)), d.Tag, cell(d.Reason))
 	}
 }
 
 func (y *Synthesis) unresolved(b *strings.Builder) {
-	ids := rowIDs(y.Unresolved, func(u Unresolved) string { return u.ID })
+	ids := rowIDs(y.Unresolved, func(u UnresolvedEntry) string { return u.ID })
 	if !section(b, "UNRESOLVED", ids, "Point", "Status", "Crux") {
 		return
 	}
 	var reframings []string
 	for i, u := range y.Unresolved {
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(u.Point), u.Status, cell(u.Crux))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", ids[i], cell(flagged(u.Point, u.ArbitrationConcern)), u.Status, cell(u.Crux))
 		if u.Status == UnresolvedAnchorShift {
 			reframings = append(reframings, fmt.Sprintf("%s: %s", ids[i], u.Point))
 		}

@@ -80,7 +80,7 @@ func (h *handlers) delibSend(_ context.Context, _ *mcp.CallToolRequest, a *args)
 		if !a.check(err) {
 			return nil
 		}
-		return out
+		return outcome(out)
 	})
 }
 

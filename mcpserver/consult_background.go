@@ -114,7 +114,7 @@ func (h *handlers) progress(st *deliberation.Store, id string, v *deliberation.C
 }
 
 // outcome reports the consultation of id, with the live progress when this
-// server runs it.
+// server runs it (a tool returns it through outcome, the prompt left out).
 func (h *handlers) outcome(st *deliberation.Store, id string) (*relay.Outcome, error) {
 	o, err := relay.Status(st, id)
 	if err != nil {
@@ -149,7 +149,7 @@ func (h *handlers) delibWait(ctx context.Context, req *mcp.CallToolRequest, a *a
 				return nil
 			}
 			if out.Status != relay.StatusRunning || !time.Now().Before(deadline) {
-				return out
+				return outcome(out)
 			}
 			n.notify(ctx, out)
 			wake := make(<-chan struct{})
@@ -165,7 +165,7 @@ func (h *handlers) delibWait(ctx context.Context, req *mcp.CallToolRequest, a *a
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				return out
+				return outcome(out)
 			case <-h.opts.Background.ctx.Done():
 				// The server is stopping: the consultation it runs is
 				// being canceled; report it once that is recorded.
@@ -184,18 +184,18 @@ func (h *handlers) delibWait(ctx context.Context, req *mcp.CallToolRequest, a *a
 func (h *handlers) stopped(a *args, st *deliberation.Store, id string, out *relay.Outcome) any {
 	r := h.opts.Background.get(st.StatePath(id))
 	if r == nil {
-		return out
+		return outcome(out)
 	}
 	select {
 	case <-r.done:
 	case <-time.After(cancelWait):
-		return out
+		return outcome(out)
 	}
 	o, err := h.outcome(st, id)
 	if !a.check(err) {
 		return nil
 	}
-	return o
+	return outcome(o)
 }
 
 // notifier sends progress notifications to a client that asked for them
@@ -244,7 +244,7 @@ func (h *handlers) delibCancel(_ context.Context, _ *mcp.CallToolRequest, a *arg
 		if !a.check(err) {
 			return nil
 		}
-		return out
+		return outcome(out)
 	})
 }
 

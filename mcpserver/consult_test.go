@@ -193,7 +193,7 @@ func TestSendRunsInTheBackground(t *testing.T) {
 	if isErr || got["status"] != "running" || time.Since(began) > 5*time.Second {
 		t.Fatalf("send: %v after %s", got, time.Since(began))
 	}
-	if c := got["consultation"].(map[string]any); c["consultant"] != "codex" || c["iteration"] != 1.0 || c["background"] != true {
+	if c := got["consultation"].(map[string]any); c["consultant"] != "codex" || c["iteration"] != 1.0 || c["status"] != "running" {
 		t.Errorf("consultation %v", c)
 	}
 	// The consultant reports an event every 20 ms: poll until status

@@ -11,11 +11,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var crossModelArgs = []string{"method", "topic", "section", "workflow", "id", "run"}
+var crossModelArgs = []string{"method", "topic", "section", "workflow", "id", "run", "verdict"}
 
 func (h *handlers) crossModelTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_cross_model", Title: "Cross-model view", Annotations: consults,
-		Description: "A second model's codex_role view of a method: its prompt, under tmp/; run=true runs codex. Output: claims to verify.",
+		Description: "A second model's codex_role view of a method: its prompt, under tmp/; run=true runs codex. Output: claims to verify; then give your verdict.",
 		InputSchema: inputSchema(obj{
 			"method":   obj{"type": "string"},
 			"topic":    obj{"type": "string"},
@@ -23,7 +23,8 @@ func (h *handlers) crossModelTool() toolDef {
 			"workflow": obj{"type": "string"},
 			"id":       obj{"type": "string"},
 			"run":      obj{"type": "boolean"},
-		}, "method", "topic", "section")}, simple(crossModelArgs, h.crossModel)}
+			"verdict":  obj{"type": "string", "enum": []string{crossmodel.VerdictConsensus, crossmodel.VerdictFailed}},
+		}, "method")}, simple(crossModelArgs, h.crossModel)}
 }
 
 // crossModelConsultant builds the codex consultant; tests replace it.
@@ -35,17 +36,33 @@ var crossModelConsultant = func(getenv func(string) string, s config.Codex) (con
 	return c, err == nil
 }
 
+// crossModel prepares (run: runs) a method's cross-model step, or with
+// verdict judges the output of an earlier run: the seed's notes for the
+// orchestrator's verdict ("Cross-model consensus — high confidence";
+// "Codex output failed verification", the output discarded).
 func (h *handlers) crossModel(ctx context.Context, _ *mcp.CallToolRequest, a *args) any {
 	ref := a.ref("method", methodRef, true)
-	topic, section := a.str("topic", true), a.str("section", true)
+	verdict := a.str("verdict", false)
+	topic, section := a.str("topic", verdict == ""), a.str("section", verdict == "")
 	workflow, id := a.str("workflow", false), a.ref("id", "a run id (a string, or a whole number)", false)
 	run := a.boolean("run")
+	if verdict != "" && run != nil && *run {
+		a.errorf("run", "give run or verdict, not both: run first, then judge its output with verdict")
+	}
 	if len(a.probs) > 0 {
 		return nil
 	}
 	m, ok := h.method(a, ref)
 	if !ok {
 		return nil
+	}
+	if verdict != "" {
+		v, err := crossmodel.Judge(m, verdict, &crossmodel.Options{Project: h.opts.Project, Workflow: workflow, ID: id})
+		if err != nil {
+			a.addPrefixed("", err)
+			return nil
+		}
+		return map[string]any{"success": true, "verdict": v}
 	}
 	settings, err := config.CodexFor(h.opts.Project)
 	if err != nil {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,5 +67,88 @@ func TestCrossModelToolProblems(t *testing.T) {
 	got, isErr = call(t, cs, "elicitation_cross_model", map[string]any{"method": "34", "topic": "t", "section": "s", "workflow": "../up"})
 	if !isErr || !strings.Contains(got["problems"].([]any)[0].(string), `workflow: "../up" is not a simple name`) {
 		t.Errorf("got %v", got)
+	}
+}
+
+// TestCrossModelVerdictNotes: over MCP the orchestrator's verdict on a
+// run's output comes back with seed 000's exact notes: full agreement
+// reports "Cross-model consensus — high confidence"; an output that failed
+// verification is discarded (its file then holds the note, so the sage
+// goes on single-model) and "Codex output failed verification" is logged.
+// (They were constants no tool returned.)
+func TestCrossModelVerdictNotes(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".codexignore"), nil, 0o644)
+	sc := &consult.Scripted{Replies: []consult.ScriptedReply{{Reply: consult.Reply{Text: "1. Tokens never expire: replay."}}}}
+	cs := crossModelSession(t, dir, sc)
+	run := map[string]any{"method": "Red Team vs Blue Team", "topic": "Auth", "section": "Tokens never expire.", "workflow": "review", "id": "9", "run": true}
+	got, isErr := call(t, cs, "elicitation_cross_model", run)
+	plan := got["result"].(map[string]any)["plan"].(map[string]any)
+	if isErr || plan["workflow"] != "review" || plan["id"] != "9" {
+		t.Fatalf("run: %v", got)
+	}
+	output := filepath.Join(dir, "tmp/review/9/elicitation/codex-red-team-vs-blue-team.md")
+
+	got, isErr = call(t, cs, "elicitation_cross_model", map[string]any{"method": "Red Team vs Blue Team", "workflow": "review", "id": 9, "verdict": "consensus"})
+	v, _ := got["verdict"].(map[string]any)
+	if isErr || v["note"] != "Cross-model consensus — high confidence" || v["discarded"] != false || v["output_file"] != output {
+		t.Errorf("consensus: %v", got)
+	}
+	if data, _ := os.ReadFile(output); string(data) != "1. Tokens never expire: replay." {
+		t.Errorf("consensus changed the output: %q", data)
+	}
+
+	got, isErr = call(t, cs, "elicitation_cross_model", map[string]any{"method": "Red Team vs Blue Team", "workflow": "review", "id": "9", "verdict": "failed_verification"})
+	v, _ = got["verdict"].(map[string]any)
+	if isErr || v["note"] != "Codex output failed verification" || v["discarded"] != true {
+		t.Errorf("failed verification: %v", got)
+	}
+	if data, _ := os.ReadFile(output); string(data) != "Codex output failed verification\n" {
+		t.Errorf("the output was not discarded: %q", data)
+	}
+
+	for _, tt := range []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"method": "Red Team vs Blue Team", "workflow": "review", "id": "9", "verdict": "consensus"},
+			[]string{`verdict: the run of "Red Team vs Blue Team" left no output to judge (` + output + ` holds "Codex output failed verification"): go on single-model`}},
+		{map[string]any{"method": "Red Team vs Blue Team", "workflow": "review", "id": "10", "verdict": "consensus"},
+			[]string{`verdict: no output of "Red Team vs Blue Team" to judge at ` + filepath.Join(dir, "tmp/review/10/elicitation/codex-red-team-vs-blue-team.md") + `: run it first (with the same workflow and id)`}},
+		{map[string]any{"method": "Red Team vs Blue Team", "verdict": "agree", "run": true},
+			[]string{"run: give run or verdict, not both: run first, then judge its output with verdict"}},
+		{map[string]any{"method": "Red Team vs Blue Team", "verdict": "agree", "workflow": "../x"},
+			[]string{"id: is required with a verdict: the id of the run judged (its plan's id), as its workflow",
+				`workflow: "../x" is not a simple name (letters, digits, '.', '_', '-'; no '..'; at most 100)`,
+				`verdict: is "agree", want consensus (both models fully agree) or failed_verification (the output failed your verification: it is discarded)`}},
+		{map[string]any{"method": "Tree of Thoughts", "id": "9", "verdict": "consensus"},
+			[]string{`method: "Tree of Thoughts" has no codex_role: it has no cross-model output to judge`}},
+		{map[string]any{"method": "Red Team vs Blue Team"},
+			[]string{"topic: missing (a string is required)", "section: missing (a string is required)"}},
+	} {
+		got, isErr := call(t, cs, "elicitation_cross_model", tt.args)
+		if probs := toStrings(got["problems"]); !isErr || !slices.Equal(probs, tt.want) {
+			t.Errorf("%v:\n%s\nwant:\n%s", tt.args, strings.Join(probs, "\n"), strings.Join(tt.want, "\n"))
+		}
+	}
+}
+
+// TestSelectMethodsNoMatchSaysTheMode: over MCP a selection that finds
+// nothing carries seed 000's line for its mode, as the CLI prints it: in
+// auto mode the line to log before going on without a method, in manual
+// mode the offer to browse the registry, with the tool that lists it.
+func TestSelectMethodsNoMatchSaysTheMode(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	got, _ := call(t, cs, "elicitation_select_methods", map[string]any{"phase": "plan:0", "title": "Bananas and apples"})
+	if got["status"] != "NO_MATCH" || got["notice"] != "No elicitation methods matched for section 'Bananas and apples' — proceeding without method injection." || got["browse"] != nil {
+		t.Errorf("auto mode: %v", got)
+	}
+	got, _ = call(t, cs, "elicitation_select_methods", map[string]any{"phase": "plan:0", "title": "Bananas and apples", "manual": true})
+	if got["status"] != "NO_MATCH" || got["notice"] != "No methods match your current context. Would you like to browse the full registry?" || got["browse"] != "elicitation_list_methods (or the resource elicit://methods)" {
+		t.Errorf("manual mode: %v", got)
+	}
+	got, _ = call(t, cs, "elicitation_select_methods", map[string]any{"phase": "plan:0", "title": "Architecture Design", "text": "layers and boundaries"})
+	if got["status"] != "OK" || got["notice"] != nil {
+		t.Errorf("a match: %v", got)
 	}
 }

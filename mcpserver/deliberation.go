@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,10 +11,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/elicit/elicit/deliberation"
 	"github.com/elicit/elicit/internal/config"
+	"github.com/elicit/elicit/internal/relay"
 	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -128,7 +132,7 @@ func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args
 	if !a.check(err) {
 		return nil
 	}
-	out := map[string]any{"id": id, "state_file": st.StatePath(id), "prompt": s.Next.Prompt}
+	out := map[string]any{"id": id, "state_file": st.StatePath(id), "prompt": s.Next.Prompt, "prompt_id": promptID(s.Next.Prompt)}
 	if n := s.NotesNaming(toolMapping); len(n) > 0 {
 		out["notes"] = n
 	}
@@ -142,7 +146,7 @@ func (h *handlers) delibRespond(_ context.Context, _ *mcp.CallToolRequest, a *ar
 		if !a.check(err) {
 			return nil
 		}
-		return s.Next
+		return step(s.Next, false)
 	})
 }
 
@@ -156,7 +160,7 @@ func (h *handlers) delibEvaluate(_ context.Context, _ *mcp.CallToolRequest, a *a
 		if !a.check(err) {
 			return nil
 		}
-		return s.Next
+		return step(s.Next, true)
 	})
 }
 
@@ -192,16 +196,17 @@ func (h *handlers) delibList(_ context.Context, _ *mcp.CallToolRequest, a *args)
 }
 
 func (h *handlers) delibSynthesize(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+	answer := a.str("answer", false) // required but after an early exit (trivial): the domain says so
 	return h.withID(a, func(st *deliberation.Store, id string) any {
-		y, err := st.Synthesize(id)
+		y, err := st.Synthesize(id, answer)
 		if !a.check(err) {
 			return nil
 		}
-		raw, _ := json.Marshal(y)
-		var out map[string]any
-		json.Unmarshal(raw, &out)
-		out["markdown"] = y.Markdown()
-		return out
+		// In the synthesis's order: the answer first, as the markdown.
+		return struct {
+			*deliberation.Synthesis
+			Markdown string `json:"markdown"`
+		}{y, y.Markdown()}
 	})
 }
 
@@ -235,7 +240,7 @@ func (h *handlers) delibRecover(_ context.Context, _ *mcp.CallToolRequest, a *ar
 		if !a.check(err) {
 			return nil
 		}
-		out["prompt"] = prompt
+		out["prompt"], out["prompt_id"] = prompt, promptID(prompt)
 		return out
 	})
 }
@@ -278,8 +283,8 @@ func (h *handlers) delibRespondTool() toolDef {
 
 func (h *handlers) delibEvaluateTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_evaluate", Title: "Apply an evaluation", Annotations: records,
-		Description: "Apply your evaluation (elicit://schema/evaluation) of the last answer: the next step, or the problems."},
-		h.delibEvaluate, obj{"evaluation": obj{"type": "object"}})
+		Description: "Apply your evaluation of the last answer: the next step, or every problem with its path."},
+		h.delibEvaluate, obj{"evaluation": evaluationInput()})
 }
 
 func (h *handlers) delibStatusTool() toolDef {
@@ -295,12 +300,198 @@ func (h *handlers) delibListTool() toolDef {
 
 func (h *handlers) delibSynthesizeTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_synthesize", Title: "Synthesize", Annotations: records,
-		Description: "The final buckets as JSON and markdown, once the state permits."}, h.delibSynthesize, nil)
+		Description: "Once permitted, the synthesis (JSON, markdown), opening with answer: your top-line answer to the question."},
+		h.delibSynthesize, obj{"answer": obj{"type": "string"}})
 }
 
 func (h *handlers) delibRecoverTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt", Annotations: records,
-		Description: "The Recovery prompt for a fresh consultee session; restore: first rebuild a missing or unreadable state file from its transcript.",
+		Description: "The Recovery prompt for a fresh consultee session; restore: first rebuild a lost state file from its transcript.",
 		InputSchema: inputSchema(obj{"id": obj{"type": "string"}, "restore": obj{"type": "boolean"}}, "id")},
 		simple([]string{"id", "restore"}, h.delibRecover)}
+}
+
+// evaluationInput is deliberation_evaluate's evaluation argument: the
+// evaluation document's JSON Schema (deliberation.EvaluationSchema, the
+// one file, so the two cannot drift), compacted for tools/list, which is
+// sent to the model in every conversation: each $ref inlined (hosts
+// differ on $ref, and here each definition is used about once),
+// descriptions and the keywords only the engine needs to check dropped
+// (the engine reports those, with their paths; the resource
+// elicit://schema/evaluation keeps every word). Built once, on first use;
+// callers must not modify it.
+var evaluationInput = sync.OnceValue(func() obj {
+	s, err := compactSchema(deliberation.EvaluationSchema())
+	if err != nil {
+		// TestEvaluateSchemaIsTheDocumentSchema fails first.
+		return obj{"type": "object"}
+	}
+	return s
+})
+
+// compactDrop are the keywords compactSchema leaves out: annotations, and
+// constraints the engine checks with a better message (unknown keys with
+// the key meant, empty texts, ID forms).
+var compactDrop = []string{"$schema", "$id", "$comment", "$defs", "title", "description", "examples",
+	"additionalProperties", "minLength", "minItems", "pattern", "minimum", "maximum"}
+
+// compactSchema is the schema document raw without its $defs (each $ref
+// to one inlined), the keywords of compactDrop, and the types that a
+// nested object's properties or an array's items already show.
+func compactSchema(raw []byte) (obj, error) {
+	var doc obj
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("the evaluation schema: %w", err)
+	}
+	defs, _ := doc["$defs"].(map[string]any)
+	var walk func(v any, depth int, props bool) (any, error)
+	walk = func(v any, depth int, props bool) (any, error) {
+		if depth > 32 {
+			return nil, fmt.Errorf("the evaluation schema nests deeper than 32 (a $ref cycle?)")
+		}
+		switch v := v.(type) {
+		case []any:
+			out := make([]any, len(v))
+			for i, x := range v {
+				var err error
+				if out[i], err = walk(x, depth+1, false); err != nil {
+					return nil, err
+				}
+			}
+			return out, nil
+		case map[string]any:
+			out := obj{}
+			if ref, ok := v["$ref"].(string); ok && !props {
+				name, local := strings.CutPrefix(ref, "#/$defs/")
+				def, found := defs[name].(map[string]any)
+				if !local || !found {
+					return nil, fmt.Errorf("the evaluation schema: $ref %q is not one of its $defs", ref)
+				}
+				inlined, err := walk(def, depth+1, false)
+				if err != nil {
+					return nil, err
+				}
+				out = inlined.(obj)
+			}
+			for k, x := range v {
+				if !props && (k == "$ref" || slices.Contains(compactDrop, k)) {
+					continue
+				}
+				// The keys of properties are names, never keywords.
+				y, err := walk(x, depth+1, !props && k == "properties")
+				if err != nil {
+					return nil, err
+				}
+				out[k] = y
+			}
+			// Below the root, an object's type shows in its properties and
+			// an array's in its items.
+			if _, ok := out["properties"]; ok && depth > 0 && out["type"] == "object" {
+				delete(out, "type")
+			}
+			if _, ok := out["items"]; ok && out["type"] == "array" {
+				delete(out, "type")
+			}
+			return out, nil
+		}
+		return v, nil
+	}
+	out, err := walk(doc, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	return out.(obj), nil
+}
+
+// stepView is a deliberation's next step as the tools return it. The
+// pending prompt is sent once per step, by the call that produced it
+// (deliberation_start, _evaluate, _recover); the others (_respond, _send,
+// _wait, _cancel) name it by its prompt_id and length, and say where it
+// is again (a prompt is most of a step's bytes, and an agent that sends
+// with deliberation_send never relays it).
+type stepView struct {
+	*deliberation.Next
+	// PromptID names the prompt: the first 12 hex digits of its SHA-256.
+	PromptID string `json:"prompt_id,omitempty"`
+	// PromptBytes and PromptAgain stand for a prompt left out.
+	PromptBytes int    `json:"prompt_bytes,omitempty"`
+	PromptAgain string `json:"prompt_again,omitempty"`
+}
+
+// promptAgain is where a prompt left out is.
+const promptAgain = "deliberation_status (next.prompt)"
+
+// step is n as a tool returns it: with its prompt when withPrompt, else
+// with the prompt's id and length only.
+func step(n *deliberation.Next, withPrompt bool) *stepView {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	v := &stepView{Next: &c}
+	if c.Prompt == "" {
+		return v
+	}
+	v.PromptID = promptID(c.Prompt)
+	if !withPrompt {
+		v.PromptBytes, v.PromptAgain, c.Prompt = len(c.Prompt), promptAgain, ""
+	}
+	return v
+}
+
+// promptID is a prompt's name: the first 12 hex digits of its SHA-256.
+func promptID(prompt string) string {
+	sum := sha256.Sum256([]byte(prompt))
+	return hex.EncodeToString(sum[:6])
+}
+
+// outcomeView is a consultation's outcome as deliberation_send, _wait and
+// _cancel return it: once the consultation has ended, the next step once,
+// without its prompt (the result's copy of it is left out); while it runs,
+// only the id of the prompt it answers (nothing else changes until it
+// ends, and a wait is called again and again). The consultation is shown
+// as the agent follows it (its process's identity is the state's
+// bookkeeping: deliberation_status has it), the deliberation's id once.
+type outcomeView struct {
+	*relay.Outcome
+	PromptID     string       `json:"prompt_id,omitempty"`
+	Consultation *consultView `json:"consultation,omitempty"`
+	Result       *resultView  `json:"result,omitempty"`
+	Next         *stepView    `json:"next,omitempty"`
+}
+
+type resultView struct {
+	*relay.Result
+	ID   string    `json:"id,omitempty"`   // "": the outcome's id says it
+	Next *stepView `json:"next,omitempty"` // nil: the outcome's next says it
+}
+
+// consultView is a consultation in an outcome: who is consulted on which
+// step, since when, and its progress once there is some.
+type consultView struct {
+	Consultant     string                        `json:"consultant"`
+	Iteration      int                           `json:"iteration"`
+	Action         string                        `json:"action"`
+	Status         string                        `json:"status"`
+	StartedAt      string                        `json:"started_at"`
+	ElapsedSeconds int64                         `json:"elapsed_seconds"`
+	Progress       *deliberation.ConsultProgress `json:"progress,omitempty"`
+}
+
+func outcome(o *relay.Outcome) *outcomeView {
+	v := &outcomeView{Outcome: o, Next: step(o.Next, false)}
+	if o.Status == relay.StatusRunning && v.Next != nil {
+		v.PromptID, v.Next = v.Next.PromptID, nil
+	}
+	if o.Result != nil {
+		v.Result = &resultView{Result: o.Result}
+	}
+	if c := o.Consultation; c != nil {
+		v.Consultation = &consultView{Consultant: c.Consultant, Iteration: c.Iteration, Action: c.Action, Status: c.Status,
+			StartedAt: c.StartedAt, ElapsedSeconds: c.ElapsedSeconds}
+		if p := c.Progress; p != nil && p.Events > 0 {
+			v.Consultation.Progress = p
+		}
+	}
+	return v
 }

@@ -216,7 +216,11 @@ func (sc *mcpScenario) deliberate(where string, args []string) bool {
 			sc.stdout = statusText(got)
 		}
 	case "synthesize":
-		got, text, isErr = callRaw(t, sc.cs, "deliberation_synthesize", map[string]any{"id": rest[0]})
+		args := map[string]any{"id": rest[0]}
+		if answer, ok := flag(rest, "--answer"); ok {
+			args["answer"] = answer
+		}
+		got, text, isErr = callRaw(t, sc.cs, "deliberation_synthesize", args)
 		if !isErr {
 			sc.stdout = got["markdown"].(string)
 		}

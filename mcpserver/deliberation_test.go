@@ -51,9 +51,13 @@ func TestDeliberationTools(t *testing.T) {
 			t.Fatalf("evaluate %s: %v, want action %s", n, got, action)
 		}
 	}
-	got, _ = call(t, cs, "deliberation_synthesize", map[string]any{"id": id})
-	if got["exit_reason"] != "converged" || !strings.Contains(got["markdown"].(string), "AGREED") {
-		t.Errorf("synthesize: %v", got)
+	got, isErr = call(t, cs, "deliberation_synthesize", map[string]any{"id": id})
+	if !isErr || !strings.HasPrefix(strings.Join(toStrings(got["problems"]), "\n"), `answer: is required: the top-line answer to the question ("Should the importer retry on HTTP 429?")`) {
+		t.Errorf("synthesize without its answer: %v", got)
+	}
+	got, _ = call(t, cs, "deliberation_synthesize", map[string]any{"id": id, "answer": "Yes: honour Retry-After; no fixed retry cap."})
+	if got["exit_reason"] != "converged" || got["answer"] != "Yes: honour Retry-After; no fixed retry cap." || got["markdown"] != file("synthesis.md") {
+		t.Errorf("synthesize: %v\nwant the CLI's markdown:\n%s", got, file("synthesis.md"))
 	}
 	got, _ = call(t, cs, "deliberation_status", map[string]any{"id": id})
 	if got["status"] != "finished" || got["version"] != 1.0 {

@@ -55,6 +55,13 @@ func (h *handlers) selectMethods(_ context.Context, _ *mcp.CallToolRequest, a *a
 		a.addPrefixed("", err)
 		return nil
 	}
+	if sel.Status == method.StatusNoMatch && q.Manual {
+		// The seed offers the whole registry as the fallback.
+		return struct {
+			*method.Selection
+			Browse string `json:"browse"`
+		}{sel, "elicitation_list_methods (or the resource elicit://methods)"}
+	}
 	return sel
 }
 

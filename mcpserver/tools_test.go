@@ -32,7 +32,7 @@ func listTools(t *testing.T, s *mcp.Server, copts ...*mcp.ClientOptions) []*mcp.
 
 // toolsBudget is the most bytes the whole tools/list result may take: it is
 // sent to the model in every conversation.
-const toolsBudget = 10_000
+const toolsBudget = 14_000
 
 // TestToolsListFitsBudget holds both lists to the budget: the plain one and
 // the one an MCP Apps client gets (one more tool, and _meta.ui on the form

@@ -73,7 +73,12 @@ func (c Candidate) MarshalJSON() ([]byte, error) {
 type Selection struct {
 	Status Status `json:"status"`
 	// Reason says why nothing was selected; empty when Status is OK.
-	Reason   string      `json:"reason"`
+	Reason string `json:"reason"`
+	// Notice is what to tell the user when nothing was selected, in the
+	// query's mode (NoMatchNotice): in auto mode the line to log before
+	// going on without a method, in manual mode the offer to browse the
+	// registry. Empty when Status is OK.
+	Notice   string      `json:"notice,omitempty"`
 	Keywords []string    `json:"keywords"`
 	Methods  []Candidate `json:"methods"`
 	// Warnings are the registry's warnings, WarnUnavailable among them when
@@ -95,6 +100,7 @@ func (r *Registry) Select(q Query) (*Selection, error) {
 		s.Warnings = append(s.Warnings, WarnUnavailable)
 	}
 	best, t := r.rank(q, s.Keywords)
+	s.Notice = NoMatchNotice(q)
 	switch {
 	case t.phase == 0:
 		s.Reason = "No methods match phase " + q.Phase
@@ -107,7 +113,7 @@ func (r *Registry) Select(q Query) (*Selection, error) {
 	case len(best) == 0:
 		s.Reason = fmt.Sprintf("No methods scored above 0.0 for topics [%s]", strings.Join(s.Keywords, ", "))
 	default:
-		s.Status = StatusOK
+		s.Status, s.Notice = StatusOK, ""
 		for _, b := range best {
 			s.Methods = append(s.Methods, Candidate{Method: *b.m, Score: float64(b.num) / float64(b.den), num: b.num, den: b.den})
 		}

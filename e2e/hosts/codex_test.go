@@ -82,10 +82,61 @@ func TestE2ECodexCallsElicit(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(elicitHome, "deliberations")); err != nil {
 		t.Errorf("the deliberation was not written under ELICIT_HOME: %v", err)
 	}
+	// deliberation_evaluate's input schema (the evaluation document's,
+	// compacted: nested types left to its properties and items) reaches
+	// the model whole.
+	if outcomes := evaluateOutcomes(t, reqs[0].Raw); len(outcomes) != 10 || !slices.Contains(outcomes, "adjudicated") {
+		t.Errorf("the model was offered deliberation_evaluate with challenge outcomes %v, want the 10", outcomes)
+	}
 	out := stdout.String()
 	if strings.Contains(out, "requires approval") || !strings.Contains(out, `"type":"mcp_tool_call"`) || !strings.Contains(out, "done: both tools answered") {
 		t.Errorf("codex events:\n%s", out)
 	}
+}
+
+// evaluateOutcomes are the challenge outcomes deliberation_evaluate's
+// parameters offer the model, in a request codex sent.
+func evaluateOutcomes(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	type schema struct {
+		Properties map[string]*schema `json:"properties"`
+		Items      *schema            `json:"items"`
+		Enum       []string           `json:"enum"`
+	}
+	var body struct {
+		Tools []struct {
+			Name  string `json:"name"`
+			Tools []struct {
+				Name       string  `json:"name"`
+				Parameters *schema `json:"parameters"`
+			} `json:"tools"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range body.Tools {
+		for _, tool := range ns.Tools {
+			if tool.Name != "deliberation_evaluate" || tool.Parameters == nil {
+				continue
+			}
+			s := tool.Parameters
+			for _, step := range []string{"evaluation", "challenges", "[]", "outcome"} {
+				switch {
+				case s == nil:
+					return nil
+				case step == "[]":
+					s = s.Items
+				default:
+					s = s.Properties[step]
+				}
+			}
+			if s != nil {
+				return s.Enum
+			}
+		}
+	}
+	return nil
 }
 
 // firstJSON is the JSON object in a tool output (codex may wrap it).

@@ -15,6 +15,7 @@ import (
 type crossmodelFlags struct {
 	method, topic, sectionFile string
 	workflow, id, consultant   string
+	verdict                    string
 	run                        bool
 }
 
@@ -27,7 +28,12 @@ func (a *app) methodsCrossmodel(rf *registryFlags) *cobra.Command {
 and write it to tmp/{workflow}/{id}/elicitation/codex-prompt-{slug}.txt (without --run), or run the
 consultant and write its answer to codex-{slug}.md, removing the prompt file (with --run).
 Settings come from the codex section of elicit.config.json. Prints JSON. A closed gate (codex
-unavailable or disabled, no .codexignore) is reported as status "skipped"; a failed run exits 1.`,
+unavailable or disabled, no .codexignore) is reported as status "skipped"; a failed run exits 1.
+
+The output is claims to verify. Once you have, --verdict (with the run's --workflow and --id)
+gives the seed's note: consensus (both models fully agree): "Cross-model consensus — high
+confidence"; failed_verification: the output is discarded (its file then holds the note) and
+"Codex output failed verification" is logged.`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error { return a.crossmodel(rf, f) },
 	}
@@ -39,11 +45,19 @@ unavailable or disabled, no .codexignore) is reported as status "skipped"; a fai
 	fl.StringVar(&f.id, "id", "", "the run `id` in tmp/{workflow}/{id} (default the UTC time)")
 	fl.StringVar(&f.consultant, "consultant", "codex", "the consultant: codex or command:`PROGRAM` [ARGS...]")
 	fl.BoolVar(&f.run, "run", false, "run the consultant (default: only write the prompt)")
+	fl.StringVar(&f.verdict, "verdict", "", "your `verdict` on a run's verified output: consensus or failed_verification (with its --workflow and --id)")
 	return cmd
 }
 
 func (a *app) crossmodel(rf *registryFlags, f *crossmodelFlags) error {
-	for _, req := range []struct{ name, v string }{{"--method", f.method}, {"--topic", f.topic}, {"--section-file", f.sectionFile}} {
+	needs := []struct{ name, v string }{{"--method", f.method}, {"--topic", f.topic}, {"--section-file", f.sectionFile}}
+	if f.verdict != "" {
+		if f.run {
+			return usagef("methods crossmodel: give --run or --verdict, not both (run first, then judge its output with --verdict)")
+		}
+		needs = needs[:1]
+	}
+	for _, req := range needs {
 		if req.v == "" {
 			return usagef("methods crossmodel needs %s", req.name)
 		}
@@ -53,6 +67,14 @@ func (a *app) crossmodel(rf *registryFlags, f *crossmodelFlags) error {
 	m, ok := reg.Lookup(f.method)
 	if !ok {
 		return problem.List{{Path: "method", Message: fmt.Sprintf("no method named or numbered %q (see elicit methods list)", f.method)}}
+	}
+	if f.verdict != "" {
+		v, err := crossmodel.Judge(m, f.verdict, &crossmodel.Options{Project: a.project(), Workflow: f.workflow, ID: f.id})
+		if err != nil {
+			return asFlags(err, "method", "workflow", "id", "verdict")
+		}
+		fmt.Fprintln(a.stderr, "elicit: "+v.Note)
+		return writeJSON(a.stdout, v)
 	}
 	section, err := a.readInput(f.sectionFile, sectionInput)
 	if err != nil {

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/elicit/elicit/deliberation"
 	"github.com/elicit/elicit/internal/visible"
+	"github.com/elicit/elicit/problem"
 )
 
 // deliberateCommand is the deliberation engine: the codex-ask protocol as
@@ -425,15 +428,20 @@ func writeJSONList[T any](w io.Writer, key string, entries []T) error {
 
 func (a *app) deliberateSynthesize() *cobra.Command {
 	var asJSON bool
+	var answer string
 	cmd := &cobra.Command{
-		Use:   "synthesize ID",
-		Short: "Print the final buckets, once the state permits it",
-		Args:  exactArgs(1, "ID"),
+		Use:   "synthesize ID --answer TEXT",
+		Short: "Print the final buckets, opening with your top-line answer, once the state permits it",
+		Long: `Print the synthesis: your top-line answer to the question (--answer, required: the output
+must answer the question; after an early exit: trivial, the direct answer by default), then the
+buckets (agreed with their reasons, dismissed, unresolved), the surfaced questions, what was not
+evaluated and the arbitration concerns. Refused unless the state permits Synthesize.`,
+		Args: exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
-				y, err := st.Synthesize(id)
+				y, err := st.Synthesize(id, answer)
 				if err != nil {
-					return a.delibProblems(asJSON, err)
+					return a.delibProblems(asJSON, asFlags(err, "answer"))
 				}
 				if asJSON {
 					return writeJSON(a.stdout, y)
@@ -443,8 +451,25 @@ func (a *app) deliberateSynthesize() *cobra.Command {
 			})
 		},
 	}
+	cmd.Flags().StringVar(&answer, "answer", "", "the top-line answer to the question, in a sentence or two (the synthesis opens with it)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the synthesis as JSON")
 	return cmd
+}
+
+// asFlags names the domain's problem paths that are keys as the CLI's
+// flags (answer: --answer) in err's problems.
+func asFlags(err error, keys ...string) error {
+	var probs problem.List
+	if !errors.As(err, &probs) {
+		return err
+	}
+	out := slices.Clone(probs)
+	for i := range out {
+		if slices.Contains(keys, out[i].Path) {
+			out[i].Path = "--" + strings.ReplaceAll(out[i].Path, "_", "-")
+		}
+	}
+	return out
 }
 
 func (a *app) deliberateRecover() *cobra.Command {

@@ -353,6 +353,13 @@ func (a *app) methodsSelect(rf *registryFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if f.json && sel.Status == method.StatusNoMatch && q.Manual {
+				// The seed offers the whole registry as the fallback.
+				return writeJSON(a.stdout, struct {
+					*method.Selection
+					Browse string `json:"browse"`
+				}{sel, "elicit methods list"})
+			}
 			if f.json {
 				return writeJSON(a.stdout, sel)
 			}
@@ -369,7 +376,7 @@ func (a *app) printSelection(q method.Query, sel *method.Selection) {
 		fmt.Fprintln(a.stderr, "elicit: warning: "+w)
 	}
 	if sel.Status != method.StatusOK {
-		fmt.Fprintf(a.stdout, "%s: %s\n%s\n", sel.Status, sel.Reason, method.NoMatchNotice(q))
+		fmt.Fprintf(a.stdout, "%s: %s\n%s\n", sel.Status, sel.Reason, sel.Notice)
 		if q.Manual {
 			fmt.Fprintln(a.stdout, "Browse it with: elicit methods list")
 		}
@@ -431,7 +438,7 @@ otherwise pick exits with code 2 and lists the candidates.`,
 // give it.
 func (a *app) choose(cmd *cobra.Command, f *pickFlags, q method.Query, sel *method.Selection) ([]method.Candidate, error) {
 	if sel.Status != method.StatusOK {
-		fmt.Fprintln(a.stderr, method.NoMatchNotice(q))
+		fmt.Fprintln(a.stderr, sel.Notice)
 		return sel.Choose(nil)
 	}
 	switch {

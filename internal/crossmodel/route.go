@@ -65,10 +65,14 @@ type Plan struct {
 	Model          string  `json:"model"`
 	Reasoning      string  `json:"reasoning"`
 	TimeoutSeconds float64 `json:"timeout_seconds"`
-	Nonce          string  `json:"nonce,omitempty"`
-	Prompt         string  `json:"prompt,omitempty"`
-	PromptFile     string  `json:"prompt_file,omitempty"`
-	OutputFile     string  `json:"output_file,omitempty"`
+	// Workflow and ID name the run's folder, tmp/{workflow}/{id} (a
+	// verdict on its output names them again).
+	Workflow   string `json:"workflow,omitempty"`
+	ID         string `json:"id,omitempty"`
+	Nonce      string `json:"nonce,omitempty"`
+	Prompt     string `json:"prompt,omitempty"`
+	PromptFile string `json:"prompt_file,omitempty"`
+	OutputFile string `json:"output_file,omitempty"`
 	// Truncated names the parts cut to their limits ("topic", "section").
 	Truncated []string `json:"truncated,omitempty"`
 
@@ -148,11 +152,17 @@ func Prepare(req Request, opts *Options) (*Plan, error) {
 	if m.CodexRole == "" {
 		return p, nil
 	}
-	dir := filepath.Join(o.Project, "tmp", o.Workflow, o.ID, "elicitation")
-	p.project = o.Project
-	p.PromptFile = filepath.Join(dir, "codex-prompt-"+p.Slug+".txt")
-	p.OutputFile = filepath.Join(dir, "codex-"+p.Slug+".md")
+	p.Workflow, p.ID, p.project = o.Workflow, o.ID, o.Project
+	p.OutputFile = p.files()
 	return p, p.build(req, o.Rand)
+}
+
+// files sets the plan's prompt file, in tmp/{workflow}/{id}/elicitation of
+// its project, and returns its output file there.
+func (p *Plan) files() string {
+	dir := filepath.Join(p.project, "tmp", p.Workflow, p.ID, "elicitation")
+	p.PromptFile = filepath.Join(dir, "codex-prompt-"+p.Slug+".txt")
+	return filepath.Join(dir, "codex-"+p.Slug+".md")
 }
 
 func (p *Plan) build(req Request, rnd io.Reader) error {
