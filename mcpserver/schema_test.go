@@ -67,8 +67,7 @@ func TestSchemasAgreeWithHandlers(t *testing.T) {
 				t.Fatal(err)
 			}
 			if r.IsError == tt.ok {
-				got, _ := json.Marshal(r.StructuredContent)
-				t.Errorf("the server says %s, want ok=%v", got, tt.ok)
+				t.Errorf("the server says %v, want ok=%v", resultJSON(t, tt.tool, r), tt.ok)
 			}
 		})
 	}
