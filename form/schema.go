@@ -33,6 +33,7 @@ func schemaDoc() obj {
 		"properties": obj{
 			"title":       nonEmptyString("The form's title."),
 			"description": obj{"type": []string{"string", "null"}, "description": "An optional one-line description."},
+			"form_id":     obj{"type": []string{"string", "null"}, "pattern": formIDPattern, "description": "Your id for the form, carried into its responses and the response log."},
 			"fields":      fieldList(),
 			fieldsAlias:   fieldList(),
 		},
@@ -63,6 +64,8 @@ func fieldProperties() obj {
 		textAlias:        nonEmptyString("An alias of text (attune-forms)."),
 		"type":           obj{"enum": names},
 		"options":        obj{"type": "array", "items": option, "uniqueItems": true, "description": "The choices (suggestions for text_input)."},
+		"path_kind":      obj{"enum": PathKinds(), "description": "Makes a text_input a path field: its answer names a file, a directory or either."},
+		"path_options":   obj{"type": "array", "items": option, "uniqueItems": true, "description": "A path field's suggested paths, relative to the project."},
 		"required":       obj{"type": "boolean", "description": "Whether an answer is needed; default true."},
 		"default":        obj{"type": []string{"string", "number", "array", "object"}, "items": obj{"type": "string"}, "additionalProperties": obj{"type": "string"}, "description": "A preselected answer; must pass the field's own answer validation."},
 		"inferred_from":  nonEmptyString("Why the default was guessed from context; needs default."),
@@ -150,7 +153,7 @@ func fieldSchema() obj {
 		"oneOf":                []any{obj{"required": []string{"text"}}, obj{"required": []string{textAlias}}},
 		"additionalProperties": false,
 		"properties":           props,
-		"dependentRequired":    obj{"inferred_from": []string{"default"}},
+		"dependentRequired":    obj{"inferred_from": []string{"default"}, "path_options": []string{"path_kind"}},
 		"allOf":                rules,
 	}
 }

@@ -45,3 +45,21 @@ func TestEachResultIsSentOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestCollectEchoesFormID checks that over MCP a form's form_id comes back
+// in collect's result beside template_id, and that a path field's answer
+// is checked for its kind.
+func TestCollectEchoesFormID(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	f := readForm(t, "paths")
+	out, isErr := call(t, cs, "elicitation_collect_response", map[string]any{"form": f,
+		"answers": map[string]any{"target": "src/app/main.go", "vendored": "No"}})
+	if isErr || out["form_id"] != "audit-scope" || out["responses"].(map[string]any)["out"] != "reports/" {
+		t.Errorf("collect = %v", out)
+	}
+	out, isErr = call(t, cs, "elicitation_collect_response", map[string]any{"form": f,
+		"answers": map[string]any{"target": "src/app/", "vendored": "No"}})
+	if probs, _ := out["problems"].([]any); !isErr || len(probs) != 1 || probs[0] != `answers.target: "src/app/" names a directory; give a file path` {
+		t.Errorf("collect = %v", out)
+	}
+}

@@ -177,6 +177,10 @@ func noControl(t form.Type) string {
 	return ""
 }
 
+// pathUnsupported says why a path field is asked as text instead: the
+// person types the path (the widget and the local page offer a picker).
+const pathUnsupported = "a path is typed: request_user_input has no text box beside its options (the widget offers a path picker)"
+
 func planFor(f *form.Field, id string, used map[string]bool) *plan {
 	p := &plan{chatplan.Plan[Question]{Field: f, Choice: form.NewChatChoice(f, form.RecommendedSuffix)}}
 	switch {
@@ -185,6 +189,9 @@ func planFor(f *form.Field, id string, used map[string]bool) *plan {
 		return p
 	case noControl(f.Type) != "":
 		p.Unsupported = noControl(f.Type)
+		return p
+	case f.IsPath():
+		p.Unsupported = pathUnsupported
 		return p
 	}
 	switch n := len(p.Choice.Options); {

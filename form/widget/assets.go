@@ -18,10 +18,10 @@ type parsed struct {
 	tmpl *template.Template
 	// The script is head + the extensions a form needs + tail; rows reads
 	// rulings and ranks.
-	jsHead, jsTail, jsRows string
-	// base styles every widget; cards, progress and rows only those with
-	// such fields.
-	base, cards, progress, rows string
+	jsHead, jsTail, jsRows, jsPath string
+	// base styles every widget; cards, progress, rows and path only those
+	// with such fields.
+	base, cards, progress, rows, path string
 }
 
 // assets reads and parses the embedded files once, on first use: most CLI
@@ -45,19 +45,22 @@ func parseAssets() *parsed {
 		jsHead:   minifyJS(head),
 		jsTail:   minifyJS(tail),
 		jsRows:   minifyJS(read("rows.js")),
+		jsPath:   minifyJS(read("path.js")),
 		base:     minifyCSS(read("base.css")),
 		cards:    minifyCSS(read("cards.css")),
 		progress: minifyCSS(read("progress.css")),
 		rows:     minifyCSS(read("rows.css")),
+		path:     minifyCSS(read("path.css")),
 	}
 }
 
 // needs says which optional styles and script a form's fields use.
-type needs struct{ cards, progress, rows bool }
+type needs struct{ cards, progress, rows, path bool }
 
 func needsOf(f *form.Form) needs {
 	var n needs
 	for i := range f.Fields {
+		n.path = n.path || f.Fields[i].IsPath()
 		switch f.Fields[i].Type {
 		case form.Decision, form.Pushback, form.Deliberation:
 			n.cards = true
@@ -83,15 +86,23 @@ func (p *parsed) css(n needs) string {
 	if n.rows {
 		css += p.rows
 	}
+	if n.path {
+		css += p.path
+	}
 	return css
 }
 
-// js is the script for f: the rows and ranks reader only when f has them.
+// js is the script for f: the rows and ranks reader, and the path picker,
+// only when f has them.
 func (p *parsed) js(n needs) string {
+	js := p.jsHead
 	if n.rows {
-		return p.jsHead + p.jsRows + p.jsTail
+		js += p.jsRows
 	}
-	return p.jsHead + p.jsTail
+	if n.path {
+		js += p.jsPath
+	}
+	return js + p.jsTail
 }
 
 // minifyJS drops comment lines, indentation and the line breaks JavaScript
