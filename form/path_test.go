@@ -150,3 +150,20 @@ func TestFormIDNullIsNotGiven(t *testing.T) {
 		t.Errorf("form_id = %q", f.FormID)
 	}
 }
+
+// TestSchemaCatchesPathShapes: the full JSON Schema catches the path
+// field's and form_id's structural problems; the rest only Parse sees.
+func TestSchemaCatchesPathShapes(t *testing.T) {
+	rs := resolvedSchema(t)
+	catches := map[string]bool{"suggested paths without a kind": true, "unknown kind": true, "path keys on another type": true,
+		"bad form_id": true, "form_id not a string": true, "form-level id": true}
+	for _, tc := range pathProblemCases {
+		var v any
+		if err := json.Unmarshal([]byte(tc.in), &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := rs.Validate(v); (err != nil) != catches[tc.name] {
+			t.Errorf("%s: schema error = %v, want caught = %v", tc.name, err, catches[tc.name])
+		}
+	}
+}

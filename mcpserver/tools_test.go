@@ -31,8 +31,10 @@ func listTools(t *testing.T, s *mcp.Server, copts ...*mcp.ClientOptions) []*mcp.
 }
 
 // toolsBudget is the most bytes the whole tools/list result may take: it is
-// sent to the model in every conversation.
-const toolsBudget = 10_000
+// sent to the model in every conversation. It holds elicitation_render_form's
+// form schema (form.ToolSchema, about 3 KB), so that tools/list alone says
+// how to write a form.
+const toolsBudget = 14_000
 
 // TestToolsListFitsBudget holds both lists to the budget: the plain one and
 // the one an MCP Apps client gets (one more tool, and _meta.ui on the form
