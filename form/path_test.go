@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/elicit/elicit/problem"
 	"github.com/google/go-cmp/cmp"
@@ -165,5 +166,29 @@ func TestSchemaCatchesPathShapes(t *testing.T) {
 		if err := rs.Validate(v); (err != nil) != catches[tc.name] {
 			t.Errorf("%s: schema error = %v, want caught = %v", tc.name, err, catches[tc.name])
 		}
+	}
+}
+
+// TestTemplateKeepsFormID casts a template whose form_id and path field
+// use a slot: the cast form keeps them, its lint passes, and a slot value
+// that makes the form_id invalid is named at form_id.
+func TestTemplateKeepsFormID(t *testing.T) {
+	tpl := `{"title": "Audit {project}", "form_id": "audit-{project}", "slots": ["project"], "fields": [
+		{"id": "target", "text": "Which file?", "type": "text_input", "path_kind": "file", "path_options": ["{project}/main.go"]}]}`
+	ts := &Templates{Folder: fstest.MapFS{"audit.json": {Data: []byte(tpl)}}}
+	if err := ts.Lint("audit"); err != nil {
+		t.Fatalf("lint: %v", err)
+	}
+	f, err := ts.Cast("audit", map[string]string{"project": "elicit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.FormID != "audit-elicit" || f.Fields[0].PathOptions[0] != "elicit/main.go" {
+		t.Errorf("cast form_id %q, path_options %v", f.FormID, f.Fields[0].PathOptions)
+	}
+	_, err = ts.Cast("audit", map[string]string{"project": "my project"})
+	probs, _ := err.(problem.List)
+	if want := []string{`form_id: "audit-my project" is not a valid form_id (use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)`}; !cmp.Equal(want, probs.Strings()) {
+		t.Errorf("problems %v, want %v", probs.Strings(), want)
 	}
 }
