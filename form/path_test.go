@@ -105,22 +105,27 @@ func TestPathAnswersAreCheckedForTheKind(t *testing.T) {
 		}},
 		{"unanswered", map[string]any{"vendored": "No"}, nil, []string{"answers.target: required, but not answered (a file path)"}},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			r, err := Collect(f, tt.answers, nil)
-			if tt.probs != nil {
-				probs, _ := err.(problem.List)
-				if diff := cmp.Diff(tt.probs, probs.Strings()); diff != "" {
-					t.Errorf("problems (-want +got):\n%s", diff)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, r.Responses); diff != "" {
-				t.Errorf("responses (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkCollect(t, f, tt.answers, tt.want, tt.probs) })
+	}
+}
+
+// checkCollect collects answers for f and checks the result: the problems
+// when probs is not nil, else the responses.
+func checkCollect(t *testing.T, f *Form, answers, want map[string]any, probs []string) {
+	t.Helper()
+	r, err := Collect(f, answers, nil)
+	if probs != nil {
+		got, _ := err.(problem.List)
+		if diff := cmp.Diff(probs, got.Strings()); diff != "" {
+			t.Errorf("problems (-want +got):\n%s", diff)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, r.Responses); diff != "" {
+		t.Errorf("responses (-want +got):\n%s", diff)
 	}
 }
 
