@@ -71,6 +71,8 @@ func checkValue(f *Field, v any) (any, string) {
 		return checkNumber(f, v)
 	case f.Type == Date:
 		return checkDate(v)
+	case f.IsPath():
+		return checkPath(f, v)
 	}
 	return checkText(f, v)
 }

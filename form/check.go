@@ -36,6 +36,7 @@ func (d *decoder) checkType(s *fieldState) {
 	if s.Type == Progress {
 		d.checkProgress(s)
 	}
+	d.checkPathField(s)
 	d.checkConstruct(s)
 	d.checkDefault(s)
 }

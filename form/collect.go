@@ -25,6 +25,8 @@ type Response struct {
 	Responses  map[string]any `json:"responses"`
 	ResponseID string         `json:"response_id"`
 	TemplateID string         `json:"template_id"`
+	// FormID is the form's form_id, when it has one.
+	FormID string `json:"form_id,omitempty"`
 }
 
 // CollectOptions configures Collect. A nil *CollectOptions means defaults.
@@ -85,7 +87,7 @@ func collect(f *Form, answers map[string]any, opts *CollectOptions) (*Response, 
 	if probs.count() > 0 {
 		return nil, probs.problems()
 	}
-	return &Response{Success: true, Responses: out, ResponseID: responseID(opts), TemplateID: opts.TemplateID}, nil
+	return &Response{Success: true, Responses: out, ResponseID: responseID(opts), TemplateID: opts.TemplateID, FormID: f.FormID}, nil
 }
 
 // invalidUTF8Answers reports each answer whose key or text is not valid
@@ -250,6 +252,8 @@ func expected(f *Field) string {
 		return `a ruling for every row: {row key: "accept", "reject" or {"edit": "text"}}`
 	case f.Type == Ranking:
 		return fmt.Sprintf("a list of %d of %s, best first", f.RankSlots(), quoteList(f.Options, ", "))
+	case f.IsPath():
+		return f.PathNoun()
 	}
 	return "some text"
 }

@@ -3,7 +3,6 @@ package form
 import (
 	"testing"
 
-	"github.com/elicit/elicit/problem"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -266,22 +265,7 @@ func TestConstructAnswers(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r, err := Collect(mustParse(t, forms[tt.form]), tt.answers, nil)
-			if tt.probs != nil {
-				probs, _ := err.(problem.List)
-				if diff := cmp.Diff(tt.probs, probs.Strings()); diff != "" {
-					t.Errorf("problems (-want +got):\n%s", diff)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, r.Responses); diff != "" {
-				t.Errorf("responses (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkCollect(t, mustParse(t, forms[tt.form]), tt.answers, tt.want, tt.probs) })
 	}
 }
 

@@ -137,6 +137,10 @@ func (d *decoder) decodeKey(s *fieldState, key string, path loc, v *jsonnode.Nod
 		d.typ(path, v)
 	case "options":
 		s.Options = d.options(path, v)
+	case "path_kind":
+		s.PathKind = d.oneOf(path, v, PathKinds()...)
+	case "path_options":
+		s.PathOptions = d.pathOptions(path, v)
 	case "required":
 		if v.Kind != jsonnode.Bool {
 			d.add(path, "must be true or false (got %s)", describe(v))

@@ -69,9 +69,14 @@ func (t Type) RichControl() bool {
 // every definition rule; check one built or changed in Go code with
 // Validate (the entry points that take a form check it too).
 type Form struct {
-	Title       string  `json:"title"`
-	Description string  `json:"description,omitempty"`
-	Fields      []Field `json:"fields"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	// FormID is the author's id for the form (attune-forms' form_id): 1-64
+	// letters, digits, '.', '_' or '-', starting with a letter or digit.
+	// Collect copies it into the response and the response log records it,
+	// so that answers to one form can be found and joined.
+	FormID string  `json:"form_id,omitempty"`
+	Fields []Field `json:"fields"`
 }
 
 // Field is one question of a form.
@@ -80,9 +85,15 @@ type Field struct {
 	Text string `json:"text"`
 	Type Type   `json:"type"`
 	// Options are the choices of a select-like field and the suggestions of
-	// a text_input.
-	Options  []string `json:"options,omitempty"`
-	Required bool     `json:"required"`
+	// a text_input (a path field's are PathOptions).
+	Options []string `json:"options,omitempty"`
+	// PathKind makes a text_input a path field (attune-forms' path picker):
+	// its answer is a path to a file, a directory or either (PathFile,
+	// PathDirectory, PathEither). PathOptions are the suggested paths,
+	// relative to the project.
+	PathKind    string   `json:"path_kind,omitempty"`
+	PathOptions []string `json:"path_options,omitempty"`
+	Required    bool     `json:"required"`
 	// Default is a string, a []string (multi_select) or a float64 (number).
 	Default      any    `json:"default,omitempty"`
 	InferredFrom string `json:"inferred_from,omitempty"`

@@ -7,7 +7,7 @@ import (
 )
 
 // formKeys are the keys of a form object.
-var formKeys = []string{"title", "description", "fields"}
+var formKeys = []string{"title", "description", "form_id", "fields"}
 
 // The aliases attune-forms documents, accepted and normalized: a form may
 // list its fields under "questions" and a field may give its question
@@ -30,7 +30,7 @@ var fieldTypes = []fieldType{
 	{SingleSelect, []string{"options", "list_style"}, nil},
 	{MultiSelect, []string{"options", "list_style"}, nil},
 	{Boolean, nil, nil},
-	{TextInput, []string{"options", "max_length"}, nil},
+	{TextInput, []string{"options", "max_length", "path_kind", "path_options"}, nil},
 	{Number, []string{"minimum", "maximum"}, nil},
 	{Date, nil, nil},
 	{Textarea, []string{"max_length"}, nil},
@@ -149,6 +149,8 @@ var aliases = map[string]string{
 	"progressItems": "progress_items", "progressStyle": "progress_style",
 	"triageItems": "triage_items", "topN": "top_n", "top": "top_n", "suggestion": "suggested",
 	"suggestions": "suggested", "consequence": "consequences", "assumption": "assumptions",
+	"pathKind": "path_kind", "pathOptions": "path_options", "paths": "path_options", "kind": "path_kind",
+	"formId": "form_id", "formID": "form_id", "id": "form_id",
 }
 
 // suggest returns the candidate word most likely means: the key an alias

@@ -131,6 +131,10 @@ func (d *decoder) form(root *jsonnode.Node) *Form {
 			if m.Value.Kind != jsonnode.Null { // null: no description
 				f.Description, _ = d.str(formLoc(m.Key), &m.Value)
 			}
+		case "form_id":
+			if m.Value.Kind != jsonnode.Null { // null: no id
+				f.FormID = d.formID(formLoc(m.Key), &m.Value)
+			}
 		case "fields", fieldsAlias:
 			if fieldsKey != "" {
 				d.add(formLoc(m.Key), "both %q and its alias %q are given (give the fields once)", "fields", fieldsAlias)

@@ -3,6 +3,7 @@ package form
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 )
 
 // Schema returns a JSON Schema (draft 2020-12) of the form format, for
@@ -33,6 +34,7 @@ func schemaDoc() obj {
 		"properties": obj{
 			"title":       nonEmptyString("The form's title."),
 			"description": obj{"type": []string{"string", "null"}, "description": "An optional one-line description."},
+			"form_id":     obj{"type": []string{"string", "null"}, "pattern": formIDPattern, "description": "Your id for the form, carried into its responses and the response log."},
 			"fields":      fieldList(),
 			fieldsAlias:   fieldList(),
 		},
@@ -63,6 +65,8 @@ func fieldProperties() obj {
 		textAlias:        nonEmptyString("An alias of text (attune-forms)."),
 		"type":           obj{"enum": names},
 		"options":        obj{"type": "array", "items": option, "uniqueItems": true, "description": "The choices (suggestions for text_input)."},
+		"path_kind":      obj{"enum": PathKinds(), "description": "Makes a text_input a path field: its answer names a file, a directory or either."},
+		"path_options":   obj{"type": "array", "items": option, "uniqueItems": true, "description": "A path field's suggested paths, relative to the project."},
 		"required":       obj{"type": "boolean", "description": "Whether an answer is needed; default true."},
 		"default":        obj{"type": []string{"string", "number", "array", "object"}, "items": obj{"type": "string"}, "additionalProperties": obj{"type": "string"}, "description": "A preselected answer; must pass the field's own answer validation."},
 		"inferred_from":  nonEmptyString("Why the default was guessed from context; needs default."),
@@ -150,7 +154,7 @@ func fieldSchema() obj {
 		"oneOf":                []any{obj{"required": []string{"text"}}, obj{"required": []string{textAlias}}},
 		"additionalProperties": false,
 		"properties":           props,
-		"dependentRequired":    obj{"inferred_from": []string{"default"}},
+		"dependentRequired":    obj{"inferred_from": []string{"default"}, "path_options": []string{"path_kind"}},
 		"allOf":                rules,
 	}
 }
@@ -209,4 +213,89 @@ func rowSchema(keys []string) obj {
 		props["id"] = nonEmptyString("The key its ruling comes back under (default: the label).")
 	}
 	return obj{"type": "object", "required": []string{"label"}, "additionalProperties": false, "properties": props}
+}
+
+// ToolSchema returns the form format as a compact JSON Schema, for the
+// input of an MCP tool that takes a form: every key with its type, each
+// construct's row objects, and in the description of "type" the keys each
+// type adds (from the one table of field types, so it cannot drift; a key
+// marked * is one the type needs). It has no $ref and no per-type rules,
+// and it leaves unknown keys to Parse, which names every problem with a
+// fix: every form Parse accepts, it accepts (the aliases questions and
+// label among them), but for a null given for a key (Parse reads it as not
+// given): it has no null unions, which some hosts do not take.
+func ToolSchema() map[string]any {
+	str := obj{"type": "string"}
+	strs := obj{"type": "array", "items": str}
+	rows := func(shape string) obj {
+		return obj{"type": "array", "items": obj{"type": "object", "required": []string{"label"}}, "description": shape}
+	}
+	names := make([]string, len(types))
+	for i, t := range types {
+		names[i] = string(t)
+	}
+	field := obj{
+		"type":     "object",
+		"required": []string{"id", "type"},
+		"properties": obj{
+			"id":             str,
+			"text":           obj{"type": "string", "description": "The question (alias label)."},
+			"type":           obj{"enum": names, "description": typeKeys()},
+			"required":       obj{"type": "boolean", "description": "Default true."},
+			"default":        obj{"description": "A valid answer, preselected."},
+			"inferred_from":  obj{"type": "string", "description": "Why the default is a guess."},
+			"help_text":      str,
+			"options":        strs,
+			"list_style":     obj{"enum": []string{"ordered", "unordered"}},
+			"minimum":        obj{"type": "number"},
+			"maximum":        obj{"type": "number"},
+			"max_length":     obj{"type": "integer"},
+			"path_kind":      obj{"enum": PathKinds()},
+			"path_options":   obj{"type": "array", "items": str, "description": "Relative paths."},
+			"recommended":    str,
+			"rationale":      str,
+			"option_notes":   obj{"type": "object", "additionalProperties": str, "description": "{option: tradeoff}"},
+			"user_position":  str,
+			"progress_items": rows("[{label, status: done|in_flight|blocked (any tag in report style), detail?}]"),
+			"progress_style": obj{"enum": []string{"report"}},
+			"endorsements":   obj{"type": "object", "additionalProperties": strs, "description": "{option: [voice]}"},
+			"triage_items":   rows("[{label, id?, detail?, tag?}]"),
+			"dispositions":   strs,
+			"suggested":      obj{"type": []string{"object", "array"}, "description": "triage {row key: disposition}; assumption_review {row key: \"accept\"}; ranking [options in order]"},
+			"consequences":   rows("[{label, severity?, detail?}]"),
+			"top_n":          obj{"type": "integer"},
+			"assumptions":    rows("[{label, id?, detail?, source?}]"),
+		},
+	}
+	return obj{
+		"type":     "object",
+		"required": []string{"title"},
+		"properties": obj{
+			"title":       str,
+			"description": str,
+			"form_id":     obj{"type": "string", "description": "Your id, echoed in the response."},
+			"fields":      obj{"type": "array", "minItems": 1, "items": field, "description": "Alias questions."},
+		},
+	}
+}
+
+// typeKeys lists the keys each type adds to the common ones, * marking
+// those it needs: "single_select: options* list_style; boolean; ...".
+func typeKeys() string {
+	parts := make([]string, len(fieldTypes))
+	for i := range fieldTypes {
+		ft := &fieldTypes[i]
+		var keys []string
+		for _, k := range ft.keys {
+			if slices.Contains(requiredKeys[ft.typ], k) || k == "options" && slices.Contains(needsOptions, ft.typ) {
+				k += "*"
+			}
+			keys = append(keys, k)
+		}
+		parts[i] = string(ft.typ)
+		if len(keys) > 0 {
+			parts[i] += ": " + strings.Join(keys, " ")
+		}
+	}
+	return "Keys by type beyond id, text, type, required, default, inferred_from, help_text (* needed): " + strings.Join(parts, "; ") + "."
 }

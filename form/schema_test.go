@@ -2,6 +2,9 @@ package form
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/elicit/elicit/internal/golden"
@@ -103,4 +106,80 @@ var schemaCatches = map[string]bool{
 	"progress without items":                       true,
 	"required as string":                           true,
 	"typo with hint":                               true,
+}
+
+// TestToolSchemaNamesEveryKey holds the compact tool schema to the key
+// table: every form key, every field key and every type is named, and the
+// description of type lists each type's own keys.
+func TestToolSchemaNamesEveryKey(t *testing.T) {
+	s := ToolSchema()
+	props := s["properties"].(obj)
+	for _, k := range formKeys {
+		if props[k] == nil {
+			t.Errorf("form key %s is not in the tool schema", k)
+		}
+	}
+	field := props["fields"].(obj)["items"].(obj)
+	fprops := field["properties"].(obj)
+	for _, k := range keyset.fieldKeys {
+		if fprops[k] == nil {
+			t.Errorf("field key %s is not in the tool schema", k)
+		}
+	}
+	typ := fprops["type"].(obj)
+	if len(typ["enum"].([]string)) != len(types) {
+		t.Errorf("type enum %v", typ["enum"])
+	}
+	for _, want := range []string{"text_input: options max_length path_kind path_options;", "triage: triage_items* dispositions* suggested rationale;", "boolean;"} {
+		if !strings.Contains(typ["description"].(string), want) {
+			t.Errorf("type's description lacks %q: %s", want, typ["description"])
+		}
+	}
+}
+
+// TestToolSchemaAcceptsWhatParseAccepts feeds every test form, the widget's
+// and attune's (aliases included) through the compact tool schema: a host
+// that checks arguments against it lets every valid form through, and it
+// catches a wrong type or a key of the wrong kind. The one exception is a
+// null for a key not given (attune's nulls.json): the tool schema has no
+// null unions, which some hosts do not take.
+func TestToolSchemaAcceptsWhatParseAccepts(t *testing.T) {
+	raw, _ := json.Marshal(ToolSchema())
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate := func(data []byte) error {
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return err
+		}
+		return rs.Validate(v)
+	}
+	files, _ := filepath.Glob("testdata/forms/*.json")
+	more, _ := filepath.Glob("widget/testdata/forms/*.json")
+	attune, _ := filepath.Glob("testdata/attune/loads/*.json")
+	for _, p := range append(append(files, more...), attune...) {
+		data, _ := os.ReadFile(p)
+		if _, err := Parse(data); err != nil || filepath.Base(p) == "nulls.json" {
+			continue
+		}
+		if err := validate(data); err != nil {
+			t.Errorf("%s: Parse accepts, the tool schema rejects: %v", p, err)
+		}
+	}
+	for _, bad := range []string{
+		`{"title": "T", "fields": [{"id": "a", "text": "Q", "type": "nope"}]}`,
+		`{"title": "T", "fields": [{"id": "a", "text": "Q", "type": "single_select", "options": "x"}]}`,
+		`{"title": "T", "fields": [{"id": "a", "text": "Q", "type": "text_input", "path_kind": "folder"}]}`,
+		`{"fields": [{"id": "a", "text": "Q", "type": "boolean"}]}`,
+	} {
+		if validate([]byte(bad)) == nil {
+			t.Errorf("the tool schema accepts %s", bad)
+		}
+	}
 }

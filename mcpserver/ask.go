@@ -87,6 +87,7 @@ type askResult struct {
 	Responses  map[string]any `json:"responses,omitempty"`
 	ResponseID string         `json:"response_id,omitempty"`
 	TemplateID string         `json:"template_id,omitempty"`
+	FormID     string         `json:"form_id,omitempty"`
 	Problems   []string       `json:"problems,omitempty"`
 	// Host is the client as it named itself: "claude-code 2.1.332".
 	Host string `json:"host,omitempty"`
@@ -229,7 +230,7 @@ func answer(f *form.Form, tid string, resp *mcp.ElicitResult, client mcp.Impleme
 		a.addPrefixed("", err)
 		return askResult{Action: "accept", Problems: a.probs.Strings()}, nil, err
 	}
-	return askResult{Success: true, Action: "accept", Responses: r.Responses, ResponseID: r.ResponseID, TemplateID: r.TemplateID}, r, nil
+	return askResult{Success: true, Action: "accept", Responses: r.Responses, ResponseID: r.ResponseID, TemplateID: r.TemplateID, FormID: r.FormID}, r, nil
 }
 
 // dismissal says what a decline or cancel most likely was.

@@ -214,7 +214,7 @@ func TestSendRunsInTheBackground(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := res.StructuredContent.(map[string]any); s["status"] != "running" {
+	if s := resultJSON(t, "deliberation_wait", res); s["status"] != "running" {
 		t.Errorf("a wait that runs out: %v", s)
 	}
 	mu.Lock()

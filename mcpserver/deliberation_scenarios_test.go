@@ -250,12 +250,7 @@ func callRaw(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[st
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	var out map[string]any
-	raw, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s: structured content %s: %v", name, raw, err)
-	}
-	return out, res.Content[0].(*mcp.TextContent).Text, res.IsError
+	return resultJSON(t, name, res), res.Content[0].(*mcp.TextContent).Text, res.IsError
 }
 
 // nextText is what the CLI's evaluate prints: the next action, the

@@ -214,13 +214,13 @@ func (h *handlers) formSummary(_ context.Context, _ *mcp.CallToolRequest, a *arg
 func (h *handlers) renderFormTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_render_form", Title: "Render a form", Annotations: readOnly,
 		Description: "Validate a form (or template+slots); render it for surface ask (AskUserQuestion, default), markdown or codex (request_user_input); says which surface to use.",
-		InputSchema: formSchema(obj{"surface": obj{"type": "string", "enum": []string{"ask", "markdown", "codex"}}})}, simple(withFormArgs("surface"), h.renderForm)}
+		InputSchema: formSchema(form.ToolSchema(), obj{"surface": obj{"type": "string", "enum": []string{"ask", "markdown", "codex"}}})}, simple(withFormArgs("surface"), h.renderForm)}
 }
 
 func (h *handlers) collectResponseTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Title: "Validate answers", Annotations: readOnly,
 		Description: "Validate answers from any surface, merged: answers (JSON: by field id, a postback, a tool's output) and/or reply (text as it came: markdown, widget message, AskUserQuestion's result). Re-ask only reask.",
-		InputSchema: formSchema(obj{
+		InputSchema: formSchema(sameForm(), obj{
 			"answers":     obj{"type": []string{"object", "array"}},
 			"reply":       obj{"type": "string"},
 			"template_id": obj{"type": "string"},
@@ -230,13 +230,13 @@ func (h *handlers) collectResponseTool() toolDef {
 func (h *handlers) askTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_ask", Title: "Ask natively", Annotations: asksUser,
 		Description: "Ask a form in a native MCP elicitation dialog: validated answers, or (on decline, cancel, unsupported) fallback payloads to ask with.",
-		InputSchema: formSchema(obj{"message": obj{"type": "string"}})}, h.ask}
+		InputSchema: formSchema(sameForm(), obj{"message": obj{"type": "string"}})}, h.ask}
 }
 
 func (h *handlers) selectSurfaceTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_select_surface", Title: "Choose a surface", Annotations: readOnly,
 		Description: "Choose a form's surface by elicit's routing rules, for this client.",
-		InputSchema: formSchema(obj{
+		InputSchema: formSchema(sameForm(), obj{
 			"widget_capable": obj{"type": "boolean"},
 			"keyboard_mode":  obj{"type": "boolean"},
 		})}, simple(withFormArgs("widget_capable", "keyboard_mode"), h.selectSurface)}
@@ -251,6 +251,6 @@ func (h *handlers) listTemplatesTool() toolDef {
 func (h *handlers) formSummaryTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_form_summary", Title: "Summarize answers", Annotations: readOnly,
 		Description: "Markdown lines to narrate for an answered form (response: collect's result).",
-		InputSchema: formSchema(obj{"response": obj{"type": "object"}}, "response")},
+		InputSchema: formSchema(sameForm(), obj{"response": obj{"type": "object"}}, "response")},
 		simple(withFormArgs("response"), h.formSummary)}
 }

@@ -8,10 +8,14 @@ type obj = map[string]any
 // conversation, so it has a budget: tools_test.go). The handlers check
 // everything else, unknown arguments included, and list every problem; the
 // guidance lives in the server's instructions, resources and prompts, and
-// in the plugins' skills. A form tool takes form (elicit://schema/form), or
-// template and slots instead. (The pieces are literals where they are
-// used: a package-level map is built at package initialisation, in every
-// process of the binary.)
+// in the plugins' skills. A form tool takes form, or template and slots
+// instead: elicitation_render_form's input schema spells the form out
+// (form.ToolSchema, compact: its keys, types and rows, each type's keys in
+// one description), the other form tools say they take the same form, so
+// that an agent reading tools/list alone can write one and tools/list stays
+// in its budget (the full schema, 34 KB, is elicit://schema/form). (The
+// pieces are literals where they are used: a package-level map is built at
+// package initialisation, in every process of the binary.)
 
 func inputSchema(props obj, required ...string) obj {
 	s := obj{"type": "object", "properties": props}
@@ -21,10 +25,17 @@ func inputSchema(props obj, required ...string) obj {
 	return s
 }
 
+// sameForm is the form property of every form tool but
+// elicitation_render_form, which spells it out.
+func sameForm() obj {
+	return obj{"type": "object", "description": "The form, as elicitation_render_form takes it."}
+}
+
 // formSchema is the input schema of a tool taking a form (or a template and
-// its slots) plus extra properties.
-func formSchema(extra obj, required ...string) obj {
-	props := obj{"form": obj{"type": "object"}, "template": obj{"type": "string"}, "slots": obj{"type": "object"}}
+// its slots) plus extra properties; form is its schema (form.ToolSchema or
+// sameForm).
+func formSchema(form obj, extra obj, required ...string) obj {
+	props := obj{"form": form, "template": obj{"type": "string"}, "slots": obj{"type": "object"}}
 	for k, v := range extra {
 		props[k] = v
 	}

@@ -36,6 +36,11 @@ func TestSchemasAgreeWithHandlers(t *testing.T) {
 		{"render for ask", "elicitation_render_form", map[string]any{"form": scope, "surface": "ask"}, true},
 		{"render without surface", "elicitation_render_form", map[string]any{"form": scope}, true},
 		{"render for an empty surface", "elicitation_render_form", map[string]any{"form": scope, "surface": ""}, false},
+		{"render an attune 0.17 form", "elicitation_render_form", map[string]any{"form": readForm(t, "paths")}, true},
+		{"render a field of no type", "elicitation_render_form", map[string]any{"form": map[string]any{"title": "T",
+			"fields": []any{map[string]any{"id": "a", "text": "Q", "type": "nope"}}}}, false},
+		{"render options that are no list", "elicitation_render_form", map[string]any{"form": map[string]any{"title": "T",
+			"fields": []any{map[string]any{"id": "a", "text": "Q", "type": "single_select", "options": "a, b"}}}}, false},
 	}
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -67,8 +72,7 @@ func TestSchemasAgreeWithHandlers(t *testing.T) {
 				t.Fatal(err)
 			}
 			if r.IsError == tt.ok {
-				got, _ := json.Marshal(r.StructuredContent)
-				t.Errorf("the server says %s, want ok=%v", got, tt.ok)
+				t.Errorf("the server says %v, want ok=%v", resultJSON(t, tt.tool, r), tt.ok)
 			}
 		})
 	}

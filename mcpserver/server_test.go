@@ -59,15 +59,27 @@ func dial(t *testing.T, s *mcp.Server, version string, copts *mcp.ClientOptions,
 	return cs
 }
 
-// call calls a tool and decodes its structured result.
+// call calls a tool and decodes its result: one text block of JSON, with
+// no structured content (each byte is sent once).
 func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[string]any, bool) {
 	t.Helper()
-	out, text, isErr := callRaw(t, cs, name, args)
-	var fromText map[string]any
-	if err := json.Unmarshal([]byte(text), &fromText); err != nil || !cmp.Equal(out, fromText) {
-		t.Errorf("%s: text content differs from structured content: %s", name, text)
-	}
+	out, _, isErr := callRaw(t, cs, name, args)
 	return out, isErr
+}
+
+// resultJSON decodes a tool result's JSON, failing unless it is one text
+// block and nothing else.
+func resultJSON(t *testing.T, name string, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	if res.StructuredContent != nil || len(res.Content) != 1 {
+		t.Fatalf("%s: %d content blocks and structured content %v; want one text block only", name, len(res.Content), res.StructuredContent)
+	}
+	var out map[string]any
+	text := res.Content[0].(*mcp.TextContent).Text
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		t.Fatalf("%s: text %s: %v", name, text, err)
+	}
+	return out
 }
 
 func readForm(t *testing.T, name string) map[string]any {

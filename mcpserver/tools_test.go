@@ -31,7 +31,9 @@ func listTools(t *testing.T, s *mcp.Server, copts ...*mcp.ClientOptions) []*mcp.
 }
 
 // toolsBudget is the most bytes the whole tools/list result may take: it is
-// sent to the model in every conversation.
+// sent to the model in every conversation. It holds elicitation_render_form's
+// form schema (form.ToolSchema, about 3 KB), so that tools/list alone says
+// how to write a form.
 const toolsBudget = 14_000
 
 // TestToolsListFitsBudget holds both lists to the budget: the plain one and

@@ -17,7 +17,7 @@ import (
 func (h *handlers) renderWidgetTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_render_widget", Title: "Render the widget", Annotations: readOnly,
 		Description: "The widget: a form (or template+slots) as one self-contained HTML fragment. Show html; collect its postback.",
-		InputSchema: formSchema(nil)}, simple(formArgs, h.renderWidget)}
+		InputSchema: formSchema(sameForm(), nil)}, simple(formArgs, h.renderWidget)}
 }
 
 func (h *handlers) renderWidget(_ context.Context, req *mcp.CallToolRequest, a *args) any {

@@ -382,6 +382,64 @@ test("a postback is refused for another form", async () => {
   await page.close();
 });
 
+// A path field (attune-forms' path_kind and path_options): a text box with
+// a picker over the suggested paths beside it, which fills the box and
+// narrows as the person types; collect's kind check on the page.
+describe("a path field", () => {
+  const pathForm = form("path");
+  const options = (p, id) => p.locator(`.f[data-id="${id}"] .po:visible`);
+
+  test("picked from the suggestions, narrowed by typing, posted back with its form_id", async () => {
+    const page = await browser.context.newPage();
+    const seen = watch(page);
+    await loadWidget(page, await render(pathForm));
+    const box = page.getByLabel(/Which file should the audit start from\?/);
+    assert.equal(await options(page, "target").count(), 4, "every suggestion is shown at once");
+    await box.fill("CONFIG");
+    assert.deepEqual(await options(page, "target").allTextContents(), ["src/app/config.go"], "typing narrows, whatever the case");
+    await options(page, "target").first().click();
+    assert.equal(await box.inputValue(), "src/app/config.go");
+    assert.equal(await page.locator('.f[data-id="target"] .po[aria-pressed=true]').textContent(), "src/app/config.go");
+    assert.equal(await options(page, "target").count(), 4, "after a pick every suggestion is back");
+    // A typed path that is no suggestion is an answer too.
+    await page.getByLabel(/Anything else to include\?/).fill(" /srv/shared/ ");
+    const r = await collect(pathForm, await postback(page));
+    assert.equal(r.code, 0, JSON.stringify(r.out));
+    assert.deepEqual(r.out.responses, { target: "src/app/config.go", out: "reports/", extra: "/srv/shared/" });
+    assert.equal(r.out.form_id, "audit-scope");
+    assert.equal(await page.evaluate(() => window.__xss), undefined, "a suggested path is shown, never run");
+    assert.ok((await page.evaluate(() => document.body.innerText)).includes('docs/<img src=x onerror="window.__xss=6">.md'));
+    assert.deepEqual(seen.errors, []);
+    assert.deepEqual(seen.requests, []);
+    await page.close();
+  });
+
+  test("a directory for a file gets collect's message", async () => {
+    const page = await browser.context.newPage();
+    await loadWidget(page, await render(pathForm));
+    await page.getByLabel(/Which file should the audit start from\?/).fill("src/app/");
+    await page.getByRole("button", { name: "Submit" }).click();
+    const r = await collect(pathForm, JSON.stringify({ target: "src/app/" }));
+    const want = r.out.problems.find((p) => p.startsWith("answers.target: ")).slice("answers.target: ".length);
+    assert.equal(await errorOf(page, "target"), want);
+    assert.deepEqual(await sent(page), [], "nothing is sent while a field fails");
+    await page.close();
+  });
+
+  test("picked with the keyboard alone", async () => {
+    const page = await browser.context.newPage();
+    await loadWidget(page, await render(pathForm));
+    await page.getByLabel(/Which file should the audit start from\?/).focus();
+    await page.keyboard.press("Tab"); // the first suggestion
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    assert.equal(await page.getByLabel(/Which file should the audit start from\?/).inputValue(), "src/app/config.go");
+    const focused = await page.evaluate(() => document.activeElement.id);
+    assert.equal(focused, await page.getByLabel(/Which file should the audit start from\?/).getAttribute("id"), "the focus returns to the box");
+    await page.close();
+  });
+});
+
 describe("XSS", () => {
   const payloads = ["<script>window.__xss=1</script>", '<img src=x onerror="window.__xss=2">', "javascript:window.__xss=3",
     "</script><script>window.__xss=4</script>", `"'><svg onload=window.__xss=5>`];

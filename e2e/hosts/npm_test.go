@@ -2,7 +2,6 @@ package hosts
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,8 +81,8 @@ func TestE2ENpmPackageInstallsOfflineAndServesMCP(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("tools/call: %v %+v", err, res)
 	}
-	raw, _ := json.Marshal(res.StructuredContent)
-	if !strings.Contains(string(raw), `"name":"session-contract"`) {
+	raw := res.Content[0].(*mcp.TextContent).Text
+	if res.StructuredContent != nil || !strings.Contains(raw, `"name":"session-contract"`) {
 		t.Errorf("list_templates through npx: %s", raw)
 	}
 

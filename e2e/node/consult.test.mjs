@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { newClient, connectStdio, call } from "./lib.mjs";
+import { newClient, connectStdio, call, resultOf } from "./lib.mjs";
 
 const seconds = 63; // past the 60 s default, close to it so the suite stays fast
 
@@ -29,7 +29,7 @@ test(`a ${seconds} s consultation completes under the SDK's default request time
     waits++;
     // No timeout option: the SDK's default (60 s) applies to every call.
     const res = await c.callTool({ name: "deliberation_wait", arguments: { id } }, undefined, { onprogress: () => progress++ });
-    r = res.structuredContent;
+    [r] = resultOf("deliberation_wait", res);
     if (r.status !== "running") break;
     assert.ok(waits < 10, "the consultation never ended");
   }

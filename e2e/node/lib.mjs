@@ -57,13 +57,23 @@ export async function connectHTTP(client, url, token) {
   return client;
 }
 
-// call calls a tool and returns [structuredContent, isError]; it checks the
-// text content says the same.
+// call calls a tool and returns [its result's JSON, isError]; it checks the
+// result is one text block and nothing else (each byte is sent once).
 export async function call(client, name, args) {
-  const res = await client.callTool({ name, arguments: args });
-  const fromText = JSON.parse(res.content[0].text);
-  if (JSON.stringify(fromText) !== JSON.stringify(res.structuredContent)) {
-    throw new Error(`${name}: text and structured content differ`);
+  return resultOf(name, await client.callTool({ name, arguments: args }));
+}
+
+// resultOf decodes a tool result: one text block of JSON, no structured
+// content.
+export function resultOf(name, res) {
+  if (res.structuredContent !== undefined || res.content.length !== 1) {
+    throw new Error(`${name}: ${res.content.length} content blocks and structured content ${JSON.stringify(res.structuredContent)}; want one text block only`);
   }
-  return [res.structuredContent, Boolean(res.isError)];
+  return [JSON.parse(res.content[0].text), Boolean(res.isError)];
+}
+
+// inspected is the JSON of a tool result the Inspector CLI printed.
+export function inspected(stdout) {
+  const out = JSON.parse(stdout);
+  return resultOf("inspector", out.result ?? out)[0];
 }

@@ -7,7 +7,7 @@ import { readFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { bin, formsDir, newClient, connectStdio, startHTTP, connectHTTP, call } from "./lib.mjs";
+import { bin, formsDir, newClient, connectStdio, startHTTP, connectHTTP, call, inspected } from "./lib.mjs";
 
 const run = promisify(execFile);
 const form = (name) => JSON.parse(readFileSync(path.join(formsDir, `${name}.json`), "utf8"));
@@ -250,12 +250,10 @@ describe("MCP Inspector CLI", () => {
   });
   test("tools/call renders a form", async () => {
     const { stdout } = await inspect("--method", "tools/call", "--tool-name", "elicitation_render_form", "--tool-args-json", JSON.stringify({ form: scope }));
-    const out = JSON.parse(stdout);
-    assert.equal((out.structuredContent ?? out.result?.structuredContent).success, true);
+    assert.equal(inspected(stdout).success, true);
   });
   test("elicitation_ask without elicitation returns the fallback", async () => {
     const { stdout } = await inspect("--method", "tools/call", "--tool-name", "elicitation_ask", "--tool-args-json", JSON.stringify({ template: "session-contract", slots: { project: "x" } }));
-    const out = JSON.parse(stdout);
-    assert.equal((out.structuredContent ?? out.result?.structuredContent).action, "unsupported");
+    assert.equal(inspected(stdout).action, "unsupported");
   });
 });

@@ -95,9 +95,15 @@ func unsupportedReason(f *form.Field) string {
 		return "a display-only progress report has nothing to ask: narrate it (the markdown follow-up shows it)"
 	case f.Type.RichControl():
 		return noControl(f.Type)
+	case f.IsPath():
+		return pathUnsupported
 	}
 	return ""
 }
+
+// pathUnsupported says why a path field is asked as text instead: the
+// person types the path (the widget and the local page offer a picker).
+const pathUnsupported = "a path is typed: AskUserQuestion has no text box beside its options (the widget offers a path picker)"
 
 func optionsProblem(f *form.Field, opts []string) string {
 	switch n := len(opts); {

@@ -197,6 +197,10 @@ func noControl(t form.Type) string {
 	return ""
 }
 
+// pathUnsupported says why a path field is asked as text instead: the
+// person types the path (the widget and the local page offer a picker).
+const pathUnsupported = "a path is typed: request_user_input has no text box beside its options (the widget offers a path picker)"
+
 // planFor plans f's question under id; part says f is a row or rank slot
 // of a construct (asked whole: no Skip of its own).
 func planFor(f *form.Field, id string, used map[string]bool, part bool) *plan {
@@ -207,6 +211,9 @@ func planFor(f *form.Field, id string, used map[string]bool, part bool) *plan {
 		return p
 	case noControl(f.Type) != "":
 		p.Unsupported = noControl(f.Type)
+		return p
+	case f.IsPath():
+		p.Unsupported = pathUnsupported
 		return p
 	}
 	switch n := len(p.Choice.Options); {

@@ -197,6 +197,8 @@ func kind(f *form.Field) string {
 		k = "a date (YYYY-MM-DD)"
 	case f.Type == form.Textarea:
 		k = "your own words, several lines are fine" + maxLength(f)
+	case f.IsPath():
+		k = f.PathNoun() + maxLength(f)
 	case len(f.Options) > 0:
 		k = "pick a suggestion or write your own" + maxLength(f)
 	default:
@@ -242,6 +244,9 @@ func details(f *form.Field) []string {
 	}
 	if f.HelpText != "" {
 		out = append(out, "_"+esc(f.HelpText)+"_")
+	}
+	if note := f.PathNote(); note != "" {
+		out = append(out, "_"+esc(note)+"_")
 	}
 	return out
 }

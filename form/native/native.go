@@ -201,6 +201,7 @@ func elicitDescription(f *form.Field) string {
 		if len(f.Options) > 0 {
 			parts = append(parts, "Suggestions: "+strings.Join(f.Options, "; ")+".")
 		}
+		parts = append(parts, f.PathHint())
 	}
 	parts = append(parts, f.HelpText)
 	if f.Inferred() {

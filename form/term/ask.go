@@ -120,6 +120,9 @@ func askField(f *form.Form, fl *form.Field, ui *termui.Session) (any, error) {
 		in.Placeholder = "YYYY-MM-DD"
 	case form.TextInput:
 		in.Suggestions = fl.Options
+		if fl.IsPath() {
+			in.Suggestions = fl.PathOptions // Tab offers them; the note lists the first
+		}
 	}
 	v, err := ui.Input(in)
 	return typed(fl, v), err

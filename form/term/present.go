@@ -30,6 +30,8 @@ func kind(f *form.Field) string {
 		k = "a date, YYYY-MM-DD"
 	case f.Type == form.Textarea:
 		k = "text, several lines are fine"
+	case f.IsPath():
+		k = f.PathNoun()
 	case len(f.Options) > 0:
 		k = "a suggestion or your own words"
 	default:
@@ -69,6 +71,9 @@ func details(f *form.Field) []string {
 	}
 	if f.HelpText != "" {
 		out = append(out, f.HelpText)
+	}
+	if note := f.PathNote(); note != "" {
+		out = append(out, note)
 	}
 	if f.Inferred() {
 		out = append(out, "Guessed: "+form.FormatValue(f.Default)+" (from "+f.InferredFrom+")")

@@ -17,11 +17,12 @@ type parsed struct {
 	// tmpl is assets/widget.tmpl: "head", one block per field type, "foot".
 	tmpl *template.Template
 	// The script is head + the extensions a form needs + tail; rows reads
-	// rulings and ranks, suggest fills a text box from its suggestions.
-	jsHead, jsTail, jsRows, jsSuggest string
-	// base styles every widget; cards, progress, rows and suggest only
-	// those with such fields.
-	base, cards, progress, rows, suggest string
+	// rulings and ranks, suggest fills a text box from its suggestions,
+	// path is the path picker.
+	jsHead, jsTail, jsRows, jsSuggest, jsPath string
+	// base styles every widget; cards, progress, rows, suggest and path
+	// only those with such fields.
+	base, cards, progress, rows, suggest, path string
 }
 
 // assets reads and parses the embedded files once, on first use: most CLI
@@ -46,20 +47,23 @@ func parseAssets() *parsed {
 		jsTail:    minifyJS(tail),
 		jsRows:    minifyJS(read("rows.js")),
 		jsSuggest: minifyJS(read("suggest.js")),
+		jsPath:    minifyJS(read("path.js")),
 		base:      minifyCSS(read("base.css")),
 		cards:     minifyCSS(read("cards.css")),
 		progress:  minifyCSS(read("progress.css")),
 		rows:      minifyCSS(read("rows.css")),
 		suggest:   minifyCSS(read("suggest.css")),
+		path:      minifyCSS(read("path.css")),
 	}
 }
 
 // needs says which optional styles and script a form's fields use.
-type needs struct{ cards, progress, rows, suggest bool }
+type needs struct{ cards, progress, rows, suggest, path bool }
 
 func needsOf(f *form.Form) needs {
 	var n needs
 	for i := range f.Fields {
+		n.path = n.path || f.Fields[i].IsPath()
 		switch f.Fields[i].Type {
 		case form.Decision, form.Pushback, form.Deliberation:
 			n.cards = true
@@ -90,11 +94,14 @@ func (p *parsed) css(n needs) string {
 	if n.suggest {
 		css += p.suggest
 	}
+	if n.path {
+		css += p.path
+	}
 	return css
 }
 
-// js is the script for f: the rows and ranks reader, and the suggestions'
-// buttons, only when f has them.
+// js is the script for f: the rows and ranks reader, the suggestions'
+// buttons and the path picker, only when f has them.
 func (p *parsed) js(n needs) string {
 	js := p.jsHead
 	if n.rows {
@@ -102,6 +109,9 @@ func (p *parsed) js(n needs) string {
 	}
 	if n.suggest {
 		js += p.jsSuggest
+	}
+	if n.path {
+		js += p.jsPath
 	}
 	return js + p.jsTail
 }

@@ -121,10 +121,10 @@ func render(f *form.Form, opts *Options) (string, error) {
 	}
 	for i := range f.Fields {
 		fl := &f.Fields[i]
-		if tmpl.Lookup(string(fl.Type)) == nil {
+		if tmpl.Lookup(block(fl)) == nil {
 			return "", fmt.Errorf("the widget has no block for field type %q", fl.Type)
 		}
-		if err := tmpl.ExecuteTemplate(&b, string(fl.Type), view(fl, p.ID+strconv.Itoa(i))); err != nil {
+		if err := tmpl.ExecuteTemplate(&b, block(fl), view(fl, p.ID+strconv.Itoa(i))); err != nil {
 			return "", fmt.Errorf("render field %q: %w", fl.ID, err)
 		}
 	}
@@ -170,6 +170,9 @@ type fieldView struct {
 	Slots    []slot
 	SlotsWhy string
 	Notes    bool
+	// PathKind and Paths are a path field's kind and suggested paths.
+	PathKind string
+	Paths    []string
 }
 
 // row is one row of rulings.
@@ -243,6 +246,9 @@ func view(f *form.Field, p string) *fieldView {
 		v.rows(f)
 	case form.Ranking:
 		v.slots(f)
+	}
+	if f.IsPath() {
+		v.path(f)
 	}
 	v.Desc = describedBy(v)
 	return v

@@ -82,7 +82,7 @@ func (a *app) responsesList() *cobra.Command {
 	var out outputFormat
 	var filter responselog.Filter
 	cmd := &cobra.Command{
-		Use:   "list [--template ID] [--shape SHAPE] [--limit N] [--json|--csv]",
+		Use:   "list [--template ID] [--shape SHAPE] [--form-id ID] [--limit N] [--json|--csv]",
 		Short: "List the collected responses, newest first",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -98,20 +98,21 @@ func (a *app) responsesList() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if len(list) == 0 && (filter.TemplateID != "" || filter.Shape != "") {
+			if len(list) == 0 && (filter.TemplateID != "" || filter.Shape != "" || filter.FormID != "") {
 				why, err := s.NoMatch(filter)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintln(a.stderr, "elicit: "+visible.String(why))
 			}
-			a.explainLog(len(list) == 0 && filter.TemplateID == "" && filter.Shape == "")
+			a.explainLog(len(list) == 0 && filter.TemplateID == "" && filter.Shape == "" && filter.FormID == "")
 			return a.printEntries(list, out)
 		},
 	}
 	out.register(cmd, "the responses")
 	cmd.Flags().StringVar(&filter.TemplateID, "template", "", "only template `ID`: NAME or template:NAME, or dict for hand-built forms")
 	cmd.Flags().StringVar(&filter.Shape, "shape", "", "only forms of shape `SHAPE` (or a unique start of it, as elicit stats shows)")
+	cmd.Flags().StringVar(&filter.FormID, "form-id", "", "only forms whose form_id is `ID`")
 	cmd.Flags().IntVar(&filter.Limit, "limit", 0, "only the newest `N` (0: all)")
 	return cmd
 }
@@ -142,8 +143,12 @@ func (a *app) responsesShow() *cobra.Command {
 				return a.printEntries([]responselog.Entry{e}, out)
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "response\t%s\ntime\t%s\ntemplate\t%s\nshape\t%s\ntitle\t%s\nhost\t%s\nvia\t%s\n",
-				cells(e.ResponseID, e.Time.Format(time.RFC3339), e.TemplateID, e.Shape, e.Title, hostText(e), e.Via)...)
+			fmt.Fprintf(tw, "response\t%s\ntime\t%s\ntemplate\t%s\nshape\t%s\n",
+				cells(e.ResponseID, e.Time.Format(time.RFC3339), e.TemplateID, e.Shape)...)
+			if e.FormID != "" {
+				fmt.Fprintf(tw, "form id\t%s\n", cells(e.FormID)...)
+			}
+			fmt.Fprintf(tw, "title\t%s\nhost\t%s\nvia\t%s\n", cells(e.Title, hostText(e), e.Via)...)
 			if e.Inferred > 0 {
 				fmt.Fprintf(tw, "guesses\t%d of %d fields guessed, %d kept\n", e.Inferred, e.Fields, e.Kept)
 			}
@@ -227,8 +232,8 @@ func (a *app) printEntries(list []responselog.Entry, out outputFormat) error {
 }
 
 // csvHeader is the export's columns: one row per answer, joinable on
-// template_id and shape.
-var csvHeader = []string{"response_id", "ts", "template_id", "shape", "title", "host", "host_version", "via", "field", "value"}
+// template_id and shape, or on the form's own form_id.
+var csvHeader = []string{"response_id", "ts", "template_id", "shape", "form_id", "title", "host", "host_version", "via", "field", "value"}
 
 func writeCSV(w io.Writer, list []responselog.Entry) error {
 	cw := csv.NewWriter(w)
@@ -248,7 +253,7 @@ func writeCSV(w io.Writer, list []responselog.Entry) error {
 		}
 		sort.Strings(ids)
 		for _, id := range ids {
-			row := []string{e.ResponseID, e.Time.UTC().Format(time.RFC3339), e.TemplateID, e.Shape, e.Title,
+			row := []string{e.ResponseID, e.Time.UTC().Format(time.RFC3339), e.TemplateID, e.Shape, e.FormID, e.Title,
 				e.Host, e.HostVersion, e.Via, id}
 			for i := range row {
 				row[i] = csvCell(row[i])

@@ -34,10 +34,10 @@ func TestCSVNeutralisesFormulas(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, row := range rows[1:] {
-		if row[4] != "'=1+1" || row[5] != "'@host" {
-			t.Errorf("title %q, host %q: want them neutralised", row[4], row[5])
+		if row[5] != "'=1+1" || row[6] != "'@host" {
+			t.Errorf("title %q, host %q: want them neutralised", row[5], row[6])
 		}
-		got[row[8]] = row[9]
+		got[row[9]] = row[10]
 	}
 	want := map[string]string{
 		"a": `'=HYPERLINK("http://evil.example","click")`, "b": "'+1", "c": "'-2+3", "d": "'@SUM(A1)",

@@ -17,8 +17,9 @@ import (
 	_ "github.com/ncruces/go-sqlite3/driver" // SQLite translated to pure Go (no cgo, no init cost); driver "sqlite3"
 )
 
-// schemaVersion is the database's PRAGMA user_version.
-const schemaVersion = 1
+// schemaVersion is the database's PRAGMA user_version: 2 added the
+// records' form_id.
+const schemaVersion = 2
 
 const schema = `
 CREATE TABLE IF NOT EXISTS records (
@@ -38,7 +39,8 @@ CREATE TABLE IF NOT EXISTS records (
 	kept INTEGER NOT NULL DEFAULT 0,
 	response_id TEXT NOT NULL DEFAULT '',
 	responses TEXT NOT NULL DEFAULT '',
-	problems INTEGER NOT NULL DEFAULT 0
+	problems INTEGER NOT NULL DEFAULT 0,
+	form_id TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS records_kind ON records (kind, ts);
 CREATE INDEX IF NOT EXISTS records_response ON records (response_id);
@@ -130,6 +132,11 @@ func migrate(db *sql.DB) error {
 	if _, err := db.Exec(schema); err != nil {
 		return err
 	}
+	if v == 1 { // written before records had a form_id
+		if _, err := db.Exec(`ALTER TABLE records ADD COLUMN form_id TEXT NOT NULL DEFAULT ''`); err != nil {
+			return err
+		}
+	}
 	_, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion))
 	return err
 }
@@ -186,7 +193,7 @@ func (l *Log) insert(db *sql.DB, path string, in io.Reader) error {
 	}
 	defer tx.Rollback()
 	rec, err := tx.Prepare(`INSERT OR IGNORE INTO records (id, ts, kind, template_id, shape, title, host, host_version, via,
-		surface, reason, fields, inferred, kept, response_id, responses, problems) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		surface, reason, fields, inferred, kept, response_id, responses, problems, form_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
@@ -214,7 +221,7 @@ func (l *Log) insert(db *sql.DB, path string, in io.Reader) error {
 		}
 		ts := r.Time.UTC().Format(time.RFC3339Nano)
 		if _, err := rec.Exec(r.ID, ts, r.Kind, r.TemplateID, r.Shape, r.Title, r.Host, r.HostVersion, r.Via,
-			r.Surface, r.Reason, r.Fields, r.Inferred, r.Kept, r.ResponseID, string(r.Responses), r.Problems); err != nil {
+			r.Surface, r.Reason, r.Fields, r.Inferred, r.Kept, r.ResponseID, string(r.Responses), r.Problems, r.FormID); err != nil {
 			return err
 		}
 		if len(r.Form) > 0 {

@@ -17,6 +17,7 @@ type Entry struct {
 	ResponseID  string          `json:"response_id,omitempty"`
 	TemplateID  string          `json:"template_id"`
 	Shape       string          `json:"shape"`
+	FormID      string          `json:"form_id,omitempty"`
 	Title       string          `json:"title"`
 	Host        string          `json:"host"`
 	HostVersion string          `json:"host_version,omitempty"`
@@ -37,6 +38,8 @@ type Filter struct {
 	// Shape keeps one form shape, or the shape it is the unique prefix of
 	// (as templates save --shape takes it).
 	Shape string
+	// FormID keeps the responses to forms with this form_id.
+	FormID string
 	// Limit keeps the newest Limit entries (0: all).
 	Limit int
 }
@@ -88,6 +91,15 @@ func (s *Store) NoMatch(f Filter) (string, error) {
 	if n, err := count(f); err != nil || n > 0 {
 		return "", err
 	}
+	if f.FormID != "" {
+		if n, err := count(Filter{FormID: f.FormID}); err != nil || n == 0 {
+			return fmt.Sprintf("no response in the response log has form_id %q", f.FormID), err
+		}
+		if f.TemplateID == "" && f.Shape == "" {
+			return "", nil // not reached: the form id alone matched
+		}
+		return fmt.Sprintf("responses have form_id %q, but none of them %s", f.FormID, f.narrowing()), nil
+	}
 	if f.TemplateID == "" { // a shape given was found among the responses
 		return "the response log has no responses yet", nil
 	}
@@ -103,6 +115,19 @@ func (s *Store) NoMatch(f Filter) (string, error) {
 		there = "template ids there: " + strings.Join(ids, ", ")
 	}
 	return fmt.Sprintf("no response of %s in the response log (%s)", f.TemplateID, there), nil
+}
+
+// narrowing says what the filter asks beyond a form id: "is of
+// template:x with shape abc".
+func (f Filter) narrowing() string {
+	var parts []string
+	if f.TemplateID != "" {
+		parts = append(parts, "of "+f.TemplateID)
+	}
+	if f.Shape != "" {
+		parts = append(parts, "with shape "+f.Shape)
+	}
+	return "is " + strings.Join(parts, " ")
 }
 
 // templateIDs lists the template ids of the responses, at most
@@ -142,10 +167,14 @@ func (f Filter) where() (string, []any) {
 		q += " AND shape = ?"
 		args = append(args, f.Shape)
 	}
+	if f.FormID != "" {
+		q += " AND form_id = ?"
+		args = append(args, f.FormID)
+	}
 	return q, args
 }
 
-const entryColumns = `id, ts, kind, response_id, template_id, shape, title, host, host_version, via, surface,
+const entryColumns = `id, ts, kind, response_id, template_id, shape, form_id, title, host, host_version, via, surface,
 	fields, inferred, kept, problems, responses`
 
 // Responses lists the collected responses, newest first.
@@ -212,7 +241,7 @@ func (s *Store) Response(id string) (Entry, error) {
 func scanEntry(rows *sql.Rows) (Entry, error) {
 	var e Entry
 	var ts, responses string
-	err := rows.Scan(&e.ID, &ts, &e.Kind, &e.ResponseID, &e.TemplateID, &e.Shape, &e.Title, &e.Host, &e.HostVersion,
+	err := rows.Scan(&e.ID, &ts, &e.Kind, &e.ResponseID, &e.TemplateID, &e.Shape, &e.FormID, &e.Title, &e.Host, &e.HostVersion,
 		&e.Via, &e.Surface, &e.Fields, &e.Inferred, &e.Kept, &e.Problems, &responses)
 	if err != nil {
 		return e, err

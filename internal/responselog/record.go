@@ -35,7 +35,9 @@ type Record struct {
 	// "dict" for a hand-built one; Shape tells hand-built forms apart.
 	TemplateID string `json:"template_id"`
 	Shape      string `json:"shape"`
-	Title      string `json:"title,omitempty"`
+	// FormID is the form's own id (its form_id), when it has one.
+	FormID string `json:"form_id,omitempty"`
+	Title  string `json:"title,omitempty"`
 	// Host is who asked: the MCP client's name, or for the CLI the agent
 	// found in the environment ("claude-code", "codex", ...) or "cli".
 	Host        string `json:"host"`
@@ -87,7 +89,7 @@ func TemplateID(name string) string {
 
 // New builds the record of an event about form f.
 func New(f *form.Form, e Event, who Who) Record {
-	r := Record{Kind: e.Kind, TemplateID: TemplateID(e.Template), Shape: Shape(f), Title: f.Title,
+	r := Record{Kind: e.Kind, TemplateID: TemplateID(e.Template), Shape: Shape(f), FormID: f.FormID, Title: f.Title,
 		Host: who.Host, HostVersion: who.HostVersion, Via: who.Via, Surface: e.Surface, Reason: e.Reason,
 		Fields: len(f.Fields), Problems: e.Problems}
 	for i := range f.Fields {

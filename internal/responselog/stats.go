@@ -32,6 +32,8 @@ type Stats struct {
 	Submissions int            `json:"submissions"`
 	Rejected    int            `json:"rejected"`
 	ByHost      map[string]int `json:"submissions_by_host"`
+	// ByFormID counts the submissions of forms that have a form_id, by it.
+	ByFormID map[string]int `json:"submissions_by_form_id"`
 	// ByTemplate counts submissions per template id, hand-built forms
 	// ("dict") per shape; most first.
 	ByTemplate []TemplateCount `json:"submissions_by_template"`
@@ -80,7 +82,7 @@ type Promotion struct {
 // Stats computes the summary. keyboardMode is whether the user already
 // turned keyboard mode on (then no hint).
 func (s *Store) Stats(keyboardMode bool) (*Stats, error) {
-	st := &Stats{Partial: s.Partial, Rendered: map[string]int{}, Routed: map[string]int{}, ByHost: map[string]int{},
+	st := &Stats{Partial: s.Partial, Rendered: map[string]int{}, Routed: map[string]int{}, ByHost: map[string]int{}, ByFormID: map[string]int{},
 		ByTemplate: []TemplateCount{}, Promote: []Promotion{}}
 	if err := s.db.QueryRow("SELECT count(*) FROM records").Scan(&st.Records); err != nil {
 		return nil, err
@@ -92,6 +94,9 @@ func (s *Store) Stats(keyboardMode bool) (*Stats, error) {
 		return nil, err
 	}
 	if err := s.counts(`SELECT host, count(*) FROM records WHERE kind = ? GROUP BY host`, KindResponse, st.ByHost); err != nil {
+		return nil, err
+	}
+	if err := s.counts(`SELECT form_id, count(*) FROM records WHERE kind = ? AND form_id != '' GROUP BY form_id`, KindResponse, st.ByFormID); err != nil {
 		return nil, err
 	}
 	err := s.db.QueryRow(`SELECT count(*), coalesce(sum(fields), 0), coalesce(sum(inferred), 0), coalesce(sum(kept), 0)
