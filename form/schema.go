@@ -225,25 +225,28 @@ func rowSchema(keys []string) obj {
 // label among them), but for a null given for a key (Parse reads it as not
 // given): it has no null unions, which some hosts do not take.
 func ToolSchema() map[string]any {
-	str := obj{"type": "string"}
+	// A free-text key is a bare name: its value is a string, as a model
+	// reads it and as codex takes a key without a type.
+	// A nested object's properties show its type; a list says it is one
+	// (a string where a list belongs is a mistake a host can catch).
+	str := obj{}
 	strs := obj{"type": "array", "items": str}
 	rows := func(shape string) obj {
-		return obj{"type": "array", "items": obj{"type": "object", "required": []string{"label"}}, "description": shape}
+		return obj{"type": "array", "items": obj{"required": []string{"label"}}, "description": shape}
 	}
 	names := make([]string, len(types))
 	for i, t := range types {
 		names[i] = string(t)
 	}
 	field := obj{
-		"type":     "object",
 		"required": []string{"id", "type"},
 		"properties": obj{
 			"id":             str,
-			"text":           obj{"type": "string", "description": "The question (alias label)."},
+			"text":           obj{"description": "The question."},
 			"type":           obj{"enum": names, "description": typeKeys()},
 			"required":       obj{"type": "boolean", "description": "Default true."},
 			"default":        obj{"description": "A valid answer, preselected."},
-			"inferred_from":  obj{"type": "string", "description": "Why the default is a guess."},
+			"inferred_from":  obj{"description": "Why the default is a guess."},
 			"help_text":      str,
 			"options":        strs,
 			"list_style":     obj{"enum": []string{"ordered", "unordered"}},
@@ -254,11 +257,11 @@ func ToolSchema() map[string]any {
 			"path_options":   obj{"type": "array", "items": str, "description": "Relative paths."},
 			"recommended":    str,
 			"rationale":      str,
-			"option_notes":   obj{"type": "object", "additionalProperties": str, "description": "{option: tradeoff}"},
+			"option_notes":   obj{"additionalProperties": str, "description": "{option: tradeoff}"},
 			"user_position":  str,
 			"progress_items": rows("[{label, status: done|in_flight|blocked (any tag in report style), detail?}]"),
 			"progress_style": obj{"enum": []string{"report"}},
-			"endorsements":   obj{"type": "object", "additionalProperties": strs, "description": "{option: [voice]}"},
+			"endorsements":   obj{"additionalProperties": strs, "description": "{option: [voice]}"},
 			"triage_items":   rows("[{label, id?, detail?, tag?}]"),
 			"dispositions":   strs,
 			"suggested":      obj{"type": []string{"object", "array"}, "description": "triage {row key: disposition}; assumption_review {row key: \"accept\"}; ranking [options in order]"},
@@ -273,16 +276,18 @@ func ToolSchema() map[string]any {
 		"properties": obj{
 			"title":       str,
 			"description": str,
-			"form_id":     obj{"type": "string", "description": "Your id, echoed in the response."},
-			"fields":      obj{"type": "array", "minItems": 1, "items": field, "description": "Alias questions."},
+			"form_id":     obj{"description": "Your id, echoed in the response."},
+			"fields":      obj{"type": "array", "minItems": 1, "items": field},
 		},
 	}
 }
 
 // typeKeys lists the keys each type adds to the common ones, * marking
-// those it needs: "single_select: options* list_style; boolean; ...".
+// those it needs, types with the same keys together: "single_select,
+// multi_select: options* list_style; boolean, date; ...".
 func typeKeys() string {
-	parts := make([]string, len(fieldTypes))
+	var parts []string
+	var keysOf []string // parts' key lists, to join types that share one
 	for i := range fieldTypes {
 		ft := &fieldTypes[i]
 		var keys []string
@@ -292,10 +297,18 @@ func typeKeys() string {
 			}
 			keys = append(keys, k)
 		}
-		parts[i] = string(ft.typ)
-		if len(keys) > 0 {
-			parts[i] += ": " + strings.Join(keys, " ")
+		list := strings.Join(keys, " ")
+		if j := slices.Index(keysOf, list); j >= 0 {
+			name, rest, _ := strings.Cut(parts[j], ":")
+			parts[j] = name + ", " + string(ft.typ) + map[bool]string{true: ":" + rest}[rest != ""]
+			continue
 		}
+		keysOf = append(keysOf, list)
+		part := string(ft.typ)
+		if list != "" {
+			part += ": " + list
+		}
+		parts = append(parts, part)
 	}
-	return "Keys by type beyond id, text, type, required, default, inferred_from, help_text (* needed): " + strings.Join(parts, "; ") + "."
+	return "Keys each type adds (* needed): " + strings.Join(parts, "; ") + "."
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,10 +131,31 @@ func TestToolSchemaNamesEveryKey(t *testing.T) {
 	if len(typ["enum"].([]string)) != len(types) {
 		t.Errorf("type enum %v", typ["enum"])
 	}
-	for _, want := range []string{"text_input: options max_length path_kind path_options;", "triage: triage_items* dispositions* suggested rationale;", "boolean;"} {
-		if !strings.Contains(typ["description"].(string), want) {
-			t.Errorf("type's description lacks %q: %s", want, typ["description"])
+	// Each type is named in one part of the description, "a, b: keys",
+	// with every key it adds.
+	desc := strings.TrimSuffix(typ["description"].(string), ".")
+	_, list, _ := strings.Cut(desc, "(* needed): ")
+	for _, ft := range fieldTypes {
+		var part string
+		for _, p := range strings.Split(list, "; ") {
+			names, _, _ := strings.Cut(p, ":")
+			if slices.Contains(strings.Split(names, ", "), string(ft.typ)) {
+				part = p
+			}
 		}
+		if part == "" {
+			t.Errorf("type's description does not name %s: %s", ft.typ, desc)
+			continue
+		}
+		_, keys, _ := strings.Cut(part, ": ")
+		for _, k := range ft.keys {
+			if !slices.Contains(strings.Fields(strings.ReplaceAll(keys, "*", "")), k) {
+				t.Errorf("type's description gives %s without %s: %q", ft.typ, k, part)
+			}
+		}
+	}
+	if !strings.Contains(desc, "triage: triage_items* dispositions* suggested rationale") {
+		t.Errorf("type's description does not mark what triage needs: %s", desc)
 	}
 }
 

@@ -25,22 +25,22 @@ func (h *handlers) delibSendTool() toolDef {
 		"structured":           obj{"type": "boolean"},
 		"fresh":                obj{"type": "boolean"},
 	}
-	return toolDef{&mcp.Tool{Name: "deliberation_send", Title: "Consult", Annotations: consults,
-		Description: "Consult (codex by default) on the pending prompt in the background; then deliberation_wait and evaluate the answer.",
+	return toolDef{&mcp.Tool{Name: "deliberation_send", Annotations: consults,
+		Description: "Consult (codex by default) on the pending prompt, in the background; then deliberation_wait.",
 		InputSchema: inputSchema(props, "id")}, simple(sendArgs, h.delibSend)}
 }
 
 func (h *handlers) delibWaitTool() toolDef {
-	d := idTool(&mcp.Tool{Name: "deliberation_wait", Title: "Wait for the answer", Annotations: readOnly,
-		Description: "Wait up to timeout_seconds for the consultation (call again while running): status, and result or failure."},
+	d := idTool(&mcp.Tool{Name: "deliberation_wait", Annotations: readOnly,
+		Description: "Wait up to timeout_seconds for the consultation (call again while running)."},
 		h.delibWait, obj{"timeout_seconds": obj{"type": "integer", "minimum": 1, "maximum": maxWait}})
 	d.tool.InputSchema.(obj)["required"] = []string{"id"} // the timeout defaults to 50 s
 	return d
 }
 
 func (h *handlers) delibCancelTool() toolDef {
-	return idTool(&mcp.Tool{Name: "deliberation_cancel", Title: "Stop consulting", Annotations: cancels,
-		Description: "Stop the running consultation (kills its processes); the prompt stays pending."},
+	return idTool(&mcp.Tool{Name: "deliberation_cancel", Annotations: cancels,
+		Description: "Stop the running consultation; the prompt stays pending."},
 		h.delibCancel, nil)
 }
 

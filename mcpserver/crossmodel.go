@@ -14,8 +14,8 @@ import (
 var crossModelArgs = []string{"method", "topic", "section", "workflow", "id", "run", "verdict"}
 
 func (h *handlers) crossModelTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_cross_model", Title: "Cross-model view", Annotations: consults,
-		Description: "A second model's codex_role view of a method: its prompt, under tmp/; run=true runs codex. Output: claims to verify; then give your verdict.",
+	return toolDef{&mcp.Tool{Name: "elicitation_cross_model", Annotations: consults,
+		Description: "A second model's codex_role view of a method: its prompt; run=true runs codex. Then give your verdict.",
 		InputSchema: inputSchema(obj{
 			"method":   obj{"type": "string"},
 			"topic":    obj{"type": "string"},

@@ -246,9 +246,9 @@ func (h *handlers) delibRecover(_ context.Context, _ *mcp.CallToolRequest, a *ar
 }
 
 func (h *handlers) delibStartTool() toolDef {
-	strList := obj{"type": "array", "items": obj{"type": "string"}}
-	return toolDef{&mcp.Tool{Name: "deliberation_start", Title: "Start a deliberation", Annotations: records,
-		Description: "Start a bounded deliberation with a consultant (8 iterations, quick 2); see prompt deliberate.",
+	strList := obj{"type": "array", "items": obj{}}
+	return toolDef{&mcp.Tool{Name: "deliberation_start", Annotations: records,
+		Description: "Start a bounded deliberation (8 iterations, quick 2); see prompt deliberate.",
 		InputSchema: inputSchema(obj{
 			"question":        obj{"type": "string"},
 			"quick":           obj{"type": "boolean"},
@@ -276,37 +276,37 @@ func idTool(t *mcp.Tool, run func(context.Context, *mcp.CallToolRequest, *args) 
 }
 
 func (h *handlers) delibRespondTool() toolDef {
-	return idTool(&mcp.Tool{Name: "deliberation_respond", Title: "Record an answer", Annotations: records,
-		Description: "Record the consultee's answer to a prompt you relayed yourself."},
+	return idTool(&mcp.Tool{Name: "deliberation_respond", Annotations: records,
+		Description: "Record the consultee's answer to a prompt you relayed."},
 		h.delibRespond, obj{"response": obj{"type": "string"}})
 }
 
 func (h *handlers) delibEvaluateTool() toolDef {
-	return idTool(&mcp.Tool{Name: "deliberation_evaluate", Title: "Apply an evaluation", Annotations: records,
+	return idTool(&mcp.Tool{Name: "deliberation_evaluate", Annotations: records,
 		Description: "Apply your evaluation of the last answer: the next step, or every problem with its path."},
 		h.delibEvaluate, obj{"evaluation": evaluationInput()})
 }
 
 func (h *handlers) delibStatusTool() toolDef {
-	return idTool(&mcp.Tool{Name: "deliberation_status", Title: "Deliberation state", Annotations: readOnly,
-		Description: "A deliberation's state (iteration, phase, ledger, buckets) and next step."}, h.delibStatus, nil)
+	return idTool(&mcp.Tool{Name: "deliberation_status", Annotations: readOnly,
+		Description: "A deliberation's state and next step."}, h.delibStatus, nil)
 }
 
 func (h *handlers) delibListTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "deliberation_list", Title: "List deliberations", Annotations: readOnly,
-		Description: "List deliberations: status, iteration, age.",
+	return toolDef{&mcp.Tool{Name: "deliberation_list", Annotations: readOnly,
+		Description: "List deliberations.",
 		InputSchema: inputSchema(obj{})}, simple(nil, h.delibList)}
 }
 
 func (h *handlers) delibSynthesizeTool() toolDef {
-	return idTool(&mcp.Tool{Name: "deliberation_synthesize", Title: "Synthesize", Annotations: records,
-		Description: "Once permitted, the synthesis (JSON, markdown), opening with answer: your top-line answer to the question."},
+	return idTool(&mcp.Tool{Name: "deliberation_synthesize", Annotations: records,
+		Description: "Once permitted, the synthesis, opening with answer: yours to the question."},
 		h.delibSynthesize, obj{"answer": obj{"type": "string"}})
 }
 
 func (h *handlers) delibRecoverTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "deliberation_recover", Title: "Recovery prompt", Annotations: records,
-		Description: "The Recovery prompt for a fresh consultee session; restore: first rebuild a lost state file from its transcript.",
+	return toolDef{&mcp.Tool{Name: "deliberation_recover", Annotations: records,
+		Description: "The Recovery prompt for a fresh consultee session; restore rebuilds a lost state file first.",
 		InputSchema: inputSchema(obj{"id": obj{"type": "string"}, "restore": obj{"type": "boolean"}}, "id")},
 		simple([]string{"id", "restore"}, h.delibRecover)}
 }
@@ -336,8 +336,11 @@ var compactDrop = []string{"$schema", "$id", "$comment", "$defs", "title", "desc
 	"additionalProperties", "minLength", "minItems", "pattern", "minimum", "maximum"}
 
 // compactSchema is the schema document raw without its $defs (each $ref
-// to one inlined), the keywords of compactDrop, and the types that a
-// nested object's properties or an array's items already show.
+// to one inlined), the keywords of compactDrop, the types that a nested
+// object's properties or an array's items already show, the type of a
+// free-text value ({}: codex reads a key without a type as a string) and
+// what the objects inside the evaluation's own keys require (the engine
+// names a missing key with what it takes).
 func compactSchema(raw []byte) (obj, error) {
 	var doc obj
 	if err := json.Unmarshal(raw, &doc); err != nil {
@@ -392,6 +395,11 @@ func compactSchema(raw []byte) (obj, error) {
 			if _, ok := out["items"]; ok && out["type"] == "array" {
 				delete(out, "type")
 			}
+			// A free-text key is a bare name: its value is a string, as a
+			// model reads it and as codex takes a key without a type.
+			if len(out) == 1 && out["type"] == "string" {
+				return obj{}, nil
+			}
 			return out, nil
 		}
 		return v, nil
@@ -400,7 +408,27 @@ func compactSchema(raw []byte) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
+	unrequire(out.(obj), 0)
 	return out.(obj), nil
+}
+
+// unrequire leaves what an object requires to the engine (which names a
+// missing key and what it takes) below the evaluation, its keys and their
+// items: level counts properties and items from the evaluation.
+func unrequire(s obj, level int) {
+	if level > 2 {
+		delete(s, "required")
+	}
+	if props, ok := s["properties"].(obj); ok {
+		for _, p := range props {
+			if p, ok := p.(obj); ok {
+				unrequire(p, level+1)
+			}
+		}
+	}
+	if items, ok := s["items"].(obj); ok {
+		unrequire(items, level+1)
+	}
 }
 
 // stepView is a deliberation's next step as the tools return it. The

@@ -78,6 +78,19 @@ func shape(t *testing.T, schema, defs map[string]any) []string {
 	return slices.Compact(out)
 }
 
+// compacted is a shape as compactSchema leaves it: no type for a free-text
+// value, and what an object requires only for the evaluation itself, its
+// keys and their items.
+func compacted(shape []string) []string {
+	return slices.DeleteFunc(slices.Clone(shape), func(line string) bool {
+		if strings.HasSuffix(line, " type string") {
+			return true
+		}
+		path, _, isRequired := strings.Cut(line, " required ")
+		return isRequired && strings.Count(strings.TrimSuffix(path, "[]"), ".") > 1
+	})
+}
+
 // TestEvaluateSchemaIsTheDocumentSchema: deliberation_evaluate's input
 // schema in tools/list is the evaluation document's JSON Schema, generated
 // from its one file: every field, every enum and every required key of
@@ -93,7 +106,7 @@ func TestEvaluateSchemaIsTheDocumentSchema(t *testing.T) {
 	if err := json.Unmarshal(deliberation.EvaluationSchema(), &full); err != nil {
 		t.Fatal(err)
 	}
-	want, got := shape(t, full, full["$defs"].(map[string]any)), shape(t, compact, nil)
+	want, got := compacted(shape(t, full, full["$defs"].(map[string]any))), shape(t, compact, nil)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the tool's schema is not the file's (-file +tool):\n%s", diff)
 	}
@@ -150,7 +163,7 @@ func TestEvaluateSchemaIsTheDocumentSchema(t *testing.T) {
 		`{"iteration": 1, "response": "maybe"}`,
 		`{"iteration": 1}`,
 		`{"iteration": 2, "response": "valid", "challenges": [{"id": "C1", "outcome": "won"}]}`,
-		`{"iteration": 1, "response": "valid", "points": [{"text": "x", "triage": "in-scope", "classification": "BLOCKED", "blocked": {"measurement": "m"}}]}`,
+		`{"iteration": 1, "response": "valid", "points": [{"text": "x"}]}`,
 	} {
 		var doc map[string]any
 		json.Unmarshal([]byte(bad), &doc)
@@ -174,8 +187,8 @@ func TestCompactSchemaProblems(t *testing.T) {
 		}
 	}
 	// A property named like a keyword is a name, kept.
-	got, err := compactSchema([]byte(`{"type": "object", "properties": {"description": {"type": "string", "description": "d"}}}`))
-	if err != nil || !cmp.Equal(got, obj{"type": "object", "properties": obj{"description": obj{"type": "string"}}}) {
+	got, err := compactSchema([]byte(`{"type": "object", "properties": {"description": {"type": "integer", "description": "d"}}}`))
+	if err != nil || !cmp.Equal(got, obj{"type": "object", "properties": obj{"description": obj{"type": "integer"}}}) {
 		t.Errorf("got %v, %v", got, err)
 	}
 }

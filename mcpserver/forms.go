@@ -212,13 +212,13 @@ func (h *handlers) formSummary(_ context.Context, _ *mcp.CallToolRequest, a *arg
 }
 
 func (h *handlers) renderFormTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_render_form", Title: "Render a form", Annotations: readOnly,
-		Description: "Validate a form (or template+slots); render it for surface ask (AskUserQuestion, default), markdown or codex (request_user_input); says which surface to use.",
+	return toolDef{&mcp.Tool{Name: "elicitation_render_form", Annotations: readOnly,
+		Description: "Validate a form (or template+slots) and render it for surface ask (AskUserQuestion, default), markdown or codex (request_user_input).",
 		InputSchema: formSchema(form.ToolSchema(), obj{"surface": obj{"type": "string", "enum": []string{"ask", "markdown", "codex"}}})}, simple(withFormArgs("surface"), h.renderForm)}
 }
 
 func (h *handlers) collectResponseTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Title: "Validate answers", Annotations: readOnly,
+	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Annotations: readOnly,
 		Description: "Validate answers from any surface, merged: answers (JSON: by field id, a postback, a tool's output) and/or reply (text as it came: markdown, widget message, AskUserQuestion's result). Re-ask only reask.",
 		InputSchema: formSchema(sameForm(), obj{
 			"answers":     obj{"type": []string{"object", "array"}},
@@ -228,13 +228,13 @@ func (h *handlers) collectResponseTool() toolDef {
 }
 
 func (h *handlers) askTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_ask", Title: "Ask natively", Annotations: asksUser,
-		Description: "Ask a form in a native MCP elicitation dialog: validated answers, or (on decline, cancel, unsupported) fallback payloads to ask with.",
+	return toolDef{&mcp.Tool{Name: "elicitation_ask", Annotations: asksUser,
+		Description: "Ask a form in a native MCP elicitation dialog: validated answers, or fallback payloads to ask with.",
 		InputSchema: formSchema(sameForm(), obj{"message": obj{"type": "string"}})}, h.ask}
 }
 
 func (h *handlers) selectSurfaceTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_select_surface", Title: "Choose a surface", Annotations: readOnly,
+	return toolDef{&mcp.Tool{Name: "elicitation_select_surface", Annotations: readOnly,
 		Description: "Choose a form's surface by elicit's routing rules, for this client.",
 		InputSchema: formSchema(sameForm(), obj{
 			"widget_capable": obj{"type": "boolean"},
@@ -243,14 +243,14 @@ func (h *handlers) selectSurfaceTool() toolDef {
 }
 
 func (h *handlers) listTemplatesTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_list_templates", Title: "List templates", Annotations: readOnly,
-		Description: "Form templates and their slots; check before hand-building a form.",
+	return toolDef{&mcp.Tool{Name: "elicitation_list_templates", Annotations: readOnly,
+		Description: "Form templates and their slots; check before building a form.",
 		InputSchema: inputSchema(obj{})}, simple(nil, h.listTemplates)}
 }
 
 func (h *handlers) formSummaryTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_form_summary", Title: "Summarize answers", Annotations: readOnly,
-		Description: "Markdown lines to narrate for an answered form (response: collect's result).",
+	return toolDef{&mcp.Tool{Name: "elicitation_form_summary", Annotations: readOnly,
+		Description: "Markdown lines narrating an answered form (response: collect's result).",
 		InputSchema: formSchema(sameForm(), obj{"response": obj{"type": "object"}}, "response")},
 		simple(withFormArgs("response"), h.formSummary)}
 }

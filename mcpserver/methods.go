@@ -96,7 +96,7 @@ func (h *handlers) method(a *args, ref string) (method.Method, bool) {
 }
 
 func (h *handlers) listMethodsTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_list_methods", Title: "List methods", Annotations: readOnly,
+	return toolDef{&mcp.Tool{Name: "elicitation_list_methods", Annotations: readOnly,
 		Description: "Reasoning methods, optionally by phase or tier.",
 		InputSchema: inputSchema(obj{
 			"phase": strProp("e.g. forge:3"),
@@ -105,22 +105,22 @@ func (h *handlers) listMethodsTool() toolDef {
 }
 
 func (h *handlers) selectMethodsTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_select_methods", Title: "Select methods", Annotations: readOnly,
-		Description: "Select reasoning methods for a plan section by phase, agent, tier and topic; top N.",
+	return toolDef{&mcp.Tool{Name: "elicitation_select_methods", Annotations: readOnly,
+		Description: "Select reasoning methods for a plan section; top N.",
 		InputSchema: inputSchema(obj{
 			"phase":       strProp("e.g. plan:0"),
 			"agent":       obj{"type": "string"},
 			"manual":      obj{"type": "boolean"},
 			"title":       obj{"type": "string"},
 			"text":        obj{"type": "string"},
-			"keywords":    obj{"type": "array", "items": obj{"type": "string"}},
+			"keywords":    obj{"type": "array", "items": obj{}},
 			"top":         obj{"type": "integer"},
 			"per_section": obj{"type": "boolean"},
 		}, "phase")}, simple(selectArgs, h.selectMethods)}
 }
 
 func (h *handlers) injectMethodTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_inject_method", Title: "Method prompt block", Annotations: readOnly,
+	return toolDef{&mcp.Tool{Name: "elicitation_inject_method", Annotations: readOnly,
 		Description: "A method's prompt block (by name or number) for the section's prompt.",
 		InputSchema: inputSchema(obj{"method": obj{"type": "string"}}, "method")},
 		simple([]string{"method"}, h.injectMethod)}

@@ -18,6 +18,14 @@ type obj = map[string]any
 // package initialisation, in every process of the binary.)
 
 func inputSchema(props obj, required ...string) obj {
+	for k, v := range props {
+		// A free-text argument is a bare name: a model reads its value as
+		// a string, and so do hosts (codex takes a key without a type as
+		// one); the handler checks the type all the same.
+		if p, ok := v.(obj); ok && len(p) == 1 && p["type"] == "string" {
+			props[k] = obj{}
+		}
+	}
 	s := obj{"type": "object", "properties": props}
 	if len(required) > 0 {
 		s["required"] = required
@@ -28,7 +36,7 @@ func inputSchema(props obj, required ...string) obj {
 // sameForm is the form property of every form tool but
 // elicitation_render_form, which spells it out.
 func sameForm() obj {
-	return obj{"type": "object", "description": "The form, as elicitation_render_form takes it."}
+	return obj{"description": "As in elicitation_render_form."}
 }
 
 // formSchema is the input schema of a tool taking a form (or a template and
@@ -43,4 +51,4 @@ func formSchema(form obj, extra obj, required ...string) obj {
 }
 
 // strProp is a string property with a description.
-func strProp(desc string) obj { return obj{"type": "string", "description": desc} }
+func strProp(desc string) obj { return obj{"description": desc} }

@@ -9,7 +9,7 @@ import (
 )
 
 func (h *handlers) statsTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_stats", Title: "Response stats", Annotations: readOnly,
+	return toolDef{&mcp.Tool{Name: "elicitation_stats", Annotations: readOnly,
 		Description: "The response log: surfaces, templates, inference, hints.",
 		InputSchema: obj{"type": "object"}}, // no arguments: any is refused by name
 		simple(nil, h.stats)}

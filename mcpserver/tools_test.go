@@ -32,25 +32,20 @@ func listTools(t *testing.T, s *mcp.Server, copts ...*mcp.ClientOptions) []*mcp.
 
 // toolsBudget is the most bytes the whole tools/list result may take: it is
 // sent to the model in every conversation. It holds elicitation_render_form's
-// form schema (form.ToolSchema, about 3 KB), so that tools/list alone says
-// how to write a form.
+// form schema (form.ToolSchema, about 2.9 KB) and deliberation_evaluate's
+// evaluation schema (about 3 KB), so that tools/list alone says how to
+// write a form and an evaluation.
 const toolsBudget = 14_000
 
-// TestToolsListFitsBudget holds both lists to the budget: the plain one and
-// the one an MCP Apps client gets (one more tool, and _meta.ui on the form
-// tools).
+// TestToolsListFitsBudget holds the plain list to the budget;
+// TestAppsToolsListFitsBudget holds what an MCP Apps host gives its model.
 func TestToolsListFitsBudget(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		opts *mcp.ClientOptions
-	}{{"plain client", nil}, {"MCP Apps client", appsClient()}} {
-		tools := listTools(t, New(nil), c.opts)
-		if msg := checkBudget(tools, toolsBudget); msg != "" {
-			t.Errorf("%s: %s", c.name, msg)
-		}
-		raw, _ := json.Marshal(&mcp.ListToolsResult{Tools: tools})
-		t.Logf("%s: tools/list %d bytes for %d tools (budget %d)", c.name, len(raw), len(tools), toolsBudget)
+	tools := listTools(t, New(nil))
+	if msg := checkBudget(tools, toolsBudget); msg != "" {
+		t.Error(msg)
 	}
+	raw, _ := json.Marshal(&mcp.ListToolsResult{Tools: tools})
+	t.Logf("tools/list %d bytes for %d tools (budget %d)", len(raw), len(tools), toolsBudget)
 }
 
 // checkBudget says how far over budget the tools are and which are

@@ -15,8 +15,8 @@ import (
 // shows the widget in hosts that can show apps.
 
 func (h *handlers) renderWidgetTool() toolDef {
-	return toolDef{&mcp.Tool{Name: "elicitation_render_widget", Title: "Render the widget", Annotations: readOnly,
-		Description: "The widget: a form (or template+slots) as one self-contained HTML fragment. Show html; collect its postback.",
+	return toolDef{&mcp.Tool{Name: "elicitation_render_widget", Annotations: readOnly,
+		Description: "The widget: a form (or template+slots) as one HTML fragment; collect its postback.",
 		InputSchema: formSchema(sameForm(), nil)}, simple(formArgs, h.renderWidget)}
 }
 
@@ -31,7 +31,7 @@ func (h *handlers) renderWidget(_ context.Context, req *mcp.CallToolRequest, a *
 // widgetValidateTool is the app's: hosts show it to the app, not the model
 // (visibility ["app"]), and it is listed only to clients with MCP Apps.
 func (h *handlers) widgetValidateTool() toolDef {
-	return toolDef{&mcp.Tool{Name: widget.ValidateTool, Title: "Check answers", Annotations: readOnly,
+	return toolDef{&mcp.Tool{Name: widget.ValidateTool, Annotations: readOnly,
 		Description: "App-only: collect, with problems by field.",
 		// The model never sees it, and the handler names every wrong
 		// argument: a bare schema keeps an MCP Apps client's tools/list small.

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -191,6 +192,8 @@ func TestAppsToolsListFitsBudget(t *testing.T) {
 	if msg := checkBudget(forModel, toolsBudget); msg != "" {
 		t.Error(msg)
 	}
+	raw, _ := json.Marshal(&mcp.ListToolsResult{Tools: forModel})
+	t.Logf("tools/list for the model %d bytes for %d tools (budget %d)", len(raw), len(forModel), toolsBudget)
 }
 
 // TestSurfacePerClient: over MCP the router knows the client: the widget
