@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/elicit/elicit/internal/spelling"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -635,7 +636,24 @@ func splitLabels(answer string) []string {
 	return out
 }
 
-// Result returns the answers, or every problem found (a problem.List).
+// ClosestQuestion names, for a key no question of the form has (a
+// question's text or id), the one it most likely meant: ` (closest: "...")`,
+// or "" when none is near. known are the form's question keys.
+func ClosestQuestion(key string, known []string) string {
+	folded := make([]string, len(known))
+	for i, k := range known {
+		folded[i] = Fold(k)
+	}
+	best := spelling.Closest(Fold(key), folded, len(key)/3+1)
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (closest: %q)", known[slices.Index(folded, best)])
+}
+
+// Result returns the answers read and, as a problem.List, every problem
+// found: an answer that could not be read leaves out its field, never the
+// others (collect keeps them and re-asks only what is missing or wrong).
 func (r *ChatAnswers) Result() (map[string]any, error) {
 	r.changeProblems()
 	choices := make([]*ChatChoice, 0, len(r.tiers))
@@ -662,8 +680,5 @@ func (r *ChatAnswers) Result() (map[string]any, error) {
 			r.probs.Add("answers."+c.Field.ID, "the first tier chose %s but the follow-up question for it was not answered", strings.Join(missing, ", "))
 		}
 	}
-	if len(r.probs) > 0 {
-		return nil, r.probs
-	}
-	return r.out, nil
+	return r.out, r.probs.Err()
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -39,7 +40,8 @@ func TestOneTapConfirmOverMCP(t *testing.T) {
 	got, isErr := call(t, cs, "elicitation_collect_response", map[string]any{"form": f,
 		"answers": map[string]any{"questions": qs, "answers": map[string]any{q: "Change some"}}})
 	reask, _ := got["reask"].(map[string]any)
-	if !isErr || reask == nil || !strings.Contains(reask["markdown"].(string), "Which release track?") {
+	asked, _ := json.Marshal(reask["ask_user_question"])
+	if !isErr || reask == nil || reask["surface"] != "ask" || !strings.Contains(string(asked), "Which release track?") {
 		t.Errorf("Change some: %v", got)
 	}
 }

@@ -1,9 +1,11 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/elicit/elicit/form"
@@ -20,32 +22,47 @@ func withFormArgs(extra ...string) []string {
 	return append(append([]string(nil), formArgs...), extra...)
 }
 
-// renderResult is the CLI's render result plus the surface the router
-// picks, why, and how to reach it.
+// renderResult is the CLI's render result plus the surface its payloads
+// are for, and the router's: the surface it picks when that is another
+// one (suggested_surface), why, and how to reach it.
 type renderResult struct {
 	*ask.Result
-	Surface       form.Surface `json:"surface"`
-	SurfaceReason string       `json:"surface_reason"`
-	SurfaceHow    string       `json:"surface_how"`
+	routed
+}
+
+// routed is what render_form adds to a render result: the surface of its
+// payloads and the router's choice.
+type routed struct {
+	Surface          form.Surface `json:"surface"`
+	SuggestedSurface form.Surface `json:"suggested_surface,omitempty"`
+	SurfaceReason    string       `json:"surface_reason"`
+	SurfaceHow       string       `json:"surface_how"`
+}
+
+// routedAs is what render_form says of a render for surface s when the
+// router chose c.
+func routedAs(s form.Surface, c form.SurfaceChoice) routed {
+	r := routed{Surface: s, SurfaceReason: c.Reason, SurfaceHow: c.How}
+	if c.Surface != s {
+		r.SuggestedSurface = c.Surface
+	}
+	return r
 }
 
 // renderSurfaces are the values of render_form's surface argument.
 var renderSurfaces = []form.Surface{form.SurfaceAsk, form.SurfaceMarkdown, form.SurfaceCodex}
 
-// surfaceRender is another surface's render result plus the surface the
-// router picks.
+// surfaceRender is another surface's render result plus its surface and
+// the router's choice.
 type surfaceRender struct {
-	Result        any          `json:"-"`
-	Surface       form.Surface `json:"surface"`
-	SurfaceReason string       `json:"surface_reason"`
-	SurfaceHow    string       `json:"surface_how"`
+	Result any
+	routed
 }
 
 // MarshalJSON writes the render result's fields with the router's beside
 // them.
 func (r surfaceRender) MarshalJSON() ([]byte, error) {
-	type plain surfaceRender
-	return mergeJSON(r.Result, plain(r))
+	return mergeJSON(r.Result, r.routed)
 }
 
 func (h *handlers) renderForm(_ context.Context, req *mcp.CallToolRequest, a *args) any {
@@ -57,63 +74,192 @@ func (h *handlers) renderForm(_ context.Context, req *mcp.CallToolRequest, a *ar
 	if rf.Form == nil || len(a.probs) > 0 {
 		return nil
 	}
+	if surface == "" { // the client's own question tool
+		surface = clientSurface(req)
+	}
 	d := h.door(req)
 	r := d.Render(rf, surface)
 	c := d.Route(rf, h.surfaceOptions(req))
 	if res, ok := r.(*ask.Result); ok {
-		return renderResult{Result: res, Surface: c.Surface, SurfaceReason: c.Reason, SurfaceHow: c.How}
+		return renderResult{res, routedAs(surface, c)}
 	}
-	return surfaceRender{r, c.Surface, c.Reason, c.How}
+	return surfaceRender{r, routedAs(surface, c)}
 }
 
 // collectResponse validates answers from one or more surfaces: answers (a
-// JSON answer document of any shape) and reply (text as it came back, read
-// as `form collect --format auto` reads a file), merged. A failure carries the re-ask of exactly the failing fields.
+// JSON answer document of any shape, or a list of documents) and reply
+// (text as it came back, or a list of texts, each read as `form collect
+// --format auto` reads a file), merged, on top of what an earlier failed
+// collect kept (continue). A failure keeps every answer that holds under a
+// collect_id and carries the re-ask of exactly the other fields, in the
+// client's own surface.
 func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := parseArgs(req.Params.Arguments, withFormArgs("answers", "reply", "template_id"))
+	a := parseArgs(req.Params.Arguments, withFormArgs("answers", "reply", "template_id", "continue"))
 	if a.raw == nil {
 		return failure(a.probs), nil
 	}
-	rf := h.formOf(a)
-	answers := a.object("answers", false, true)
-	reply := a.str("reply", false)
+	prev, prevID := h.continued(a)
+	var rf formrun.Form
+	if prev != nil && !a.has("form") && !a.has("template") {
+		rf = prev.form
+	} else {
+		rf = h.formOf(a)
+	}
 	if id := a.str("template_id", false); id != "" && !form.ValidTemplateName(id) {
 		a.probs.Add("template_id", "%q is not a template name (lower-case letters, digits and dashes, starting with a letter or digit)", id)
 	} else if id != "" {
 		rf.Template = id
 	}
+	docs := answerDocuments(a)
 	if !a.has("answers") && !a.has("reply") {
-		a.probs.Add("", "pass answers (a JSON answer document), reply (text as it came back: a person's markdown reply, the widget's message, AskUserQuestion's result), or both")
+		a.probs.Add("", "pass answers (a JSON answer document, or a list of them), reply (text as it came back: a person's markdown reply, the widget's message, AskUserQuestion's result; or a list of them), or both")
 	}
 	if rf.Form == nil || len(a.probs) > 0 {
 		return failure(a.probs), nil
 	}
-	var docs []surfaces.Document
-	if answers != nil {
-		docs = append(docs, surfaces.Document{Name: "answers", Format: surfaces.FormatJSON, Data: answers})
-	}
-	if a.has("reply") {
-		// Read as the CLI reads a file: a person's markdown reply, the
-		// widget's chat message, or AskUserQuestion's result text.
-		docs = append(docs, surfaces.Document{Name: "reply", Format: surfaces.FormatAuto, Data: []byte(reply)})
+	if prev != nil {
+		kept, _ := json.Marshal(prev.kept)
+		docs = append([]surfaces.Document{{Name: "continue", Format: surfaces.FormatJSON, Data: kept, Kept: true}}, docs...)
 	}
 	r, err := h.door(req).Collect(rf, docs, &form.CollectOptions{TemplateID: rf.Template})
 	var fail *surfaces.Failure
 	if errors.As(err, &fail) {
-		return result(collectFailure{Problems: fail.Problems.Strings(), Reask: fail.Reask}, true), nil
+		id := h.collects.put(prevID, collected{form: rf, kept: fail.Kept})
+		return result(collectFailure{Problems: fail.Problems.Strings(), CollectID: id, Kept: fail.Kept,
+			Reask: surfaces.NewReask(rf.Form, fail.Problems, h.reaskSurface(req, rf.Form, docs))}, true), nil
 	}
 	if err != nil {
 		a.addPrefixed("", err)
 		return failure(a.probs), nil
 	}
+	h.collects.drop(prevID)
 	return result(r, false), nil
 }
 
-// collectFailure is a failed collect: every problem, and the re-ask.
+// answerDocuments are the call's answer documents: answers, an object or a
+// list (the tool outputs in it read together, as a two-tier picker's tiers
+// come in separate calls; any other member a document of its own), then
+// reply, a text or a list of texts.
+func answerDocuments(a *args) []surfaces.Document {
+	var docs []surfaces.Document
+	if raw := a.object("answers", false, true); raw != nil {
+		var list []json.RawMessage
+		if raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
+			docs = append(docs, surfaces.Document{Name: "answers", Format: surfaces.FormatJSON, Data: raw})
+		} else {
+			var outputs []json.RawMessage
+			for i, m := range list {
+				name := fmt.Sprintf("answers[%d]", i)
+				switch {
+				case isToolOutput(m):
+					outputs = append(outputs, m)
+				case len(bytes.TrimSpace(m)) > 0 && bytes.TrimSpace(m)[0] == '"':
+					var text string
+					_ = json.Unmarshal(m, &text)
+					docs = append(docs, surfaces.Document{Name: name, Format: surfaces.FormatAuto, Data: []byte(text)})
+				default:
+					docs = append(docs, surfaces.Document{Name: name, Format: surfaces.FormatJSON, Data: m})
+				}
+			}
+			if len(outputs) > 0 {
+				joined, _ := json.Marshal(outputs)
+				docs = append([]surfaces.Document{{Name: "answers", Format: surfaces.FormatJSON, Data: joined}}, docs...)
+			}
+		}
+	}
+	if a.has("reply") {
+		// Read as the CLI reads a file: a person's markdown reply, the
+		// widget's chat message, or AskUserQuestion's result text.
+		var replies []string
+		if raw := bytes.TrimSpace(a.raw["reply"]); raw[0] == '[' {
+			if json.Unmarshal(raw, &replies) != nil {
+				a.probs.Add("reply", "must be a text or a list of texts")
+			}
+			for i, r := range replies {
+				docs = append(docs, surfaces.Document{Name: fmt.Sprintf("reply[%d]", i), Format: surfaces.FormatAuto, Data: []byte(r)})
+			}
+		} else {
+			docs = append(docs, surfaces.Document{Name: "reply", Format: surfaces.FormatAuto, Data: []byte(a.str("reply", false))})
+		}
+	}
+	return docs
+}
+
+// isToolOutput reports whether m is an AskUserQuestion or
+// request_user_input output: an object whose "answers" is an object, not
+// the widget's postback.
+func isToolOutput(m json.RawMessage) bool {
+	var v struct {
+		Answers  json.RawMessage `json:"answers"`
+		Postback json.RawMessage `json:"__elicitation_response__"`
+	}
+	if json.Unmarshal(m, &v) != nil || v.Postback != nil {
+		return false
+	}
+	t := bytes.TrimSpace(v.Answers)
+	return len(t) > 0 && t[0] == '{'
+}
+
+// continued is what the collect the call continues kept: continue is a
+// collect_id of this server's, or the failed result itself (its kept).
+func (h *handlers) continued(a *args) (*collected, string) {
+	if !a.has("continue") {
+		return nil, ""
+	}
+	raw := bytes.TrimSpace(a.raw["continue"])
+	if raw[0] == '{' {
+		var prev struct {
+			Kept map[string]any `json:"kept"`
+		}
+		if json.Unmarshal(raw, &prev) != nil || prev.Kept == nil {
+			a.probs.Add("continue", "must be a failed collect's collect_id, or its whole result (with kept)")
+			return nil, ""
+		}
+		return &collected{kept: prev.Kept}, ""
+	}
+	id := a.str("continue", false)
+	c, ok := h.collects.get(id)
+	if !ok {
+		a.probs.Add("continue", "no failed collect %q on this server (it answered since, or the server restarted): pass the failed result itself as continue, or every answer again", id)
+		return nil, ""
+	}
+	return &c, id
+}
+
+// reaskSurface is the surface a re-ask speaks: markdown when every answer
+// came as a markdown reply (a plain chat), else the client's own question
+// tool (request_user_input for the Codex CLI, AskUserQuestion otherwise).
+func (h *handlers) reaskSurface(req *mcp.CallToolRequest, f *form.Form, docs []surfaces.Document) form.Surface {
+	replies := 0
+	for _, d := range docs {
+		if d.Kept {
+			continue
+		}
+		if surfaces.SurfaceOf(f, d) != form.SurfaceMarkdown {
+			return clientSurface(req)
+		}
+		replies++
+	}
+	if replies == 0 {
+		return clientSurface(req)
+	}
+	return form.SurfaceMarkdown
+}
+
+// clientSurface is the surface the client's agent asks with: the Codex
+// CLI's request_user_input, else AskUserQuestion.
+func clientSurface(req *mcp.CallToolRequest) form.Surface {
+	return native.FallbackFor(clientOf(req).Name)
+}
+
+// collectFailure is a failed collect: every problem, the answers kept
+// (under collect_id, for continue) and the re-ask of the rest.
 type collectFailure struct {
-	Success  bool            `json:"success"`
-	Problems []string        `json:"problems"`
-	Reask    *surfaces.Reask `json:"reask,omitempty"`
+	Success   bool            `json:"success"`
+	Problems  []string        `json:"problems"`
+	CollectID string          `json:"collect_id,omitempty"`
+	Kept      map[string]any  `json:"kept"`
+	Reask     *surfaces.Reask `json:"reask,omitempty"`
 }
 
 // mergeJSON writes the fields of two values as one object; b's win.
@@ -219,10 +365,11 @@ func (h *handlers) renderFormTool() toolDef {
 
 func (h *handlers) collectResponseTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Annotations: readOnly,
-		Description: "Validate answers from any surface, merged: answers (JSON: by field id, a postback, a tool's output) and/or reply (text as it came: markdown, widget message, AskUserQuestion's result). Re-ask only reask.",
+		Description: "Validate answers, merged: answers (JSON by field id, a postback, tool outputs; or a list) and/or reply (text as it came, or a list). On problems what holds is kept: ask only reask, then call with continue: collect_id and just the new answers.",
 		InputSchema: formSchema(sameForm(), obj{
 			"answers":     obj{"type": []string{"object", "array"}},
-			"reply":       obj{"type": "string"},
+			"reply":       obj{"type": []string{"string", "array"}},
+			"continue":    obj{"type": []string{"string", "object"}},
 			"template_id": obj{"type": "string"},
 		})}, h.collectResponse}
 }

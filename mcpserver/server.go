@@ -125,6 +125,8 @@ func New(opts *Options) *mcp.Server {
 type handlers struct {
 	opts *Options
 	log  *responselog.Log // nil: no response log
+	// collects are the failed collects a continue may name.
+	collects collectStore
 }
 
 // openLog is the response log in o.ResponseLogDir, its warnings passed to

@@ -147,7 +147,7 @@ func TestTools(t *testing.T) {
 		{"collect bad template id", "elicitation_collect_response", map[string]any{"form": scope, "template_id": "../a\nb", "answers": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}}, true,
 			map[string]any{"problems": []any{`template_id: "../a\nb" is not a template name (lower-case letters, digits and dashes, starting with a letter or digit)`}}},
 		{"collect missing answers", "elicitation_collect_response", map[string]any{"form": scope}, true,
-			map[string]any{"problems": []any{"pass answers (a JSON answer document), reply (text as it came back: a person's markdown reply, the widget's message, AskUserQuestion's result), or both"}}},
+			map[string]any{"problems": []any{"pass answers (a JSON answer document, or a list of them), reply (text as it came back: a person's markdown reply, the widget's message, AskUserQuestion's result; or a list of them), or both"}}},
 		{"surface", "elicitation_select_surface", map[string]any{"form": scope, "widget_capable": false}, false,
 			map[string]any{"surface": "ask", "reason": "the client cannot render widgets"}},
 		{"surface keyboard", "elicitation_select_surface", map[string]any{"form": scope, "widget_capable": true, "keyboard_mode": true}, false,

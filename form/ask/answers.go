@@ -1,6 +1,11 @@
 package ask
 
-import "github.com/elicit/elicit/form"
+import (
+	"maps"
+	"slices"
+
+	"github.com/elicit/elicit/form"
+)
 
 // target is what one AskUserQuestion question text stands for.
 type target struct {
@@ -67,7 +72,7 @@ func (r *Reader) Read(into *form.ChatAnswers, prefix string, answers map[string]
 	into.Each(prefix, answers, func(path, q string, v any) {
 		t, ok := r.idx[q]
 		if !ok {
-			into.Problem(path, "no question of this form has this text")
+			into.Problem(path, "no question of this form has this text%s", form.ClosestQuestion(q, slices.Sorted(maps.Keys(r.idx))))
 			return
 		}
 		s, ok := v.(string)

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -61,7 +62,7 @@ func (r *Reader) Read(into *form.ChatAnswers, prefix string, answers map[string]
 	into.Each(prefix, answers, func(path, qid string, v any) {
 		t, ok := r.idx[qid]
 		if !ok {
-			into.Problem(path, "no question of this form has this id")
+			into.Problem(path, "no question of this form has this id%s", form.ClosestQuestion(qid, slices.Sorted(maps.Keys(r.idx))))
 			return
 		}
 		if answer, ok := picked(into, path, v); ok {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/form/ask"
+	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/widget"
 	"github.com/elicit/elicit/problem"
@@ -51,6 +52,10 @@ type Document struct {
 	// (Collect, ReadResponse), naming the document and the formats.
 	Format Format
 	Data   []byte
+	// Kept marks the answers an earlier round kept (a Failure's Kept, as a
+	// JSON document keyed by field id): a later document's answer to one
+	// of its fields replaces it instead of being a conflict.
+	Kept bool
 }
 
 // Failure is a collect that found problems: every problem, and how to ask
@@ -60,6 +65,11 @@ type Failure struct {
 	Problems problem.List
 	// Reask is nil when no problem names a field (an unreadable document).
 	Reask *Reask
+	// Kept are the answers that hold, by field id: every field answered
+	// by some document whose answer keeps its rules and no problem is
+	// about. A next round passes them back as a Kept document, with only
+	// the new answers besides.
+	Kept map[string]any
 }
 
 func (e *Failure) Error() string { return e.Problems.Error() }
@@ -69,10 +79,18 @@ func (e *Failure) Unwrap() error { return e.Problems }
 // (with each field's problem shown under it) and, for the fields
 // AskUserQuestion can carry, as its ready inputs.
 type Reask struct {
-	FieldIDs        []string       `json:"field_ids"`
-	Markdown        string         `json:"markdown"`
-	AskUserQuestion []ask.Input    `json:"ask_user_question,omitempty"`
-	Followups       []ask.Followup `json:"followups,omitempty"`
+	// Surface is the surface the payloads below are for ("" for both
+	// markdown and AskUserQuestion, as NewReask makes them by default).
+	Surface  form.Surface `json:"surface,omitempty"`
+	FieldIDs []string     `json:"field_ids"`
+	// Markdown asks every field again in one chat message: on the
+	// markdown surface, and by default. On ask and codex it is absent, and
+	// MarkdownFollowup asks the fields their tool cannot.
+	Markdown         string             `json:"markdown,omitempty"`
+	AskUserQuestion  []ask.Input        `json:"ask_user_question,omitempty"`
+	RequestUserInput []codex.Input      `json:"request_user_input,omitempty"`
+	Followups        any                `json:"followups,omitempty"`
+	MarkdownFollowup *markdown.Followup `json:"markdown_followup,omitempty"`
 }
 
 // reaskLead introduces a re-ask.
@@ -123,7 +141,7 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 	}
 	m := newMerger(f)
 	for i, d := range docs {
-		m.add(read[i], d.Name)
+		m.add(read[i], d.Name, d.Kept)
 	}
 	probs := m.problems()
 	r, err := form.Collect(f, m.merged, opts)
@@ -132,7 +150,26 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 	}
 	more, _ := err.(problem.List)
 	probs = append(probs, skipReported(more, probs)...)
-	return nil, &Failure{Problems: probs, Reask: newReask(f, probs)}
+	return nil, &Failure{Problems: probs, Reask: NewReask(f, probs, ""), Kept: kept(f, m.merged, probs)}
+}
+
+// kept are the answers of merged that hold: a field's, keeping its rules,
+// that no problem is about.
+func kept(f *form.Form, merged map[string]any, probs problem.List) map[string]any {
+	byID := f.ByID()
+	wrong := map[string]bool{}
+	for _, p := range probs {
+		if id := fieldOf(byID, p.Path); id != "" {
+			wrong[id] = true
+		}
+	}
+	out := map[string]any{}
+	for k, v := range merged {
+		if fl := byID[k]; fl != nil && !wrong[k] && !fl.DisplayOnly() && fl.Accepts(v) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // checkFormats refuses a document whose Format is none of formats (a
@@ -240,6 +277,7 @@ type merger struct {
 	byID   map[string]*form.Field
 	merged map[string]any
 	from   map[string]string // answer key -> document that answered it
+	soft   map[string]bool   // answer keys an earlier round kept: a later answer replaces them
 	probs  problem.List
 	// wrong holds, under every key a problem's path is at or under
 	// (answers.<key>, answers.<key>.row, answers.<key>[i]), the indexes in
@@ -249,15 +287,16 @@ type merger struct {
 }
 
 func newMerger(f *form.Form) *merger {
-	return &merger{byID: f.ByID(), merged: map[string]any{}, from: map[string]string{},
+	return &merger{byID: f.ByID(), merged: map[string]any{}, from: map[string]string{}, soft: map[string]bool{},
 		wrong: map[string][]int{}, dropped: map[int]bool{}}
 }
 
 // add adds one document's answers; a key given two different answers is a
-// problem naming both documents, unless the first was wrong: it broke the
-// field's rules, or an earlier document has a problem at or under it (an
-// answer it could not read).
-func (m *merger) add(d docAnswers, name string) {
+// problem naming both documents, unless the first was wrong (it broke the
+// field's rules, or an earlier document has a problem at or under it: an
+// answer it could not read) or an earlier round kept it (the person
+// changed it). kept marks the earlier round's document.
+func (m *merger) add(d docAnswers, name string, kept bool) {
 	keys := make([]string, 0, len(d.answers))
 	for k := range d.answers {
 		keys = append(keys, k)
@@ -270,11 +309,14 @@ func (m *merger) add(d docAnswers, name string) {
 		}
 		prev, seen := m.merged[k]
 		switch {
-		case m.replaceWrong(k) || seen && !m.accepts(k, prev):
-			// The re-ask's reply replaces a wrong answer.
+		case m.replaceWrong(k) || seen && (m.soft[k] || !m.accepts(k, prev)):
+			// The re-ask's reply replaces a wrong answer; a new answer
+			// replaces the one an earlier round kept.
 			m.merged[k], m.from[k] = v, name
+			m.soft[k] = kept
 		case !seen:
 			m.merged[k], m.from[k] = v, name
+			m.soft[k] = kept
 		case !sameAnswer(prev, v):
 			m.addProblem(problem.Problem{Path: "answers." + k,
 				Message: fmt.Sprintf("answered in both %s (%s) and %s (%s); give one answer", m.from[k], show(prev), name, show(v))})
@@ -373,9 +415,14 @@ func bare(f *form.Form, merged map[string]any) string {
 	return id
 }
 
-// newReask asks again for the fields the problems name, or returns nil
-// when they name none (or f is nil).
-func newReask(f *form.Form, probs problem.List) *Reask {
+// NewReask asks again for the fields the problems name, on surface s, or
+// returns nil when they name none (or f is nil): for markdown the chat
+// message, with each field's problem under it; for ask (AskUserQuestion)
+// and codex (request_user_input) the tool's inputs and follow-ups, and the
+// markdown follow-up for the fields the tool cannot ask; for "" both the
+// markdown and AskUserQuestion's inputs. Any other surface (the widget, a
+// terminal, a native dialog) gets the markdown.
+func NewReask(f *form.Form, probs problem.List, s form.Surface) *Reask {
 	if f == nil {
 		return nil
 	}
@@ -396,9 +443,40 @@ func newReask(f *form.Form, probs problem.List) *Reask {
 		return nil
 	}
 	md := markdown.Render(f, &markdown.Options{Only: ids, Problems: byField, Lead: reaskLead})
-	r := &Reask{FieldIDs: md.FieldIDs, Markdown: md.Markdown}
-	a := ask.RenderOnly(f, ids...)
-	r.AskUserQuestion, r.Followups = a.AskUserQuestion, a.Followups
+	r := &Reask{Surface: s, FieldIDs: md.FieldIDs}
+	switch s {
+	case form.SurfaceAsk:
+		a := ask.RenderOnly(f, ids...)
+		r.AskUserQuestion, r.MarkdownFollowup = a.AskUserQuestion, a.MarkdownFollowup
+		if len(a.Followups) > 0 {
+			r.Followups = a.Followups
+		}
+	case form.SurfaceCodex:
+		c := codex.Render(f.Only(ids...))
+		if c.ChangeSome != nil { // a re-ask shows what is wrong, not a confirm of guesses
+			c = c.ChangeSome
+		}
+		r.RequestUserInput, r.MarkdownFollowup = c.RequestUserInput, c.MarkdownFollowup
+		if len(c.Followups) > 0 {
+			r.Followups = c.Followups
+		}
+	case "":
+		r.Markdown = md.Markdown
+		a := ask.RenderOnly(f, ids...)
+		r.AskUserQuestion = a.AskUserQuestion
+		if len(a.Followups) > 0 {
+			r.Followups = a.Followups
+		}
+	default:
+		r.Markdown = md.Markdown
+	}
+	if fu := r.MarkdownFollowup; fu != nil { // with each field's problem under it
+		fmd := markdown.Render(f, &markdown.Options{Only: fu.FieldIDs, Problems: byField, Lead: reaskLead})
+		r.MarkdownFollowup = &markdown.Followup{FieldIDs: fmd.FieldIDs, Markdown: fmd.Markdown}
+	}
+	if r.Markdown == "" && len(r.AskUserQuestion) == 0 && len(r.RequestUserInput) == 0 && r.MarkdownFollowup == nil {
+		r.Markdown = md.Markdown // nothing the tool can ask: the chat message asks
+	}
 	return r
 }
 

@@ -261,7 +261,7 @@ func TestNumberLabelsReply(t *testing.T) {
 			t.Errorf("%q: problems (-want +got):\n%s", tt.reply, diff)
 		}
 	}
-	md := newReask(f, problem.List{{Path: "answers.p", Message: "x"}}).Markdown
+	md := NewReask(f, problem.List{{Path: "answers.p", Message: "x"}}, "").Markdown
 	if !strings.Contains(md, "\n- 5\n- 8\n- 13\n") || strings.Contains(md, "4. 5") {
 		t.Errorf("the options are not listed by their labels alone:\n%s", md)
 	}

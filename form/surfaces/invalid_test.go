@@ -60,7 +60,7 @@ func TestNilOrInvalidFormEveryEntry(t *testing.T) {
 			check("ParseAnswers", err)
 		}
 	}
-	if r := newReask(nil, nil); r != nil {
+	if r := NewReask(nil, nil, ""); r != nil {
 		t.Errorf("NewReask(nil) = %+v", r)
 	}
 }
