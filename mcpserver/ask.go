@@ -14,6 +14,7 @@ import (
 	"github.com/elicit/elicit/form/codex"
 	"github.com/elicit/elicit/form/markdown"
 	"github.com/elicit/elicit/form/native"
+	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/internal/formrun"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -89,6 +90,12 @@ type askResult struct {
 	TemplateID string         `json:"template_id,omitempty"`
 	FormID     string         `json:"form_id,omitempty"`
 	Problems   []string       `json:"problems,omitempty"`
+	// CollectID, Kept and Reask, for accepted answers with problems: the
+	// answers that hold (kept under collect_id, for collect's continue)
+	// and the re-ask of the others in the fallback surface.
+	CollectID string          `json:"collect_id,omitempty"`
+	Kept      map[string]any  `json:"kept,omitempty"`
+	Reask     *surfaces.Reask `json:"reask,omitempty"`
 	// Host is the client as it named itself: "claude-code 2.1.332".
 	Host string `json:"host,omitempty"`
 	// Fallback is the surface the fallback payloads are for.
@@ -126,7 +133,10 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	if resp, ok := req.Params.InputResponses[askKey].(*mcp.ElicitResult); ok {
 		out, r, err := answer(f, tid, resp, client, elapsed(req.Params.RequestState))
 		h.door(req).Collected(rf, form.SurfaceNative, r, err)
-		return result(out, false), nil
+		if out.Reask != nil || len(out.Kept) > 0 {
+			out.CollectID = h.collects.put("", collected{form: rf, kept: out.Kept})
+		}
+		return result(out, len(out.Problems) > 0), nil
 	}
 	if !canElicitForms(req.ClientCapabilities()) {
 		return result(fallback(f, "unsupported", client, "this client declared no form elicitation, so no dialog was sent."), false), nil
@@ -224,7 +234,17 @@ func answer(f *form.Form, tid string, resp *mcp.ElicitResult, client mcp.Impleme
 		}
 		return askResult{Action: resp.Action, Problems: []string{"action: unknown elicitation action " + resp.Action}}, nil, nil
 	}
-	r, err = form.Collect(f, native.Answers(f, contentOf(resp)), &form.CollectOptions{TemplateID: tid})
+	content, _ := json.Marshal(native.Answers(f, contentOf(resp)))
+	r, err = surfaces.Collect(f, []surfaces.Document{{Name: "answers", Format: surfaces.FormatJSON, Data: content}}, &form.CollectOptions{TemplateID: tid})
+	var fail *surfaces.Failure
+	if errors.As(err, &fail) {
+		// What holds is kept; the rest is asked again the way the client's
+		// agent asks (the dialog's answers cannot be edited in place).
+		surface := native.FallbackFor(client.Name)
+		return askResult{Action: "accept", Problems: fail.Problems.Strings(), Kept: fail.Kept,
+			Reask: surfaces.NewReask(f, fail.Problems, surface), Host: strings.TrimSpace(client.Name + " " + client.Version), Fallback: surface,
+			Hint: "Some answers broke the form's rules: ask only reask, then call elicitation_collect_response with continue: collect_id and just the new answers."}, nil, fail.Problems
+	}
 	if err != nil {
 		a := &args{}
 		a.addPrefixed("", err)

@@ -36,7 +36,8 @@ func TestAsk(t *testing.T) {
 			bad := map[string]any{"track": "beta", "platforms": []any{"linux", "linux"}, "budget": 8.0, "ship_date": "2026-02-30"}
 			return elicitingClient(&mcp.ElicitResult{Action: "accept", Content: bad}, s)
 		}, map[string]any{"success": false, "action": "accept", "problems": []any{
-			`answers.platforms: "linux" chosen more than once`, `answers.ship_date: "2026-02-30" is not a real calendar date`}}, true},
+			`answers.platforms: "linux" chosen more than once`, `answers.ship_date: "2026-02-30" is not a real calendar date`},
+			"kept": map[string]any{"track": "beta", "budget": 8.0, "notify": "Yes"}}, true},
 		{"decline", func(s *[]*mcp.ElicitParams) *mcp.ClientOptions {
 			return elicitingClient(&mcp.ElicitResult{Action: "decline"}, s)
 		}, map[string]any{"success": false, "action": "decline", "fallback": "ask"}, true},
@@ -61,8 +62,8 @@ func TestAsk(t *testing.T) {
 				var seen []*mcp.ElicitParams
 				cs := connect(t, v, tt.client(&seen))
 				got, isErr := call(t, cs, "elicitation_ask", map[string]any{"form": six, "message": "Plan the release"})
-				if isErr {
-					t.Fatalf("tool error: %v", got)
+				if isErr != (tt.name == "accept invalid content") { // answers with problems are an error
+					t.Fatalf("tool error %v: %v", isErr, got)
 				}
 				for k, want := range tt.want {
 					if diff := cmp.Diff(want, got[k]); diff != "" {
@@ -133,11 +134,25 @@ func TestAskOutOfSchema(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cs.Close()
-			got, _ := call(t, cs, "elicitation_ask", map[string]any{"form": six})
-			want := map[string]any{"success": false, "action": "accept", "problems": []any{
-				`answers.track: "zzz" is not one of the options ("stable", "beta", "nightly")`, `answers.budget: 500 is above the maximum 40`}}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
+			// An accept with bad values is an error result: what holds is
+			// kept, the rest re-asked in the fallback surface, and collect
+			// continues from there with just the new answers.
+			got, isErr := call(t, cs, "elicitation_ask", map[string]any{"form": six})
+			want := []any{`answers.track: "zzz" is not one of the options ("stable", "beta", "nightly")`, `answers.budget: 500 is above the maximum 40`}
+			if diff := cmp.Diff(want, got["problems"]); !isErr || diff != "" {
+				t.Errorf("isError %v, problems (-want +got):\n%s", isErr, diff)
+			}
+			if diff := cmp.Diff(map[string]any{"platforms": []any{"linux"}, "ship_date": "2026-12-01"}, got["kept"]); diff != "" {
+				t.Errorf("kept (-want +got):\n%s", diff)
+			}
+			reask, _ := got["reask"].(map[string]any)
+			if reask == nil || reask["surface"] != "ask" || cmp.Diff([]any{"track", "budget"}, reask["field_ids"]) != "" {
+				t.Errorf("re-ask = %v", got["reask"])
+			}
+			got, isErr = call(t, cs, "elicitation_collect_response", map[string]any{"continue": got["collect_id"],
+				"answers": map[string]any{"track": "beta", "budget": 30}})
+			if r, _ := got["responses"].(map[string]any); isErr || r["platforms"] == nil || r["track"] != "beta" {
+				t.Errorf("continued collect = %v", got)
 			}
 		})
 	}

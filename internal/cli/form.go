@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/form/widget"
 	"github.com/elicit/elicit/internal/config"
+	"github.com/elicit/elicit/problem"
 	"github.com/spf13/cobra"
 )
 
@@ -127,9 +129,9 @@ widget, --markdown the bare markdown of --surface markdown.`,
 
 func (a *app) formCollect() *cobra.Command {
 	var src formSource
-	var templateID, format string
+	var templateID, format, cont string
 	cmd := &cobra.Command{
-		Use:   "collect FILE|- ANSWERS|-... [--format auto|json|markdown]",
+		Use:   "collect FILE|- ANSWERS|-... [--format auto|json|markdown] [--continue RESULT]",
 		Short: "Validate answers from any surface, one document or several merged",
 		Long: `ANSWERS are one or more answer documents, merged and validated as one: answers keyed by
 field id, the widget's postback, AskUserQuestion's output, Codex request_user_input's result
@@ -139,7 +141,9 @@ follow-up, or the text Claude Code shows after AskUserQuestion ("<question>"="<a
 message as the JSON postback it carries, a text with "<question>"= of the form's questions as
 Claude Code's answer text, and anything else as markdown. On problems the result carries
 reask: the markdown (and the AskUserQuestion inputs, where it can carry them) for exactly the
-fields that failed.`,
+fields that failed, and kept: every answer that holds. --continue RESULT reads such a failed
+result and starts from its kept answers, so the next round passes only the new ones (a new
+answer to a kept field replaces it).`,
 		Args: func(cmd *cobra.Command, args []string) error { return src.checkArgsAtLeast(cmd, args, 1, "ANSWERS") },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(surfaces.Formats(), surfaces.Format(format)) {
@@ -165,6 +169,13 @@ fields that failed.`,
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}
+			if cont != "" {
+				kept, err := a.keptOf(cont)
+				if err != nil {
+					return reportJSON(a.stdout, err)
+				}
+				docs = append([]surfaces.Document{kept}, docs...)
+			}
 			r, err := a.door().Collect(runForm(f, tid, &src), docs, &form.CollectOptions{TemplateID: tid})
 			if err != nil {
 				return reportJSON(a.stdout, err)
@@ -175,7 +186,31 @@ fields that failed.`,
 	src.register(cmd)
 	cmd.Flags().StringVar(&templateID, "template-id", "", "the template id to carry in the response (default: the --template name)")
 	cmd.Flags().StringVar(&format, "format", string(surfaces.FormatAuto), "how ANSWERS are written: auto, json or markdown")
+	cmd.Flags().StringVar(&cont, "continue", "", "a failed collect's result (JSON, with kept): start from the answers it kept")
 	return cmd
+}
+
+// keptOf reads a failed collect's result and returns its kept answers as
+// the document a continued collect starts from.
+func (a *app) keptOf(name string) (surfaces.Document, error) {
+	data, err := a.readInput(name, answersInput)
+	if err != nil {
+		return surfaces.Document{}, err
+	}
+	var prev struct {
+		Success *bool          `json:"success"`
+		Kept    map[string]any `json:"kept"`
+	}
+	if json.Unmarshal(data, &prev) != nil || prev.Success == nil || *prev.Success {
+		var probs problem.List
+		probs.Add("--continue", "%s is not a failed collect's result (a JSON object with \"success\": false and kept)", name)
+		return surfaces.Document{}, probs
+	}
+	if prev.Kept == nil {
+		prev.Kept = map[string]any{}
+	}
+	kept, _ := json.Marshal(prev.Kept)
+	return surfaces.Document{Name: name, Format: surfaces.FormatJSON, Data: kept, Kept: true}, nil
 }
 
 // answerDocs reads the answer documents.

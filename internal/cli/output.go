@@ -27,6 +27,7 @@ type failure struct {
 	Success  bool            `json:"success"`
 	Problems []string        `json:"problems"`
 	Reask    *surfaces.Reask `json:"reask,omitempty"`
+	Kept     map[string]any  `json:"kept,omitempty"`
 }
 
 // reportJSON prints err's problems as {"success":false,"problems":[...]}
@@ -40,7 +41,7 @@ func reportJSON(w io.Writer, err error) error {
 	out := failure{Problems: probs.Strings()}
 	var fail *surfaces.Failure
 	if errors.As(err, &fail) {
-		out.Reask = fail.Reask
+		out.Reask, out.Kept = fail.Reask, fail.Kept
 	}
 	if werr := writeJSON(w, out); werr != nil {
 		return werr
