@@ -259,7 +259,7 @@ func ToolSchema() map[string]any {
 			"rationale":      str,
 			"option_notes":   obj{"additionalProperties": str, "description": "{option: tradeoff}"},
 			"user_position":  str,
-			"progress_items": rows("[{label, status: done|in_flight|blocked (any tag in report style), detail?}]"),
+			"progress_items": rows("[{label, status: done|in_flight|blocked (report style: any tag), detail?}]"),
 			"progress_style": obj{"enum": []string{"report"}},
 			"endorsements":   obj{"additionalProperties": strs, "description": "{option: [voice]}"},
 			"triage_items":   rows("[{label, id?, detail?, tag?}]"),

@@ -283,18 +283,18 @@ func (h *handlers) delibRespondTool() toolDef {
 
 func (h *handlers) delibEvaluateTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_evaluate", Annotations: records,
-		Description: "Apply your evaluation of the last answer: the next step, or every problem with its path."},
+		Description: "Apply your evaluation of the last answer: the next step, or every problem."},
 		h.delibEvaluate, obj{"evaluation": evaluationInput()})
 }
 
 func (h *handlers) delibStatusTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_status", Annotations: readOnly,
-		Description: "A deliberation's state and next step."}, h.delibStatus, nil)
+		Description: "A deliberation's state (phase, ledger, buckets) and next step."}, h.delibStatus, nil)
 }
 
 func (h *handlers) delibListTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "deliberation_list", Annotations: readOnly,
-		Description: "List deliberations.",
+		Description: "List deliberations: status, iteration, age.",
 		InputSchema: inputSchema(obj{})}, simple(nil, h.delibList)}
 }
 

@@ -365,7 +365,7 @@ func (h *handlers) renderFormTool() toolDef {
 
 func (h *handlers) collectResponseTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Annotations: readOnly,
-		Description: "Validate answers, merged: answers (JSON by field id, a postback, tool outputs; or a list) and/or reply (text as it came, or a list). On problems what holds is kept: ask only reask, then call with continue: collect_id and just the new answers.",
+		Description: "Validate answers, merged: answers (JSON, or a list) and/or reply (text as it came, or a list). On problems it keeps what holds: ask only reask, then call with continue: collect_id and just the new answers.",
 		InputSchema: formSchema(sameForm(), obj{
 			"answers":     obj{"type": []string{"object", "array"}},
 			"reply":       obj{"type": []string{"string", "array"}},

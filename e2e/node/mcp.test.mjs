@@ -117,10 +117,15 @@ function suite(label, connect) {
     test("elicitation_ask judges content outside the requested schema with collect", async () => {
       const c = await connect(newClient("ask-out-of-schema", () => ({ action: "accept", content: { track: "zzz", platforms: ["linux"], budget: 500, ship_date: "2026-12-01" } })));
       const [r, isErr] = await call(c, "elicitation_ask", { form: six });
-      assert.equal(isErr, false);
+      assert.equal(isErr, true, "answers with problems are an error result");
       assert.equal(r.success, false);
       assert.equal(r.action, "accept");
       assert.deepEqual(r.problems, ['answers.track: "zzz" is not one of the options ("stable", "beta", "nightly")', "answers.budget: 500 is above the maximum 40"]);
+      assert.deepEqual(r.kept, { platforms: ["linux"], ship_date: "2026-12-01" });
+      assert.deepEqual(r.reask.field_ids, ["track", "budget"]);
+      const [done, doneErr] = await call(c, "elicitation_collect_response", { continue: r.collect_id, answers: { track: "beta", budget: 30 } });
+      assert.equal(doneErr, false, JSON.stringify(done));
+      assert.deepEqual(done.responses.platforms, ["linux"]);
       await c.close();
     });
 

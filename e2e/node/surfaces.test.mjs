@@ -113,8 +113,11 @@ test("the surface follows the client", async () => {
     const c = await connectStdio(new Client({ name, version }, { capabilities }));
     let [r] = await call(c, "elicitation_select_surface", { form: scope });
     assert.equal(r.surface, want, `${name} ${JSON.stringify(capabilities)}: ${r.reason}`);
+    // render_form renders the client's question tool (surface: what its
+    // payloads are for) and names the router's pick when it differs.
     [r] = await call(c, "elicitation_render_form", contract);
-    assert.equal(r.surface, want, `${name} render_form: ${r.surface_reason}`);
+    assert.equal(r.suggested_surface ?? r.surface, want, `${name} render_form: ${r.surface_reason}`);
+    assert.equal(r.surface, name === "codex-mcp-client" ? "codex" : "ask", `${name} render_form payloads`);
     await c.close();
   }
 });
