@@ -164,6 +164,10 @@ func (f *Field) NotNowNote() string {
 	return "Leave it blocked for now; nothing is tackled next."
 }
 
+// NoPreference is what Claude Code's AskUserQuestion gives back for a
+// question the person skipped.
+const NoPreference = "[No preference]"
+
 // SkipLabel is the choice the chat tools add to leave an optional question
 // unanswered, where the question has room for it; SkipNote describes it.
 const (
@@ -486,6 +490,14 @@ func (r *ChatAnswers) Each(prefix string, answers map[string]any, read func(path
 // (where problems put it, e.g. `answers["Which region?"]`).
 func (r *ChatAnswers) Add(path string, q ChatQuestion, answer string) {
 	c := q.Choice
+	if strings.TrimSpace(answer) == NoPreference {
+		// Claude Code's answer to a question the person skipped: no answer
+		// to an optional field; a required one is asked again.
+		if c.Field.Required {
+			r.probs.Add("answers."+c.Field.ID, "skipped (%s), but it is required: ask it again", NoPreference)
+		}
+		return
+	}
 	if c.confirm != nil {
 		r.addConfirm(path, c, answer)
 		return

@@ -153,3 +153,32 @@ func TestReaskSpeaksTheSurface(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPreference: Claude Code's "[No preference]" (a skipped question)
+// leaves an optional field unanswered and re-asks a required one, keeping
+// the rest.
+func TestNoPreference(t *testing.T) {
+	f, err := form.Parse([]byte(`{"title": "T", "fields": [
+		{"id": "size", "text": "Which size?", "type": "single_select", "options": ["S", "M"], "required": false},
+		{"id": "color", "text": "Which color?", "type": "single_select", "options": ["red", "blue"]},
+		{"id": "ok", "text": "Ship it?", "type": "boolean"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `The user answered: "Which size?"="[No preference]", "Which color?"="[No preference]", "Ship it?"="Yes".`
+	_, err = Collect(f, []Document{{Name: "reply", Data: []byte(text)}}, nil)
+	fail := failure(t, err)
+	if !slices.Equal(fail.Reask.FieldIDs, []string{"color"}) || fail.Kept["ok"] != "Yes" {
+		t.Errorf("re-ask %v, kept %v: want only color re-asked and ok kept", fail.Reask.FieldIDs, fail.Kept)
+	}
+	if !strings.Contains(fail.Problems.Error(), "skipped ([No preference]), but it is required") {
+		t.Errorf("problems: %v", fail.Problems)
+	}
+	r, err := Collect(f, []Document{{Name: "reply", Data: []byte(text)}, {Name: "again", Data: []byte(`"Which color?"="blue"`)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, answered := r.Responses["size"]; answered || r.Responses["color"] != "blue" {
+		t.Errorf("responses %v: want size skipped, color blue", r.Responses)
+	}
+}
