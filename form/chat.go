@@ -360,6 +360,13 @@ func (c *ChatChoice) unlabel(s string) string {
 	if i, ok := c.optionOf(u, u); ok {
 		return c.Options[i]
 	}
+	// Typed as "Other" in another case: the option, as markdown forgives
+	// case too.
+	for _, o := range c.Options {
+		if strings.EqualFold(o, u) || strings.EqualFold(stripBadges(c.Label(o)), u) {
+			return o
+		}
+	}
 	return u
 }
 

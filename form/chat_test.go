@@ -59,7 +59,7 @@ func TestChatChoice(t *testing.T) {
 	}{
 		{pushback, RecommendedSuffix, []string{"Better (Recommended)", "Mine (your approach)"}, map[string]string{
 			"Better (Recommended)": "Better", " Better ": "Better", "Better (suggested)": "Better", "Mine (your approach)": "Mine",
-			"mine": "mine", "Other text (Recommended)": "Other text",
+			"mine": "Mine", "bETTER": "Better", "Other text (Recommended)": "Other text",
 		}},
 		{progress, SuggestedSuffix, []string{"T6 (Suggested)", NotNow}, map[string]string{
 			"T6 (Suggested)": "T6", "not now": "", "Not now": "", "T6": "T6",

@@ -25,6 +25,8 @@ var keyForms = map[string]string{
 		{"label": "The deploy pipeline runs every integration test against a fresh database before it promotes a build"}]}]}`,
 	"two-line row": `{"title": "T", "fields": [{"id": "t", "text": "Rule?", "type": "triage", "dispositions": ["fix", "defer"],
 		"triage_items": [{"label": "first line\nsecond line"}, {"label": "other"}]}]}`,
+	"numbers": `{"title": "T", "fields": [{"id": "sev", "text": "Severity?", "type": "single_select", "options": ["minor", "major"]},
+		{"id": "note", "text": "Note?", "type": "text_input"}]}`,
 	"number-like ids": `{"title": "T", "fields": [{"id": "x", "text": "X?", "type": "text_input"}, {"id": "1.5", "text": "Y?", "type": "text_input"},
 		{"id": "1", "text": "Z?", "type": "text_input", "required": false}]}`,
 }
@@ -57,6 +59,9 @@ func TestReplyKeys(t *testing.T) {
 		{"two-line row", "t.first line second line: fix\nt.other: defer", map[string]any{
 			"t": map[string]string{"first line\nsecond line": "fix", "other": "defer"}}, nil},
 		{"number-like ids", "x: a\n1.5: b\n1: c", map[string]any{"x": "a", "1.5": "b", "1": "c"}, nil},
+		// A question's number with a colon, as with a dot; no leading space kept.
+		{"numbers", "1: minor\n2:   some text", map[string]any{"sev": "minor", "note": "some text"}, nil},
+		{"numbers", "1. minor\n2.   some text", map[string]any{"sev": "minor", "note": "some text"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.form, func(t *testing.T) {

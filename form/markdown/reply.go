@@ -80,7 +80,10 @@ func (p *parser) index(f *form.Form) {
 	p.folded = make(map[string][]string, len(f.Fields))
 	p.keyLens = map[int]bool{}
 	for i := range f.Fields {
-		p.exact[strconv.Itoa(i+1)] = f.Fields[i].ID
+		n := strconv.Itoa(i + 1)
+		p.exact[n] = f.Fields[i].ID // "2: answer" as "2. answer"
+		p.keyLens[len(n)] = true
+		p.maxKey = max(p.maxKey, len(n))
 	}
 	add := func(id string) {
 		for _, k := range []string{id, lineKey(id)} {
@@ -182,7 +185,7 @@ func (p *parser) key(line string, inText bool) (string, string, bool) {
 		}
 		if j > 0 && j < len(s) && (s[j] == '.' || s[j] == ')') && (!sepOK || j < i) {
 			if id, ok := p.exact[s[:j]]; ok {
-				return id, s[j+1:], true
+				return id, strings.TrimSpace(s[j+1:]), true
 			}
 		}
 	}
