@@ -463,6 +463,7 @@ type ChatAnswers struct {
 	tiers   map[*ChatChoice]*chatTier
 	changes []chatChange // confirms answered with anything but Keep all (confirmall.go)
 	probs   problem.List
+	pending map[string][]string // field id -> groups chosen whose follow-up was not answered
 }
 
 type chatGiven struct {
@@ -655,6 +656,11 @@ func splitLabels(answer string) []string {
 	return out
 }
 
+// Pending names, by field id, the groups a two-tier picker's first tier
+// chose whose follow-up question was not answered (after Result): a re-ask
+// asks only those follow-ups, never the first tier again.
+func (r *ChatAnswers) Pending() map[string][]string { return r.pending }
+
 // ClosestQuestion names, for a key no question of the form has (a
 // question's text or id), the one it most likely meant: ` (closest: "...")`,
 // or "" when none is near. known are the form's question keys.
@@ -688,6 +694,16 @@ func (r *ChatAnswers) Result() (map[string]any, error) {
 				missing = append(missing, strconv.Quote(c.groupName(k)))
 				if k <= len(c.Followups) {
 					names = append(names, c.Followups[k-1])
+				}
+			}
+		}
+		if len(missing) > 0 {
+			if r.pending == nil {
+				r.pending = map[string][]string{}
+			}
+			for _, k := range slices.Compact(slices.Sorted(slices.Values(t.chosen))) {
+				if !t.answered[k] {
+					r.pending[c.Field.ID] = append(r.pending[c.Field.ID], c.groupName(k))
 				}
 			}
 		}

@@ -126,7 +126,7 @@ func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) 
 	if errors.As(err, &fail) {
 		id := h.collects.put(prevID, collected{form: rf, kept: fail.Kept})
 		return result(collectFailure{Problems: fail.Problems.Strings(), CollectID: id, Kept: fail.Kept,
-			Reask: surfaces.NewReask(rf.Form, fail.Problems, h.reaskSurface(req, rf.Form, docs))}, true), nil
+			Reask: fail.ReaskFor(rf.Form, h.reaskSurface(req, rf.Form, docs))}, true), nil
 	}
 	if err != nil {
 		a.addPrefixed("", err)

@@ -89,9 +89,21 @@ func TestCollectLoopOverMCP(t *testing.T) {
 				t.Errorf("the re-ask asks the answered backups again: %v", q)
 			}
 		}
-		// Round 2: the second tier (asked from the re-ask's follow-up) and
-		// the number, with continue.
-		tier2 := followup(t, reask, group)["question"].(string)
+		// The re-ask asks the chosen group's second tier itself, not the
+		// first tier again.
+		var tier2 string
+		for _, q := range questions(t, reask, "ask_user_question") {
+			if q["question"] == tier1 {
+				t.Errorf("the re-ask asks the answered first tier again: %v", q)
+			}
+			if strings.HasPrefix(q["question"].(string), "Which region? (") {
+				tier2 = q["question"].(string)
+			}
+		}
+		if tier2 == "" || tier2 != followup(t, r, group)["question"] {
+			t.Fatalf("the re-ask's second tier %q is not the render's follow-up for %q", tier2, group)
+		}
+		// Round 2: the second tier and the number, with continue.
 		got, isErr = call(t, cs, "elicitation_collect_response", map[string]any{"continue": got["collect_id"],
 			"reply": []any{fmt.Sprintf("Your questions have been answered: %q=%q.", tier2, "us-east"), "replicas: 3"}})
 		if diff := cmp.Diff(want, got["responses"]); isErr || diff != "" {

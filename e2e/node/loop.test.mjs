@@ -37,8 +37,12 @@ test("Claude Code: two tiers and a wrong number, then only the re-ask", async ()
   assert.equal(r1.reask.markdown, undefined, "one payload per field: no markdown beside AskUserQuestion");
   assert.ok(!questions(r1.reask.ask_user_question).some((q) => q.question === "Enable backups?"), "backups is not asked again");
   assert.deepEqual(r1.reask.markdown_followup.field_ids, ["replicas"]);
+  // The re-ask asks the chosen group's second tier itself, not tier 1.
+  const asked = questions(r1.reask.ask_user_question);
+  assert.ok(!asked.some((q) => q.question === tier1.question), "the answered first tier is not asked again");
+  const tier2 = asked.find((q) => q.question.startsWith("Which region? ("));
+  assert.deepEqual(tier2, groupQuestion(r, group));
   // Round 2: the re-ask's second tier and number only.
-  const tier2 = groupQuestion(r1.reask, group);
   const [r2, err2] = await call(c, "elicitation_collect_response", {
     continue: r1.collect_id,
     reply: [`Your questions have been answered: "${tier2.question}"="us-east".`, "replicas: 3"],

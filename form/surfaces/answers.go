@@ -41,14 +41,14 @@ func ParseAnswers(f *form.Form, data []byte) (map[string]any, error) {
 // readJSON decodes an answers document and maps it onto field ids. It
 // returns what it could read even when there are problems: the document's
 // own (keys given twice, lone surrogates) and the mapping's.
-func readJSON(f *form.Form, data []byte) (map[string]any, problem.List) {
+func readJSON(f *form.Form, data []byte, pending map[string][]string) (map[string]any, problem.List) {
 	data = postbackBlock(data)
 	doc, err := form.DecodeJSON(data, "answers", true)
 	if err != nil {
 		probs, _ := err.(problem.List)
 		return nil, probs
 	}
-	_, probs, answers, err := decoded(f, doc)
+	_, probs, answers, err := decoded(f, doc, pending)
 	more, _ := err.(problem.List)
 	return answers, append(probs, more...)
 }
@@ -57,31 +57,31 @@ func readJSON(f *form.Form, data []byte) (map[string]any, problem.List) {
 // AskUserQuestion ("Your questions have been answered: "Q"="A", ...") as
 // the tool's JSON output is read; ok is false when the text has no
 // `"<question>"=` of the form's.
-func readAskText(f *form.Form, data []byte) (answers map[string]any, probs problem.List, ok bool) {
+func readAskText(f *form.Form, data []byte, pending map[string][]string) (answers map[string]any, probs problem.List, ok bool) {
 	into := form.NewChatAnswers()
 	if !ask.NewReader(f).ReadText(into, string(data)) {
 		return nil, nil, false
 	}
-	answers, err := into.Result()
+	answers, err := result(into, pending)
 	probs, _ = err.(problem.List)
 	return answers, probs, true
 }
 
 // decoded maps a decoded document onto field ids: its shape, its own
 // problems, the answers, and the mapping's error.
-func decoded(f *form.Form, doc *form.Document) (shape, problem.List, map[string]any, error) {
+func decoded(f *form.Form, doc *form.Document, pending map[string][]string) (shape, problem.List, map[string]any, error) {
 	shape := shapeOf(f, doc.Value)
 	prefix := ""
 	if shape == byID {
 		prefix = "answers"
 	}
-	answers, err := fromShape(f, shape, doc.Value)
+	answers, err := fromShape(f, shape, doc.Value, pending)
 	return shape, doc.Problems(prefix), answers, err
 }
 
 // answersOf maps a decoded answers document onto field ids.
 func answersOf(f *form.Form, doc *form.Document) (map[string]any, error) {
-	shape, probs, answers, err := decoded(f, doc)
+	shape, probs, answers, err := decoded(f, doc, nil)
 	if len(probs) == 0 {
 		return answers, err
 	}
@@ -157,11 +157,11 @@ func isCodexAnswers(v any) bool {
 	return 2*objects > len(m)
 }
 
-func fromShape(f *form.Form, s shape, v any) (map[string]any, error) {
+func fromShape(f *form.Form, s shape, v any, pending map[string][]string) (map[string]any, error) {
 	var probs problem.List
 	switch s {
 	case toolOutputs:
-		return fromOutputs(f, v.([]any))
+		return fromOutputs(f, v.([]any), pending)
 	case widgetPostback:
 		return widget.ReadPostback(f, v.(map[string]any))
 	case askOutput, codexOutput:
@@ -171,10 +171,13 @@ func fromShape(f *form.Form, s shape, v any) (map[string]any, error) {
 			probs.Add("answers", "must be an object (got %s)", form.DescribeValue(inner))
 			return nil, probs
 		}
+		into := form.NewChatAnswers()
 		if s == codexOutput {
-			return codex.Answers(f, m)
+			codex.NewReader(f).Read(into, "", m)
+		} else {
+			ask.NewReader(f).Read(into, "", m)
 		}
-		return ask.Answers(f, m)
+		return result(into, pending)
 	}
 	return v.(map[string]any), nil
 }
@@ -184,7 +187,7 @@ func fromShape(f *form.Form, s shape, v any) (map[string]any, error) {
 // (a two-tier picker's tiers come in separate calls), and a question or a
 // field answered differently by two of them is a problem naming both, as
 // between separate documents.
-func fromOutputs(f *form.Form, list []any) (map[string]any, error) {
+func fromOutputs(f *form.Form, list []any, pending map[string][]string) (map[string]any, error) {
 	var probs problem.List
 	into := form.NewChatAnswers()
 	var asked *ask.Reader
@@ -211,7 +214,19 @@ func fromOutputs(f *form.Form, list []any) (map[string]any, error) {
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	return into.Result()
+	return result(into, pending)
+}
+
+// result is into's answers and problems, the follow-ups still pending
+// added to pending (nil: not wanted).
+func result(into *form.ChatAnswers, pending map[string][]string) (map[string]any, error) {
+	answers, err := into.Result()
+	if pending != nil {
+		for id, groups := range into.Pending() {
+			pending[id] = append(pending[id], groups...)
+		}
+	}
+	return answers, err
 }
 
 // skipReported drops the problems about a value probs already reports on.

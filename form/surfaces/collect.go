@@ -70,6 +70,17 @@ type Failure struct {
 	// about. A next round passes them back as a Kept document, with only
 	// the new answers besides.
 	Kept map[string]any
+	// Pending names, by field id, the groups a two-tier picker's first
+	// tier chose whose follow-up no document answered: ReaskFor asks
+	// just those follow-ups.
+	Pending map[string][]string
+}
+
+// ReaskFor asks again for the fields that failed, on surface s (see
+// NewReask), a two-tier picker whose first tier was answered by its
+// pending follow-ups only.
+func (e *Failure) ReaskFor(f *form.Form, s form.Surface) *Reask {
+	return newReask(f, e.Problems, s, e.Pending)
 }
 
 func (e *Failure) Error() string { return e.Problems.Error() }
@@ -113,12 +124,13 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 		return nil, err
 	}
 	read := make([]docAnswers, len(docs))
+	pending := map[string][]string{} // two-tier pickers' follow-ups not answered
 	parsed := map[string]any{} // the JSON documents' answers, for bare
 	var replies []int
 	for i, d := range docs {
 		format := formatOf(d)
 		if format == formatAskText {
-			if answers, bad, ok := readAskText(f, d.Data); ok {
+			if answers, bad, ok := readAskText(f, d.Data, pending); ok {
 				read[i] = docAnswers{answers, named(d, bad.Err(), len(docs))}
 				maps.Copy(parsed, answers)
 				continue
@@ -129,7 +141,7 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 			replies = append(replies, i)
 			continue
 		}
-		answers, bad := readJSON(f, d.Data)
+		answers, bad := readJSON(f, d.Data, pending)
 		read[i] = docAnswers{answers, named(d, bad.Err(), len(docs))}
 		maps.Copy(parsed, answers)
 	}
@@ -150,7 +162,12 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 	}
 	more, _ := err.(problem.List)
 	probs = append(probs, skipReported(more, probs)...)
-	return nil, &Failure{Problems: probs, Reask: NewReask(f, probs, ""), Kept: kept(f, m.merged, probs)}
+	for id := range pending {
+		if _, answered := m.merged[id]; answered {
+			delete(pending, id)
+		}
+	}
+	return nil, &Failure{Problems: probs, Reask: newReask(f, probs, "", pending), Kept: kept(f, m.merged, probs), Pending: pending}
 }
 
 // kept are the answers of merged that hold: a field's, keeping its rules,
@@ -236,7 +253,7 @@ func opensList(rest []byte) bool {
 func SurfaceOf(f *form.Form, d Document) form.Surface {
 	switch formatOf(d) {
 	case formatAskText:
-		if _, _, ok := readAskText(f, d.Data); ok {
+		if _, _, ok := readAskText(f, d.Data, nil); ok {
 			return form.SurfaceAsk
 		}
 		return form.SurfaceMarkdown
@@ -423,6 +440,13 @@ func bare(f *form.Form, merged map[string]any) string {
 // markdown and AskUserQuestion's inputs. Any other surface (the widget, a
 // terminal, a native dialog) gets the markdown.
 func NewReask(f *form.Form, probs problem.List, s form.Surface) *Reask {
+	return newReask(f, probs, s, nil)
+}
+
+// newReask is NewReask, the fields of pending (a two-tier picker's first
+// tier answered) asked by the follow-ups of their chosen groups only on
+// ask and codex.
+func newReask(f *form.Form, probs problem.List, s form.Surface, pending map[string][]string) *Reask {
 	if f == nil {
 		return nil
 	}
@@ -444,21 +468,54 @@ func NewReask(f *form.Form, probs problem.List, s form.Surface) *Reask {
 	}
 	md := markdown.Render(f, &markdown.Options{Only: ids, Problems: byField, Lead: reaskLead})
 	r := &Reask{Surface: s, FieldIDs: md.FieldIDs}
+	whole, tiers := ids, []string(nil)
+	if s == form.SurfaceAsk || s == form.SurfaceCodex {
+		whole, tiers = splitPending(ids, pending)
+	}
+	var askTiers []ask.Question
+	var codexTiers []codex.Question
+	for _, id := range tiers {
+		var n int
+		if s == form.SurfaceAsk {
+			qs := chosenFollowups(ask.RenderOnly(f, id).Followups, pending[id])
+			askTiers, n = append(askTiers, qs...), len(qs)
+		} else {
+			qs := chosenFollowups(codex.Render(f.Only(id)).Followups, pending[id])
+			codexTiers, n = append(codexTiers, qs...), len(qs)
+		}
+		if n == 0 { // no follow-up of that name: ask the field whole
+			whole = append(whole, id)
+		}
+	}
 	switch s {
 	case form.SurfaceAsk:
-		a := ask.RenderOnly(f, ids...)
-		r.AskUserQuestion, r.MarkdownFollowup = a.AskUserQuestion, a.MarkdownFollowup
-		if len(a.Followups) > 0 {
-			r.Followups = a.Followups
+		if len(whole) > 0 {
+			a := ask.RenderOnly(f, whole...)
+			r.AskUserQuestion, r.MarkdownFollowup = a.AskUserQuestion, a.MarkdownFollowup
+			if len(a.Followups) > 0 {
+				r.Followups = a.Followups
+			}
+		}
+		for qs := askTiers; len(qs) > 0; {
+			n := min(len(qs), 4)
+			r.AskUserQuestion = append(r.AskUserQuestion, ask.Input{Questions: qs[:n]})
+			qs = qs[n:]
 		}
 	case form.SurfaceCodex:
-		c := codex.Render(f.Only(ids...))
-		if c.ChangeSome != nil { // a re-ask shows what is wrong, not a confirm of guesses
-			c = c.ChangeSome
+		if len(whole) > 0 {
+			c := codex.Render(f.Only(whole...))
+			if c.ChangeSome != nil { // a re-ask shows what is wrong, not a confirm of guesses
+				c = c.ChangeSome
+			}
+			r.RequestUserInput, r.MarkdownFollowup = c.RequestUserInput, c.MarkdownFollowup
+			if len(c.Followups) > 0 {
+				r.Followups = c.Followups
+			}
 		}
-		r.RequestUserInput, r.MarkdownFollowup = c.RequestUserInput, c.MarkdownFollowup
-		if len(c.Followups) > 0 {
-			r.Followups = c.Followups
+		for qs := codexTiers; len(qs) > 0; {
+			n := min(len(qs), 3)
+			r.RequestUserInput = append(r.RequestUserInput, codex.Input{Questions: qs[:n]})
+			qs = qs[n:]
 		}
 	case "":
 		r.Markdown = md.Markdown
@@ -478,6 +535,32 @@ func NewReask(f *form.Form, probs problem.List, s form.Surface) *Reask {
 		r.Markdown = md.Markdown // nothing the tool can ask: the chat message asks
 	}
 	return r
+}
+
+// splitPending splits ids into the fields to ask whole and those of
+// pending, whose follow-ups alone are asked.
+func splitPending(ids []string, pending map[string][]string) (whole, tiers []string) {
+	for _, id := range ids {
+		if len(pending[id]) > 0 {
+			tiers = append(tiers, id)
+		} else {
+			whole = append(whole, id)
+		}
+	}
+	return whole, tiers
+}
+
+// chosenFollowups are the follow-up questions of the groups named chosen.
+func chosenFollowups[Q any](fus []form.Followup[Q], chosen []string) []Q {
+	var qs []Q
+	for _, fu := range fus {
+		for _, g := range fu.Groups {
+			if slices.Contains(chosen, g.Label) {
+				qs = append(qs, g.Question)
+			}
+		}
+	}
+	return qs
 }
 
 // fieldOf is the field of byID a problem path names (answers.<id>,

@@ -60,7 +60,7 @@ func ReadResponse(f *form.Form, d Document, opts *form.CollectOptions) (*form.Re
 	_, success := top["success"]
 	_, logged := top["response_id"].(string)
 	if !isCollected || !success && !(logged && f.Field("responses") == nil) {
-		shape, probs, answers, err := decoded(f, doc)
+		shape, probs, answers, err := decoded(f, doc, nil)
 		from := "" // a tool output's paths are below the document
 		if shape == byID {
 			from = "answers" // the document is the answers: answers.goal is response.goal
