@@ -125,7 +125,7 @@ func Collect(f *form.Form, docs []Document, opts *form.CollectOptions) (*form.Re
 	}
 	read := make([]docAnswers, len(docs))
 	pending := map[string][]string{} // two-tier pickers' follow-ups not answered
-	parsed := map[string]any{} // the JSON documents' answers, for bare
+	parsed := map[string]any{}       // the JSON documents' answers, for bare
 	var replies []int
 	for i, d := range docs {
 		format := formatOf(d)
