@@ -496,11 +496,7 @@ func newReask(f *form.Form, probs problem.List, s form.Surface, pending map[stri
 				r.Followups = a.Followups
 			}
 		}
-		for qs := askTiers; len(qs) > 0; {
-			n := min(len(qs), 4)
-			r.AskUserQuestion = append(r.AskUserQuestion, ask.Input{Questions: qs[:n]})
-			qs = qs[n:]
-		}
+		r.AskUserQuestion = append(r.AskUserQuestion, inCalls(askTiers, 4, func(qs []ask.Question) ask.Input { return ask.Input{Questions: qs} })...)
 	case form.SurfaceCodex:
 		if len(whole) > 0 {
 			c := codex.Render(f.Only(whole...))
@@ -512,11 +508,7 @@ func newReask(f *form.Form, probs problem.List, s form.Surface, pending map[stri
 				r.Followups = c.Followups
 			}
 		}
-		for qs := codexTiers; len(qs) > 0; {
-			n := min(len(qs), 3)
-			r.RequestUserInput = append(r.RequestUserInput, codex.Input{Questions: qs[:n]})
-			qs = qs[n:]
-		}
+		r.RequestUserInput = append(r.RequestUserInput, inCalls(codexTiers, 3, func(qs []codex.Question) codex.Input { return codex.Input{Questions: qs} })...)
 	case "":
 		r.Markdown = md.Markdown
 		a := ask.RenderOnly(f, ids...)
@@ -535,6 +527,18 @@ func newReask(f *form.Form, probs problem.List, s form.Surface, pending map[stri
 		r.Markdown = md.Markdown // nothing the tool can ask: the chat message asks
 	}
 	return r
+}
+
+// inCalls puts questions into tool calls of at most size questions each
+// (AskUserQuestion takes 4, request_user_input 3).
+func inCalls[Q, C any](qs []Q, size int, call func([]Q) C) []C {
+	var out []C
+	for len(qs) > 0 {
+		n := min(len(qs), size)
+		out = append(out, call(qs[:n]))
+		qs = qs[n:]
+	}
+	return out
 }
 
 // splitPending splits ids into the fields to ask whole and those of
