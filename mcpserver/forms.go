@@ -153,12 +153,16 @@ func answerDocuments(a *args) []surfaces.Document {
 				switch {
 				case isToolOutput(m):
 					outputs = append(outputs, m)
-				case len(bytes.TrimSpace(m)) > 0 && bytes.TrimSpace(m)[0] == '"':
+				case bytes.TrimSpace(m)[0] == '"':
 					var text string
 					_ = json.Unmarshal(m, &text)
 					docs = append(docs, surfaces.Document{Name: name, Format: surfaces.FormatAuto, Data: []byte(text)})
-				default:
+				case bytes.TrimSpace(m)[0] == '{':
 					docs = append(docs, surfaces.Document{Name: name, Format: surfaces.FormatJSON, Data: m})
+				default:
+					var v any
+					_ = json.Unmarshal(m, &v)
+					a.probs.Add(name, "must be an answer document (a JSON object) or a text as it came back (got %s)", form.DescribeValue(v))
 				}
 			}
 			if len(outputs) > 0 {

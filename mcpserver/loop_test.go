@@ -173,3 +173,25 @@ func TestCollectLoopOverMCP(t *testing.T) {
 		}
 	})
 }
+
+// TestCollectLoopBadInput: malformed lists and continues are problems
+// naming the argument, never a panic or a silent drop.
+func TestCollectLoopBadInput(t *testing.T) {
+	cs := dial(t, New(nil), protocols[0], nil)
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"form": loopForm, "answers": []any{5.0}}, "answers[0]"},
+		{map[string]any{"form": loopForm, "answers": []any{nil}}, "answers[0]"},
+		{map[string]any{"form": loopForm, "reply": []any{1.0}}, "reply: must be a text or a list of texts"},
+		{map[string]any{"form": loopForm, "reply": "x", "continue": 3.0}, "continue"},
+		{map[string]any{"form": loopForm, "reply": "x", "continue": map[string]any{"success": false}}, "continue: must be a failed collect's collect_id"},
+	} {
+		got, isErr := call(t, cs, "elicitation_collect_response", c.args)
+		raw, _ := json.Marshal(got["problems"])
+		if !isErr || !strings.Contains(string(raw), c.want) {
+			t.Errorf("%v: %s, want a problem with %q", c.args, raw, c.want)
+		}
+	}
+}
