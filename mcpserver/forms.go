@@ -221,7 +221,11 @@ func (h *handlers) continued(a *args) (*collected, string) {
 		}
 		return &collected{kept: prev.Kept}, ""
 	}
+	n := len(a.probs)
 	id := a.str("continue", false)
+	if len(a.probs) > n { // not a string: the problem says so
+		return nil, ""
+	}
 	c, ok := h.collects.get(id)
 	if !ok {
 		a.probs.Add("continue", "no failed collect %q on this server (it answered since, or the server restarted): pass the failed result itself as continue, or every answer again", id)
