@@ -221,9 +221,9 @@ func (h *handlers) continued(a *args) (*collected, string) {
 		}
 		return &collected{kept: prev.Kept}, ""
 	}
-	n := len(a.probs)
-	id := a.str("continue", false)
-	if len(a.probs) > n { // not a string: the problem says so
+	var id string
+	if json.Unmarshal(raw, &id) != nil {
+		a.probs.Add("continue", "must be a failed collect's collect_id (a string), or its whole result (with kept)")
 		return nil, ""
 	}
 	c, ok := h.collects.get(id)

@@ -185,7 +185,7 @@ func TestCollectLoopBadInput(t *testing.T) {
 		{map[string]any{"form": loopForm, "answers": []any{5.0}}, "answers[0]"},
 		{map[string]any{"form": loopForm, "answers": []any{nil}}, "answers[0]"},
 		{map[string]any{"form": loopForm, "reply": []any{1.0}}, "reply: must be a text or a list of texts"},
-		{map[string]any{"form": loopForm, "reply": "x", "continue": 3.0}, `["continue: must be a string"]`}, // one problem, not also "no failed collect"
+		{map[string]any{"form": loopForm, "reply": "x", "continue": 3.0}, `["continue: must be a failed collect's collect_id (a string), or its whole result (with kept)"]`}, // one problem, not also "no failed collect"
 		{map[string]any{"form": loopForm, "reply": "x", "continue": map[string]any{"success": false}}, "continue: must be a failed collect's collect_id"},
 	} {
 		got, isErr := call(t, cs, "elicitation_collect_response", c.args)
