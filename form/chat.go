@@ -212,6 +212,7 @@ type ChatChoice struct {
 	// or are nil: "the follow-up question for it".
 	Followups []string
 	labels    map[string]int    // label -> first option with it, for many options
+	anyCase   map[string]int    // option or label, lower-cased -> first option with it
 	shown     map[string]string // option -> its label, cut to the hosts' limit
 	confirm   *Form             // the all-guessed form this confirms (NewConfirmChoice), or nil
 }
@@ -361,11 +362,24 @@ func (c *ChatChoice) unlabel(s string) string {
 		return c.Options[i]
 	}
 	// Typed as "Other" in another case: the option, as markdown forgives
-	// case too.
-	for _, o := range c.Options {
-		if strings.EqualFold(o, u) || strings.EqualFold(stripBadges(c.Label(o)), u) {
-			return o
+	// case too (an index built once, so that many labels stay linear).
+	if c.anyCase == nil {
+		c.anyCase = make(map[string]int, len(c.Options))
+		add := func(k string, i int) {
+			if _, seen := c.anyCase[k]; !seen {
+				c.anyCase[k] = i
+			}
 		}
+		for i, o := range c.Options {
+			k := strings.ToLower(o)
+			add(k, i)
+			if l := strings.ToLower(stripBadges(c.Label(o))); l != k {
+				add(l, i)
+			}
+		}
+	}
+	if i, ok := c.anyCase[strings.ToLower(u)]; ok {
+		return c.Options[i]
 	}
 	return u
 }
