@@ -63,10 +63,24 @@ type SurfaceChoice struct {
 	// (the CLI's commands, the MCP server's tools); SelectSurface leaves it
 	// empty.
 	How string `json:"how"`
+	// Rest, when Surface has no control for some of the fields, lists the
+	// surfaces that ask them, in the order to try; each How is the door's
+	// words, as for How.
+	Rest []SurfaceRoute `json:"rest,omitempty"`
 	// Problems, for a form that breaks a definition rule (see
 	// Validate), name every problem; Surface is then "".
 	Problems []string `json:"problems,omitempty"`
 }
+
+// SurfaceRoute is a surface and how to reach it.
+type SurfaceRoute struct {
+	Surface Surface `json:"surface"`
+	How     string  `json:"how"`
+}
+
+// richRest are the surfaces that ask what AskUserQuestion cannot: native
+// MCP elicitation, the terminal, and free text in a markdown reply.
+var richRest = []Surface{SurfaceNative, SurfaceTerminal, SurfaceMarkdown}
 
 func choose(s Surface, reason string) SurfaceChoice {
 	return SurfaceChoice{Surface: s, Reason: reason}
@@ -98,7 +112,12 @@ func SelectSurface(f *Form, opts *SurfaceOptions) SurfaceChoice {
 	case opts.NoWidgets:
 		reason := "the client cannot render widgets"
 		if len(rich) > 0 {
-			reason += fmt.Sprintf("; AskUserQuestion has no control for %s: ask them with elicitation_ask (native elicitation), on a local web page (elicit form open) or as free text", strings.Join(rich, ", "))
+			reason += fmt.Sprintf("; AskUserQuestion has no control for %s: ask them on a surface under rest (native elicitation, a terminal, or as free text)", strings.Join(rich, ", "))
+			c := choose(SurfaceAsk, reason)
+			for _, s := range richRest {
+				c.Rest = append(c.Rest, SurfaceRoute{Surface: s})
+			}
+			return c
 		}
 		return choose(SurfaceAsk, reason)
 	case len(rich) > 0:

@@ -1,6 +1,7 @@
 package form
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,7 +17,7 @@ func TestSelectSurface(t *testing.T) {
 		reason string
 	}{
 		{"no widgets beats everything", string(forms["six"]), &SurfaceOptions{NoWidgets: true}, SurfaceAsk,
-			"the client cannot render widgets; AskUserQuestion has no control for budget (number), ship_date (date), notes (textarea): ask them with elicitation_ask (native elicitation), on a local web page (elicit form open) or as free text"},
+			"the client cannot render widgets; AskUserQuestion has no control for budget (number), ship_date (date), notes (textarea): ask them on a surface under rest (native elicitation, a terminal, or as free text)"},
 		{"no widgets, Claude Code", string(forms["scope"]), &SurfaceOptions{NoWidgets: true, QuestionTool: SurfaceAsk}, SurfaceAsk,
 			"the client cannot render widgets"},
 		{"no widgets, Codex", string(forms["scope"]), &SurfaceOptions{NoWidgets: true, QuestionTool: SurfaceCodex}, SurfaceCodex,
@@ -49,6 +50,32 @@ func TestSelectSurface(t *testing.T) {
 			if got.Surface != tt.want || got.Reason != tt.reason || got.How != "" {
 				t.Errorf("SelectSurface = %+v, want %s %q", got, tt.want, tt.reason)
 			}
+			if strings.Contains(got.Reason, "elicit ") || strings.Contains(got.Reason, "elicitation_") { // a command or a tool: the doors' words
+				t.Errorf("reason %q speaks a door's words", got.Reason)
+			}
+			for _, r := range got.Rest {
+				if r.How != "" {
+					t.Errorf("rest %+v: the domain says how to reach a surface", r)
+				}
+			}
 		})
+	}
+}
+
+// TestSelectSurfaceNamesTheRest: a client without widgets that is asked a
+// number, date or textarea gets AskUserQuestion and, under Rest, the
+// surfaces that ask those fields; a form AskUserQuestion covers has none.
+func TestSelectSurfaceNamesTheRest(t *testing.T) {
+	forms := testForms(t)
+	got := SelectSurface(mustParse(t, forms["six"]), &SurfaceOptions{NoWidgets: true})
+	var rest []Surface
+	for _, r := range got.Rest {
+		rest = append(rest, r.Surface)
+	}
+	if want := []Surface{SurfaceNative, SurfaceTerminal, SurfaceMarkdown}; !slices.Equal(rest, want) {
+		t.Errorf("rest = %v, want %v", rest, want)
+	}
+	if got := SelectSurface(mustParse(t, forms["scope"]), &SurfaceOptions{NoWidgets: true}); got.Rest != nil {
+		t.Errorf("rest for a form AskUserQuestion covers: %+v", got.Rest)
 	}
 }

@@ -38,3 +38,28 @@ func TestSurfaceHowNamesTools(t *testing.T) {
 		t.Errorf("an unknown surface has a way to reach it: %q", how)
 	}
 }
+
+// TestSelectSurfaceRestNamesTools: a client without widgets asked a
+// number, date and textarea is told, under rest, how to reach each surface
+// that asks them in tools (the terminal alone in the CLI's words), and the
+// reason names no tool and no command: the router's words are the domain's.
+func TestSelectSurfaceRestNamesTools(t *testing.T) {
+	cs := connect(t, protocols[0], nil)
+	out, isErr := call(t, cs, "elicitation_select_surface", map[string]any{"form": readForm(t, "six"), "widget_capable": false})
+	if isErr || out["surface"] != "ask" {
+		t.Fatalf("select_surface = %v", out)
+	}
+	if r := out["reason"].(string); strings.Contains(r, "elicitation_") || strings.Contains(r, "elicit ") {
+		t.Errorf("reason %q names a tool or a command", r)
+	}
+	rest, _ := out["rest"].([]any)
+	if len(rest) != 3 {
+		t.Fatalf("rest = %v, want native, terminal, markdown", out["rest"])
+	}
+	for _, r := range rest {
+		r := r.(map[string]any)
+		if want := surfaceHow(form.Surface(r["surface"].(string))); want == "" || r["how"] != want {
+			t.Errorf("rest %v, want how %q", r, want)
+		}
+	}
+}

@@ -79,7 +79,7 @@ func surfaceHow(s form.Surface) string {
 	case form.SurfaceCodex:
 		return "elicit form render FILE --surface codex: request_user_input questions"
 	case form.SurfaceTerminal:
-		return "elicit form ask FILE, in a terminal"
+		return "elicit form ask FILE, in a terminal, or elicit form open FILE (a local web page)"
 	case form.SurfaceNative:
 		return "elicitation_ask (MCP native elicitation, through elicit serve)"
 	}

@@ -88,6 +88,9 @@ func (d *Door) Shown(f Form, s form.Surface) {
 func (d *Door) Route(f Form, opts *form.SurfaceOptions) form.SurfaceChoice {
 	c := form.SelectSurface(f.Form, opts)
 	c.How = d.how(c.Surface)
+	for i := range c.Rest {
+		c.Rest[i].How = d.how(c.Rest[i].Surface)
+	}
 	d.Record(f, responselog.Event{Kind: responselog.KindSurface, Surface: string(c.Surface), Reason: c.Reason})
 	return c
 }
