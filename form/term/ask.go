@@ -2,7 +2,6 @@ package term
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/elicit/elicit/form"
@@ -26,7 +25,7 @@ func Ask(f *form.Form, s *Session) (map[string]any, error) {
 		return nil, errors.New("term: Ask needs a session: open one with term.Open (a terminal) or term.NewSession (any reader and writer)")
 	}
 	ui := s.ui
-	if err := unsupported(f); err != nil {
+	if err := f.Check(); err != nil {
 		return nil, err
 	}
 	head := []termui.Line{termui.Styled(f.Title, termui.Bold)}
@@ -71,23 +70,6 @@ func Ask(f *form.Form, s *Session) (map[string]any, error) {
 		}
 	}
 	return answers, nil
-}
-
-// unsupported refuses a form with fields the terminal does not ask.
-func unsupported(f *form.Form) error {
-	if err := f.Check(); err != nil {
-		return err
-	}
-	var ids []string
-	for i := range f.Fields {
-		if !carries(&f.Fields[i]) {
-			ids = append(ids, fmt.Sprintf("%s (%s)", f.Fields[i].ID, f.Fields[i].Type))
-		}
-	}
-	if len(ids) > 0 {
-		return fmt.Errorf("the terminal does not ask %v yet: render the form for the widget (elicit form render --surface widget)", ids)
-	}
-	return nil
 }
 
 func dim(lines []string) []termui.Line {

@@ -21,7 +21,7 @@ import (
 // guess, one "Use these guesses?" comes first. At the end of r before every
 // question is answered it returns io.EOF.
 func AskLines(f *form.Form, r io.Reader, w io.Writer) (map[string]any, error) {
-	if err := unsupported(f); err != nil {
+	if err := f.Check(); err != nil {
 		return nil, err
 	}
 	w = visible.NewWriter(w) // a control character never reaches the terminal raw

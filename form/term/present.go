@@ -10,9 +10,8 @@ import (
 // How a field reads on a terminal, in the interactive widgets and in the
 // line-by-line mode alike: plain text, no markup.
 
-// carries reports whether the terminal asks f: every type (the constructs
-// that take one answer per row or rank slot as one question per part).
-func carries(*form.Field) bool { return true }
+// The terminal asks every type: the constructs that take one answer per
+// row or rank slot ask one question per part.
 
 // kind says what answer a field takes.
 func kind(f *form.Field) string {
