@@ -108,7 +108,7 @@ func New(opts *Options) *mcp.Server {
 	groups := groupsOf(o.Tools)
 	s := mcp.NewServer(&mcp.Implementation{Name: "elicit", Title: "elicit", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions(groups)})
-	h := &handlers{opts: o, log: openLog(o)}
+	h := &handlers{opts: o, log: openLog(o), project: responselog.ProjectPath(o.Project), user: responselog.UserName(o.Getenv)}
 	for _, t := range h.tools(o.Tools) {
 		s.AddTool(t.tool, t.handler)
 	}
@@ -127,6 +127,8 @@ type handlers struct {
 	log  *responselog.Log // nil: no response log
 	// collects are the failed collects a continue may name.
 	collects collectStore
+	// project and user are what the records say of where and for whom.
+	project, user string
 }
 
 // openLog is the response log in o.ResponseLogDir, its warnings passed to

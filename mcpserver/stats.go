@@ -40,7 +40,9 @@ func (h *handlers) stats(_ context.Context, _ *mcp.CallToolRequest, a *args) any
 // (none with NoLogWrites), the client as the host, and the tools that
 // reach each surface.
 func (h *handlers) door(req *mcp.CallToolRequest) *formrun.Door {
-	d := &formrun.Door{Who: whoOf(req), How: surfaceHow}
+	who := whoOf(req)
+	who.Project, who.User = h.project, h.user
+	d := &formrun.Door{Who: who, How: surfaceHow}
 	if !h.opts.NoLogWrites {
 		d.Log = h.log
 	}

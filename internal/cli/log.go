@@ -55,7 +55,9 @@ func (a *app) logWarn(w string) {
 // when it is off), the agent that ran the command, and the commands that
 // reach each surface.
 func (a *app) door() *formrun.Door {
-	return &formrun.Door{Log: a.responseLog(), Who: responselog.CLIHost(a.getenv), How: surfaceHow}
+	who := responselog.CLIHost(a.getenv)
+	who.Project, who.User = responselog.ProjectPath(a.project()), responselog.UserName(a.getenv)
+	return &formrun.Door{Log: a.responseLog(), Who: who, How: surfaceHow}
 }
 
 // runForm is form f, cast from template tmpl ("" for a hand-built form),

@@ -18,8 +18,8 @@ import (
 )
 
 // schemaVersion is the database's PRAGMA user_version: 2 added the
-// records' form_id.
-const schemaVersion = 2
+// records' form_id, 3 their project and user and the decision ledger.
+const schemaVersion = 3
 
 const schema = `
 CREATE TABLE IF NOT EXISTS records (
@@ -40,7 +40,9 @@ CREATE TABLE IF NOT EXISTS records (
 	response_id TEXT NOT NULL DEFAULT '',
 	responses TEXT NOT NULL DEFAULT '',
 	problems INTEGER NOT NULL DEFAULT 0,
-	form_id TEXT NOT NULL DEFAULT ''
+	form_id TEXT NOT NULL DEFAULT '',
+	project TEXT NOT NULL DEFAULT '',
+	user TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS records_kind ON records (kind, ts);
 CREATE INDEX IF NOT EXISTS records_response ON records (response_id);
@@ -103,6 +105,7 @@ func (l *Log) Read() (*Store, error) {
 }
 
 func openDB(path string, busy time.Duration) (*sql.DB, error) {
+	registerFTS()
 	dsn := fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)", path, busy.Milliseconds())
 	if path == ":memory:" {
 		dsn = ":memory:"
@@ -136,6 +139,9 @@ func migrate(db *sql.DB) error {
 		if _, err := db.Exec(`ALTER TABLE records ADD COLUMN form_id TEXT NOT NULL DEFAULT ''`); err != nil {
 			return err
 		}
+	}
+	if err := migrateLedger(db, v); err != nil {
+		return err
 	}
 	_, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion))
 	return err
@@ -193,7 +199,7 @@ func (l *Log) insert(db *sql.DB, path string, in io.Reader) error {
 	}
 	defer tx.Rollback()
 	rec, err := tx.Prepare(`INSERT OR IGNORE INTO records (id, ts, kind, template_id, shape, title, host, host_version, via,
-		surface, reason, fields, inferred, kept, response_id, responses, problems, form_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		surface, reason, fields, inferred, kept, response_id, responses, problems, form_id, project, user) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
@@ -221,7 +227,10 @@ func (l *Log) insert(db *sql.DB, path string, in io.Reader) error {
 		}
 		ts := r.Time.UTC().Format(time.RFC3339Nano)
 		if _, err := rec.Exec(r.ID, ts, r.Kind, r.TemplateID, r.Shape, r.Title, r.Host, r.HostVersion, r.Via,
-			r.Surface, r.Reason, r.Fields, r.Inferred, r.Kept, r.ResponseID, string(r.Responses), r.Problems, r.FormID); err != nil {
+			r.Surface, r.Reason, r.Fields, r.Inferred, r.Kept, r.ResponseID, string(r.Responses), r.Problems, r.FormID, r.Project, r.User); err != nil {
+			return err
+		}
+		if err := addDecision(tx, &r, ts); err != nil {
 			return err
 		}
 		if len(r.Form) > 0 {

@@ -1,6 +1,7 @@
 package responselog
 
 import (
+	"os/user"
 	"path/filepath"
 	"strings"
 
@@ -58,4 +59,32 @@ func DirFor(getenv func(string) string) string {
 		return ""
 	}
 	return filepath.Join(home, "log")
+}
+
+// UserEnv names the person records are kept for; without it, the system's
+// user name ($USER, $LOGNAME, else the account's name).
+const UserEnv = "ELICIT_USER"
+
+// UserName is who records are kept for (see UserEnv).
+func UserName(getenv func(string) string) string {
+	for _, e := range []string{UserEnv, "USER", "LOGNAME"} {
+		if u := strings.TrimSpace(getenv(e)); u != "" {
+			return u
+		}
+	}
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return ""
+}
+
+// ProjectPath is the project folder dir as records keep it: absolute.
+func ProjectPath(dir string) string {
+	if dir == "" {
+		dir = "."
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }

@@ -23,6 +23,9 @@ const (
 	KindResponse = "response"
 	// KindRejected is a collect that found problems in the answers.
 	KindRejected = "rejected"
+	// KindSynthesis is a deliberation's synthesis: a decision the
+	// deliberation concluded (see Synthesis).
+	KindSynthesis = "synthesis"
 )
 
 // Record is one entry of the log.
@@ -57,6 +60,36 @@ type Record struct {
 	// Form is the canonical definition of a hand-built form, so that a
 	// recurring one can be saved as a template.
 	Form json.RawMessage `json:"form,omitempty"`
+	// Project is the project folder the call was made in (absolute), and
+	// User who made it (ELICIT_USER, else the system's user name).
+	Project string `json:"project,omitempty"`
+	User    string `json:"user,omitempty"`
+	// Questions, for a response to a form cast from a template, are the
+	// question texts by field id, in the form's order: the decision ledger
+	// searches them (a hand-built form's are in Form).
+	Questions []Question `json:"questions,omitempty"`
+	// Synthesis is a synthesis record's conclusion.
+	Synthesis *Synthesis `json:"synthesis,omitempty"`
+}
+
+// Question is one field's question as a response record keeps it.
+type Question struct {
+	Field string `json:"field"`
+	Text  string `json:"text"`
+}
+
+// Synthesis is what a deliberation concluded, as the decision ledger
+// keeps it.
+type Synthesis struct {
+	// Deliberation is the deliberation's id.
+	Deliberation string `json:"deliberation"`
+	// Question is what was deliberated; Answer the top-line answer.
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+	// Agreed, Dismissed and Unresolved are the points' texts.
+	Agreed     []string `json:"agreed,omitempty"`
+	Dismissed  []string `json:"dismissed,omitempty"`
+	Unresolved []string `json:"unresolved,omitempty"`
 }
 
 // Event is what a caller knows about one event; New fills in the rest
@@ -73,9 +106,12 @@ type Event struct {
 	Definition []byte
 }
 
-// Who is the host and the door of a call.
+// Who is the host and the door of a call, and the person and project it
+// was made for.
 type Who struct {
 	Host, HostVersion, Via string
+	// Project is the project folder (absolute); User the person's name.
+	Project, User string
 }
 
 // TemplateID is the template id of a form cast from template name, or of a
@@ -91,7 +127,7 @@ func TemplateID(name string) string {
 func New(f *form.Form, e Event, who Who) Record {
 	r := Record{Kind: e.Kind, TemplateID: TemplateID(e.Template), Shape: Shape(f), FormID: f.FormID, Title: f.Title,
 		Host: who.Host, HostVersion: who.HostVersion, Via: who.Via, Surface: e.Surface, Reason: e.Reason,
-		Fields: len(f.Fields), Problems: e.Problems}
+		Fields: len(f.Fields), Problems: e.Problems, Project: who.Project, User: who.User}
 	for i := range f.Fields {
 		if f.Fields[i].Inferred() {
 			r.Inferred++
@@ -104,8 +140,20 @@ func New(f *form.Form, e Event, who Who) Record {
 		r.ResponseID = resp.ResponseID
 		r.Responses, _ = encodeJSON(resp.Responses) // <, > and & as themselves: answers are often code
 		r.Kept = keptGuesses(f, resp)
+		if r.Form == nil { // a hand-built form's definition has its questions
+			r.Questions = make([]Question, len(f.Fields))
+			for i := range f.Fields {
+				r.Questions[i] = Question{Field: f.Fields[i].ID, Text: f.Fields[i].Text}
+			}
+		}
 	}
 	return r
+}
+
+// NewSynthesis builds the record of a deliberation's synthesis.
+func NewSynthesis(y Synthesis, who Who) Record {
+	return Record{Kind: KindSynthesis, TemplateID: "deliberation", Shape: "", Title: y.Question,
+		Host: who.Host, HostVersion: who.HostVersion, Via: who.Via, Project: who.Project, User: who.User, Synthesis: &y}
 }
 
 // definition is the form's JSON: def compacted, or the form encoded when

@@ -1,0 +1,446 @@
+package responselog
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/fts5"
+)
+
+// The decision ledger is a view of the log: every valid response and every
+// deliberation synthesis is a decision, kept in the decisions table with
+// its texts in a full-text index (SQLite's FTS5, Porter stemming), filled
+// as the journal is ingested.
+const ledgerSchema = `
+CREATE TABLE IF NOT EXISTS decisions (
+	id TEXT PRIMARY KEY,
+	ts TEXT NOT NULL,
+	kind TEXT NOT NULL,
+	template_id TEXT NOT NULL DEFAULT '',
+	form_id TEXT NOT NULL DEFAULT '',
+	shape TEXT NOT NULL DEFAULT '',
+	title TEXT NOT NULL DEFAULT '',
+	project TEXT NOT NULL DEFAULT '',
+	host TEXT NOT NULL DEFAULT '',
+	via TEXT NOT NULL DEFAULT '',
+	user TEXT NOT NULL DEFAULT '',
+	ref TEXT NOT NULL DEFAULT '',
+	body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS decisions_ts ON decisions (ts);
+CREATE INDEX IF NOT EXISTS decisions_template ON decisions (template_id, ts);
+CREATE VIRTUAL TABLE IF NOT EXISTS decisions_text USING fts5(id UNINDEXED, title, asked, answered, tokenize = 'porter unicode61');`
+
+// registerFTS makes FTS5 part of every connection, once, the first time a
+// database is opened (not at start-up: most calls never read the log).
+var registerFTS = sync.OnceFunc(func() { sqlite3.AutoExtension(fts5.Register) })
+
+// Decision is one entry of the ledger: what was asked and answered (a
+// response), or what a deliberation concluded (a synthesis).
+type Decision struct {
+	ID   string    `json:"id"`
+	Time time.Time `json:"ts"`
+	// Kind is "response" or "synthesis".
+	Kind string `json:"kind"`
+	// TemplateID and FormID say which form was answered ("deliberation"
+	// for a synthesis).
+	TemplateID string `json:"template_id"`
+	FormID     string `json:"form_id,omitempty"`
+	Title      string `json:"title,omitempty"`
+	Project    string `json:"project,omitempty"`
+	Host       string `json:"host,omitempty"`
+	Via        string `json:"via,omitempty"`
+	User       string `json:"user,omitempty"`
+	// ResponseID is the response's id; Deliberation the deliberation's.
+	ResponseID   string `json:"response_id,omitempty"`
+	Deliberation string `json:"deliberation,omitempty"`
+	// Answers are a response's questions and answers, in the form's order.
+	Answers []Answer `json:"answers,omitempty"`
+	// Synthesis is a synthesis's conclusion.
+	Synthesis *Synthesis `json:"synthesis,omitempty"`
+}
+
+// Answer is one question of a response and what was answered.
+type Answer struct {
+	Field    string `json:"field"`
+	Question string `json:"question,omitempty"`
+	Answer   any    `json:"answer"`
+}
+
+// decisionBody is what the decisions table keeps beside its columns.
+type decisionBody struct {
+	Answers   []Answer   `json:"answers,omitempty"`
+	Synthesis *Synthesis `json:"synthesis,omitempty"`
+}
+
+// addDecision adds r to the ledger when it is a decision (a response or a
+// synthesis); a decision already in is left as it is.
+func addDecision(tx *sql.Tx, r *Record, ts string) error {
+	var body decisionBody
+	var ref, asked, answered string
+	switch r.Kind {
+	case KindResponse:
+		body.Answers = answersOf(r)
+		ref = r.ResponseID
+		var q, a []string
+		for _, an := range body.Answers {
+			q = append(q, an.Question)
+			a = append(a, textOf(an.Answer))
+		}
+		asked, answered = strings.Join(q, "\n"), strings.Join(a, "\n")
+	case KindSynthesis:
+		if r.Synthesis == nil {
+			return nil
+		}
+		body.Synthesis = r.Synthesis
+		ref = r.Synthesis.Deliberation
+		asked = r.Synthesis.Question
+		answered = strings.Join(slices.Concat([]string{r.Synthesis.Answer}, r.Synthesis.Agreed, r.Synthesis.Dismissed, r.Synthesis.Unresolved), "\n")
+	default:
+		return nil
+	}
+	data, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	res, err := tx.Exec(`INSERT OR IGNORE INTO decisions (id, ts, kind, template_id, form_id, shape, title, project, host, via, user, ref, body)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`, r.ID, ts, r.Kind, r.TemplateID, r.FormID, r.Shape, r.Title, r.Project, r.Host, r.Via, r.User, ref, string(data))
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	_, err = tx.Exec(`INSERT INTO decisions_text (id, title, asked, answered) VALUES (?,?,?,?)`, r.ID, r.Title, asked, answered)
+	return err
+}
+
+// answersOf pairs a response record's answers with its questions, in the
+// form's order (the answers' keys in order when the record has no
+// questions: one written before they were kept).
+func answersOf(r *Record) []Answer {
+	var answers map[string]any
+	if len(r.Responses) > 0 {
+		json.Unmarshal(r.Responses, &answers)
+	}
+	questions := r.Questions
+	if len(questions) == 0 && len(r.Form) > 0 {
+		var def struct {
+			Fields []struct {
+				ID   string `json:"id"`
+				Text string `json:"text"`
+			} `json:"fields"`
+		}
+		if json.Unmarshal(r.Form, &def) == nil {
+			for _, q := range def.Fields {
+				questions = append(questions, Question{Field: q.ID, Text: q.Text})
+			}
+		}
+	}
+	var out []Answer
+	for _, q := range questions {
+		if v, ok := answers[q.Field]; ok {
+			out = append(out, Answer{Field: q.Field, Question: q.Text, Answer: v})
+		}
+	}
+	if len(questions) == 0 {
+		for _, k := range Sorted(countKeys(answers)) {
+			out = append(out, Answer{Field: k, Answer: answers[k]})
+		}
+	}
+	return out
+}
+
+func countKeys(m map[string]any) map[string]int {
+	out := make(map[string]int, len(m))
+	for k := range m {
+		out[k] = 1
+	}
+	return out
+}
+
+// textOf is an answer's words: its strings and numbers, in order.
+func textOf(v any) string {
+	var parts []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			parts = append(parts, v)
+		case float64:
+			parts = append(parts, strconv.FormatFloat(v, 'f', -1, 64))
+		case bool:
+			parts = append(parts, strconv.FormatBool(v))
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for _, k := range Sorted(countKeys(v)) {
+				parts = append(parts, k)
+				walk(v[k])
+			}
+		}
+	}
+	walk(v)
+	return strings.Join(parts, "; ")
+}
+
+// DecisionFilter narrows the ledger.
+type DecisionFilter struct {
+	// Query keeps the decisions whose question, title, answer or
+	// conclusion has every word of it (stemmed: "databases" finds
+	// "database"), best match first; when none has every word, those with
+	// any. "" keeps every decision, newest first.
+	Query string
+	// TemplateID keeps one template ("x" or "template:x", "dict",
+	// "deliberation" for syntheses).
+	TemplateID string
+	// FormID keeps the responses to forms with this form_id.
+	FormID string
+	// Field keeps the responses that answered this field id.
+	Field string
+	// Project keeps one project's decisions; User one person's.
+	Project, User string
+	// Limit keeps the first Limit decisions (0: 20).
+	Limit int
+}
+
+// defaultDecisions is how many decisions a listing shows by default.
+const defaultDecisions = 20
+
+// Decisions lists the ledger's decisions that f keeps.
+func (s *Store) Decisions(f DecisionFilter) ([]Decision, error) {
+	if f.Limit <= 0 {
+		f.Limit = defaultDecisions
+	}
+	where, args := f.where()
+	terms := queryTerms(f.Query)
+	if len(terms) == 0 {
+		return s.decisions(`SELECT `+decisionCols+` FROM decisions d`+where+` ORDER BY d.ts DESC, d.id LIMIT ?`, append(args, f.Limit)...)
+	}
+	for _, join := range []string{" ", " OR "} { // every word, then any
+		q := `SELECT ` + decisionCols + ` FROM decisions_text t JOIN decisions d ON d.id = t.id` + strings.Replace(where, " WHERE ", " AND ", 1)
+		q = strings.Replace(q, "d.id = t.id", "d.id = t.id WHERE decisions_text MATCH ?", 1)
+		out, err := s.decisions(q+` ORDER BY bm25(decisions_text, 0, 2, 4, 1), d.ts DESC LIMIT ?`,
+			append(append([]any{strings.Join(terms, join)}, args...), f.Limit)...)
+		if err != nil || len(out) > 0 || len(terms) == 1 {
+			return out, err
+		}
+	}
+	return nil, nil
+}
+
+// Decision is the decision with id (a record id, a response id or a
+// deliberation id), or one that id is the unique prefix of; ErrNotFound
+// when there is none.
+func (s *Store) Decision(id string) (Decision, error) {
+	out, err := s.decisions(`SELECT `+decisionCols+` FROM decisions d WHERE d.id = ?1 OR d.ref = ?1 OR substr(d.id, 1, length(?1)) = ?1 LIMIT 2`, id)
+	switch {
+	case err != nil:
+		return Decision{}, err
+	case len(out) == 0:
+		return Decision{}, ErrNotFound
+	case len(out) > 1 && out[0].ID != id && out[0].ResponseID != id:
+		return Decision{}, fmt.Errorf("%q is the start of more than one decision id: give more of it", id)
+	}
+	return out[0], nil
+}
+
+const decisionCols = `d.id, d.ts, d.kind, d.template_id, d.form_id, d.title, d.project, d.host, d.via, d.user, d.ref, d.body`
+
+func (f DecisionFilter) where() (string, []any) {
+	var conds []string
+	var args []any
+	add := func(cond string, v any) {
+		conds = append(conds, cond)
+		args = append(args, v)
+	}
+	if f.TemplateID != "" {
+		id := f.TemplateID
+		if id != "deliberation" {
+			id = templateID(id)
+		}
+		add("d.template_id = ?", id)
+	}
+	if f.FormID != "" {
+		add("d.form_id = ?", f.FormID)
+	}
+	if f.Field != "" {
+		add("EXISTS (SELECT 1 FROM json_each(d.body, '$.answers') WHERE json_extract(value, '$.field') = ?)", f.Field)
+	}
+	if f.Project != "" {
+		add("d.project = ?", f.Project)
+	}
+	if f.User != "" {
+		add("d.user = ?", f.User)
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+func (s *Store) decisions(q string, args ...any) ([]Decision, error) {
+	rows, err := s.db.Query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Decision
+	for rows.Next() {
+		var d Decision
+		var ts, ref, body string
+		if err := rows.Scan(&d.ID, &ts, &d.Kind, &d.TemplateID, &d.FormID, &d.Title, &d.Project, &d.Host, &d.Via, &d.User, &ref, &body); err != nil {
+			return nil, err
+		}
+		d.Time, _ = time.Parse(time.RFC3339Nano, ts)
+		var b decisionBody
+		if err := json.Unmarshal([]byte(body), &b); err != nil {
+			return nil, fmt.Errorf("decision %s: %w", d.ID, err)
+		}
+		d.Answers, d.Synthesis = b.Answers, b.Synthesis
+		if d.Kind == KindSynthesis {
+			d.Deliberation = ref
+		} else {
+			d.ResponseID = ref
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// queryTerms are the words of a search, each quoted for FTS5 (so no
+// character of a person's query is FTS5 syntax).
+func queryTerms(q string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
+		out = append(out, `"`+strings.ToLower(w)+`"`)
+	}
+	return out
+}
+
+// Recalled is a field's last answer, as a recall offers it.
+type Recalled struct {
+	Field      string    `json:"field"`
+	Answer     any       `json:"answer"`
+	ResponseID string    `json:"response_id"`
+	Time       time.Time `json:"ts"`
+}
+
+// LastAnswers is the newest answer to each of fields in the project's
+// responses to the same form: the same template, else the same form_id,
+// else (a hand-built form) the same shape. A field no response answered is
+// left out.
+func (s *Store) LastAnswers(templateID, formID, shape, project string, fields []string) (map[string]Recalled, error) {
+	cond, key := "template_id = ?", templateID
+	switch {
+	case strings.HasPrefix(templateID, "template:"):
+	case formID != "":
+		cond, key = "form_id = ?", formID
+	default:
+		cond, key = "template_id = 'dict' AND shape = ?", shape
+	}
+	rows, err := s.db.Query(`SELECT ts, ref, body FROM decisions WHERE kind = 'response' AND project = ? AND `+cond+` ORDER BY ts DESC LIMIT 200`, project, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]Recalled{}
+	for rows.Next() && len(out) < len(fields) {
+		var ts, ref, body string
+		if err := rows.Scan(&ts, &ref, &body); err != nil {
+			return nil, err
+		}
+		var b decisionBody
+		if json.Unmarshal([]byte(body), &b) != nil {
+			continue
+		}
+		when, _ := time.Parse(time.RFC3339Nano, ts)
+		for _, a := range b.Answers {
+			if _, done := out[a.Field]; !done && slices.Contains(fields, a.Field) {
+				out[a.Field] = Recalled{Field: a.Field, Answer: a.Answer, ResponseID: ref, Time: when}
+			}
+		}
+	}
+	return out, rows.Err()
+}
+
+// migrateLedger brings a database of schema before to the ledger's: the
+// records' project and user, the decisions tables, and the decisions of
+// the responses already logged.
+func migrateLedger(db *sql.DB, before int) error {
+	if before >= 1 && before < 3 {
+		for _, col := range []string{"project", "user"} {
+			if _, err := db.Exec(`ALTER TABLE records ADD COLUMN ` + col + ` TEXT NOT NULL DEFAULT ''`); err != nil && !strings.Contains(err.Error(), "duplicate column") {
+				return err
+			}
+		}
+	}
+	if _, err := db.Exec(ledgerSchema); err != nil {
+		return err
+	}
+	if before >= 3 || before == 0 {
+		return nil
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	rows, err := tx.Query(`SELECT r.id, r.ts, r.template_id, r.form_id, r.shape, r.title, r.host, r.via, r.response_id, r.responses,
+		coalesce(s.form, '') FROM records r LEFT JOIN shapes s ON s.shape = r.shape AND r.template_id = 'dict' WHERE r.kind = 'response'`)
+	if err != nil {
+		return err
+	}
+	var old []Record
+	var times []string
+	for rows.Next() {
+		var r Record
+		var ts, responses, def string
+		if err := rows.Scan(&r.ID, &ts, &r.TemplateID, &r.FormID, &r.Shape, &r.Title, &r.Host, &r.Via, &r.ResponseID, &responses, &def); err != nil {
+			rows.Close()
+			return err
+		}
+		r.Kind, r.Responses = KindResponse, json.RawMessage(responses)
+		if def != "" {
+			r.Form = json.RawMessage(def)
+		}
+		old, times = append(old, r), append(times, ts)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for i := range old {
+		if err := addDecision(tx, &old[i], times[i]); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Summary is the decision in one line: its day, then each question and
+// what was answered (a synthesis: the question and its answer).
+func (d *Decision) Summary() string {
+	var parts []string
+	if d.Synthesis != nil {
+		parts = append(parts, d.Synthesis.Question+" "+d.Synthesis.Answer)
+	}
+	for _, a := range d.Answers {
+		q := a.Question
+		if q == "" {
+			q = a.Field + ":"
+		}
+		parts = append(parts, q+" "+textOf(a.Answer))
+	}
+	return d.Time.UTC().Format(time.DateOnly) + ": " + strings.Join(parts, "; ")
+}
