@@ -1,8 +1,8 @@
 package responselog
 
 import (
-	"errors"
 	"database/sql"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
