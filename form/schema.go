@@ -242,10 +242,10 @@ func ToolSchema() map[string]any {
 		"required": []string{"id", "type"},
 		"properties": obj{
 			"id":             str,
-			"text":           obj{"description": "The question."},
+			"text":           str,
 			"type":           obj{"enum": names, "description": typeKeys()},
 			"required":       obj{"type": "boolean", "description": "Default true."},
-			"default":        obj{"description": "A valid answer, preselected."},
+			"default":        obj{"description": "Preselected valid answer."},
 			"inferred_from":  obj{"description": "Why the default is a guess."},
 			"help_text":      str,
 			"options":        strs,
@@ -259,12 +259,12 @@ func ToolSchema() map[string]any {
 			"rationale":      str,
 			"option_notes":   obj{"additionalProperties": str, "description": "{option: tradeoff}"},
 			"user_position":  str,
-			"progress_items": rows("[{label, status: done|in_flight|blocked (report style: any tag), detail?}]"),
+			"progress_items": rows("[{label, status: done|in_flight|blocked (report style: any), detail?}]"),
 			"progress_style": obj{"enum": []string{"report"}},
 			"endorsements":   obj{"additionalProperties": strs, "description": "{option: [voice]}"},
 			"triage_items":   rows("[{label, id?, detail?, tag?}]"),
 			"dispositions":   strs,
-			"suggested":      obj{"type": []string{"object", "array"}, "description": "triage {row key: disposition}; assumption_review {row key: \"accept\"}; ranking [options in order]"},
+			"suggested":      obj{"type": []string{"object", "array"}, "description": "triage {row key: disposition}; assumption_review {row key: \"accept\"}; ranking [options, best first]"},
 			"consequences":   rows("[{label, severity?, detail?}]"),
 			"top_n":          obj{"type": "integer"},
 			"assumptions":    rows("[{label, id?, detail?, source?}]"),
@@ -276,7 +276,7 @@ func ToolSchema() map[string]any {
 		"properties": obj{
 			"title":       str,
 			"description": str,
-			"form_id":     obj{"description": "Your id, echoed in the response."},
+			"form_id":     obj{"description": "Echoed in the response."},
 			"fields":      obj{"type": "array", "minItems": 1, "items": field},
 		},
 	}
@@ -284,7 +284,8 @@ func ToolSchema() map[string]any {
 
 // typeKeys lists the keys each type adds to the common ones, * marking
 // those it needs, types with the same keys together: "single_select,
-// multi_select: options* list_style; boolean, date; ...".
+// multi_select: options* list_style; text_input: ...": a type that adds
+// none (boolean, date) is not listed.
 func typeKeys() string {
 	var parts []string
 	var keysOf []string // parts' key lists, to join types that share one
@@ -298,15 +299,22 @@ func typeKeys() string {
 			keys = append(keys, k)
 		}
 		list := strings.Join(keys, " ")
+		if list == "" { // a type that adds no key (boolean, date) is not listed
+			continue
+		}
 		if j := slices.Index(keysOf, list); j >= 0 {
 			name, rest, _ := strings.Cut(parts[j], ":")
-			parts[j] = name + ", " + string(ft.typ) + map[bool]string{true: ":" + rest}[rest != ""]
+			parts[j] = name + ", " + string(ft.typ) + ":" + rest
 			continue
 		}
 		keysOf = append(keysOf, list)
-		part := string(ft.typ)
-		if list != "" {
-			part += ": " + list
+		part := string(ft.typ) + ": " + list
+		for j, base := range keysOf[:len(keysOf)-1] { // an earlier type's keys and more: say so
+			if rest, ok := strings.CutPrefix(list, base+" "); ok && strings.Count(base, " ") >= 2 {
+				name, _, _ := strings.Cut(parts[j], ":")
+				part = string(ft.typ) + ": " + name + "'s + " + rest
+				break
+			}
 		}
 		parts = append(parts, part)
 	}

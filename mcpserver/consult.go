@@ -32,7 +32,7 @@ func (h *handlers) delibSendTool() toolDef {
 
 func (h *handlers) delibWaitTool() toolDef {
 	d := idTool(&mcp.Tool{Name: "deliberation_wait", Annotations: readOnly,
-		Description: "Wait up to timeout_seconds for the consultation (call again while running)."},
+		Description: "Wait up to timeout_seconds for the consultation; again while running."},
 		h.delibWait, obj{"timeout_seconds": obj{"type": "integer", "minimum": 1, "maximum": maxWait}})
 	d.tool.InputSchema.(obj)["required"] = []string{"id"} // the timeout defaults to 50 s
 	return d

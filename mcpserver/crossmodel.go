@@ -15,7 +15,7 @@ var crossModelArgs = []string{"method", "topic", "section", "workflow", "id", "r
 
 func (h *handlers) crossModelTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_cross_model", Annotations: consults,
-		Description: "A second model's codex_role view of a method: its prompt; run=true runs codex. Then give your verdict.",
+		Description: "A second model's codex_role view of a method: its prompt (run=true runs codex); then your verdict.",
 		InputSchema: inputSchema(obj{
 			"method":   obj{"type": "string"},
 			"topic":    obj{"type": "string"},

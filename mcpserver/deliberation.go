@@ -17,6 +17,7 @@ import (
 	"github.com/elicit/elicit/deliberation"
 	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/relay"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -195,13 +196,15 @@ func (h *handlers) delibList(_ context.Context, _ *mcp.CallToolRequest, a *args)
 	return map[string]any{"deliberations": entries}
 }
 
-func (h *handlers) delibSynthesize(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+func (h *handlers) delibSynthesize(_ context.Context, req *mcp.CallToolRequest, a *args) any {
 	answer := a.str("answer", false) // required but after an early exit (trivial): the domain says so
 	return h.withID(a, func(st *deliberation.Store, id string) any {
 		y, err := st.Synthesize(id, answer)
 		if !a.check(err) {
 			return nil
 		}
+		d := h.door(req)
+		d.Log.Append(responselog.SynthesisRecord(id, y, d.Who))
 		// In the synthesis's order: the answer first, as the markdown.
 		return struct {
 			*deliberation.Synthesis
@@ -306,7 +309,7 @@ func (h *handlers) delibSynthesizeTool() toolDef {
 
 func (h *handlers) delibRecoverTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "deliberation_recover", Annotations: records,
-		Description: "The Recovery prompt for a fresh consultee session; restore rebuilds a lost state file first.",
+		Description: "Recovery prompt for a fresh consultee session (restore: rebuild a lost state first).",
 		InputSchema: inputSchema(obj{"id": obj{"type": "string"}, "restore": obj{"type": "boolean"}}, "id")},
 		simple([]string{"id", "restore"}, h.delibRecover)}
 }

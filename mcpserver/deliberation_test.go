@@ -28,7 +28,7 @@ func TestDeliberationTools(t *testing.T) {
 		t.Fatalf("no %s in the scenario", name)
 		return ""
 	}
-	cs := connectWith(t, &Options{Version: "test", DeliberationDir: t.TempDir()})
+	cs := connectWith(t, &Options{Version: "test", DeliberationDir: t.TempDir(), ResponseLogDir: t.TempDir()})
 
 	got, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Should the importer retry on HTTP 429?", "facts": []any{"no new infrastructure"}})
 	if isErr || !strings.Contains(got["prompt"].(string), "F1 [user]: no new infrastructure") {
@@ -58,6 +58,14 @@ func TestDeliberationTools(t *testing.T) {
 	got, _ = call(t, cs, "deliberation_synthesize", map[string]any{"id": id, "answer": "Yes: honour Retry-After; no fixed retry cap."})
 	if got["exit_reason"] != "converged" || got["answer"] != "Yes: honour Retry-After; no fixed retry cap." || got["markdown"] != file("synthesis.md") {
 		t.Errorf("synthesize: %v\nwant the CLI's markdown:\n%s", got, file("synthesis.md"))
+	}
+	// The synthesis joins the decision ledger, once however often it is
+	// asked for.
+	call(t, cs, "deliberation_synthesize", map[string]any{"id": id, "answer": "Yes: honour Retry-After; no fixed retry cap."})
+	got, _ = call(t, cs, "elicitation_recall", map[string]any{"query": "importer retries"})
+	if ds, _ := got["decisions"].([]any); len(ds) != 1 || !strings.Contains(ds[0].(map[string]any)["said"].(string), "Should the importer retry on HTTP 429? Yes: honour Retry-After") ||
+		ds[0].(map[string]any)["deliberation"] != id {
+		t.Errorf("recall of the synthesis: %v", got)
 	}
 	got, _ = call(t, cs, "deliberation_status", map[string]any{"id": id})
 	if got["status"] != "finished" || got["version"] != 1.0 {

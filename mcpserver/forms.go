@@ -367,13 +367,13 @@ func (h *handlers) formSummary(_ context.Context, _ *mcp.CallToolRequest, a *arg
 
 func (h *handlers) renderFormTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_render_form", Annotations: readOnly,
-		Description: "Validate a form (or template+slots) and render it for surface ask (AskUserQuestion, default), markdown or codex (request_user_input).",
+		Description: "Validate and render a form (or template+slots) for surface ask (AskUserQuestion; default), markdown or codex.",
 		InputSchema: formSchema(form.ToolSchema(), obj{"surface": obj{"type": "string", "enum": []string{"ask", "markdown", "codex"}}})}, simple(withFormArgs("surface"), h.renderForm)}
 }
 
 func (h *handlers) collectResponseTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_collect_response", Annotations: readOnly,
-		Description: "Validate answers, merged: answers (JSON, or a list) and/or reply (text as it came, or a list). On problems it keeps what holds: ask only reask, then call with continue: collect_id and just the new answers.",
+		Description: "Validate answers (JSON or list) and/or reply (text as given, or list), merged. On problems ask only reask, then call with continue: collect_id + new answers.",
 		InputSchema: formSchema(sameForm(), obj{
 			"answers":     obj{"type": []string{"object", "array"}},
 			"reply":       obj{"type": []string{"string", "array"}},
@@ -384,7 +384,7 @@ func (h *handlers) collectResponseTool() toolDef {
 
 func (h *handlers) askTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_ask", Annotations: asksUser,
-		Description: "Ask a form in a native MCP elicitation dialog: validated answers, or fallback payloads to ask with.",
+		Description: "Ask a form in a native MCP elicitation dialog: valid answers, or fallback payloads.",
 		InputSchema: formSchema(sameForm(), obj{"message": obj{"type": "string"}})}, h.ask}
 }
 

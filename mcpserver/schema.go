@@ -26,7 +26,10 @@ func inputSchema(props obj, required ...string) obj {
 			props[k] = obj{}
 		}
 	}
-	s := obj{"type": "object", "properties": props}
+	s := obj{"type": "object"}
+	if len(props) > 0 { // no arguments: any is refused by name
+		s["properties"] = props
+	}
 	if len(required) > 0 {
 		s["required"] = required
 	}
@@ -36,7 +39,7 @@ func inputSchema(props obj, required ...string) obj {
 // sameForm is the form property of every form tool but
 // elicitation_render_form, which spells it out.
 func sameForm() obj {
-	return obj{"description": "As in elicitation_render_form."}
+	return obj{"description": "Same as render_form."}
 }
 
 // formSchema is the input schema of a tool taking a form (or a template and

@@ -59,3 +59,49 @@ func whoOf(req *mcp.CallToolRequest) responselog.Who {
 	}
 	return responselog.MCPHost("", "")
 }
+
+// recallArgs are elicitation_recall's arguments.
+var recallArgs = []string{"query", "template", "field", "limit"}
+
+func (h *handlers) recallTool() toolDef {
+	return toolDef{&mcp.Tool{Name: "elicitation_recall", Annotations: readOnly,
+		Description: "Past decisions here (answered forms, syntheses), best first: check before asking.",
+		InputSchema: inputSchema(obj{"query": obj{"type": "string"}, "template": obj{"type": "string"}, "field": obj{"type": "string"},
+			"limit": obj{"type": "integer"}})},
+		simple(recallArgs, h.recall)}
+}
+
+func (h *handlers) recall(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+	f := responselog.DecisionFilter{Query: a.str("query", false), TemplateID: a.str("template", false), Field: a.str("field", false),
+		Limit: a.integer("limit", 100), Project: h.project}
+	if h.log == nil {
+		a.probs.Add("", "this server keeps no response log, so it remembers no decision: it was started without a folder for one (ELICIT_HOME or HOME)")
+	}
+	if len(a.probs) > 0 {
+		return nil
+	}
+	s, err := h.log.Read()
+	if err != nil {
+		a.addPrefixed("", err)
+		return nil
+	}
+	defer s.Close()
+	list, err := s.Decisions(f)
+	if err != nil {
+		a.addPrefixed("", err)
+		return nil
+	}
+	type decision struct {
+		Said string `json:"said"`
+		responselog.Decision
+	}
+	out := make([]decision, len(list))
+	for i := range list {
+		out[i] = decision{"decided on " + list[i].Summary(), list[i]}
+	}
+	note := "none found: ask, then collect (the answer joins the ledger)"
+	if len(out) > 0 {
+		note = "tell the person what was decided and ask whether to reopen it before asking again"
+	}
+	return map[string]any{"decisions": out, "note": note}
+}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -115,5 +116,42 @@ func TestEmbedderDefaults(t *testing.T) {
 	want = "this server keeps no response log: it was started without a folder for one (elicit serve keeps it in $ELICIT_HOME/log or ~/.elicit/log, and needs ELICIT_HOME or HOME set; a program serving the tools sets Options.ResponseLogDir)"
 	if !isErr || !slices.Equal(toStrings(out["problems"]), []string{want}) {
 		t.Errorf("elicitation_stats without a log: %v, want %q", out, want)
+	}
+}
+
+// TestRecallOverMCP: an answer collected through the tools is found by a
+// word of its question, with the day it was decided; a server for another
+// project does not find it; arguments are checked.
+func TestRecallOverMCP(t *testing.T) {
+	logDir, project := t.TempDir(), t.TempDir()
+	cs := dial(t, New(&Options{Version: "test", Project: project, ResponseLogDir: logDir}), protocols[0], nil)
+	scope := readForm(t, "scope")
+	if out, isErr := call(t, cs, "elicitation_collect_response", map[string]any{"form": scope,
+		"answers": map[string]any{"goal": "Refactor", "focus": []any{"tests"}}}); isErr {
+		t.Fatalf("collect: %v", out)
+	}
+	question := scope["fields"].([]any)[0].(map[string]any)["text"].(string)
+	word := strings.Fields(question)[len(strings.Fields(question))-1]
+	out, isErr := call(t, cs, "elicitation_recall", map[string]any{"query": strings.Trim(word, "?")})
+	ds, _ := out["decisions"].([]any)
+	if isErr || len(ds) != 1 {
+		t.Fatalf("recall %q: %v", word, out)
+	}
+	d := ds[0].(map[string]any)
+	if said := d["said"].(string); !strings.HasPrefix(said, "decided on 20") || !strings.Contains(said, question+" Refactor") || d["host"] != "test" || d["project"] != project {
+		t.Errorf("decision = %v", d)
+	}
+	if out, _ := call(t, cs, "elicitation_recall", map[string]any{"query": "zebra"}); len(out["decisions"].([]any)) != 0 || !strings.Contains(out["note"].(string), "ask") {
+		t.Errorf("recall of nothing: %v", out)
+	}
+	other := dial(t, New(&Options{Version: "test", Project: t.TempDir(), ResponseLogDir: logDir}), protocols[0], nil)
+	if out, _ := call(t, other, "elicitation_recall", map[string]any{}); len(out["decisions"].([]any)) != 0 {
+		t.Errorf("another project recalled: %v", out)
+	}
+	if out, isErr := call(t, cs, "elicitation_recall", map[string]any{"limit": "five", "when": 1}); !isErr || len(out["problems"].([]any)) != 2 {
+		t.Errorf("bad arguments: %v", out)
+	}
+	if out, isErr := call(t, connect(t, protocols[0], nil), "elicitation_recall", map[string]any{}); !isErr {
+		t.Errorf("recall without a log: %v", out)
 	}
 }

@@ -39,6 +39,7 @@ var toolList = []struct {
 	{Forms, (*handlers).renderWidgetTool},
 	{Forms, (*handlers).widgetValidateTool},
 	{Forms, (*handlers).statsTool},
+	{Forms, (*handlers).recallTool},
 
 	{Methods, (*handlers).listMethodsTool},
 	{Methods, (*handlers).selectMethodsTool},

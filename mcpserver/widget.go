@@ -16,7 +16,7 @@ import (
 
 func (h *handlers) renderWidgetTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "elicitation_render_widget", Annotations: readOnly,
-		Description: "The widget: a form (or template+slots) as one HTML fragment; collect its postback.",
+		Description: "A form (or template+slots) as one widget HTML fragment; collect its postback.",
 		InputSchema: formSchema(sameForm(), nil)}, simple(formArgs, h.renderWidget)}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/visible"
 	"github.com/elicit/elicit/problem"
 )
@@ -443,6 +444,7 @@ evaluated and the arbitration concerns. Refused unless the state permits Synthes
 				if err != nil {
 					return a.delibProblems(asJSON, asFlags(err, "answer"))
 				}
+				a.responseLog().Append(responselog.SynthesisRecord(id, y, a.door().Who))
 				if asJSON {
 					return writeJSON(a.stdout, y)
 				}

@@ -1,7 +1,9 @@
 package responselog
 
 import (
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/elicit/elicit/deliberation"
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/ext/fts5"
 )
@@ -239,17 +242,20 @@ func (s *Store) Decisions(f DecisionFilter) ([]Decision, error) {
 	return nil, nil
 }
 
-// Decision is the decision with id (a record id, a response id or a
-// deliberation id), or one that id is the unique prefix of; ErrNotFound
-// when there is none.
+// Decision is the decision with id (a record id, a response id, or a
+// deliberation id: its newest synthesis), or the one whose id starts with
+// id; ErrNotFound when there is none.
 func (s *Store) Decision(id string) (Decision, error) {
-	out, err := s.decisions(`SELECT `+decisionCols+` FROM decisions d WHERE d.id = ?1 OR d.ref = ?1 OR substr(d.id, 1, length(?1)) = ?1 LIMIT 2`, id)
+	out, err := s.decisions(`SELECT `+decisionCols+` FROM decisions d WHERE d.id = ?1 OR d.ref = ?1 ORDER BY d.ts DESC LIMIT 1`, id)
+	if err == nil && len(out) == 0 {
+		out, err = s.decisions(`SELECT `+decisionCols+` FROM decisions d WHERE substr(d.id, 1, length(?1)) = ?1 LIMIT 2`, id)
+	}
 	switch {
 	case err != nil:
 		return Decision{}, err
 	case len(out) == 0:
 		return Decision{}, ErrNotFound
-	case len(out) > 1 && out[0].ID != id && out[0].ResponseID != id:
+	case len(out) > 1:
 		return Decision{}, fmt.Errorf("%q is the start of more than one decision id: give more of it", id)
 	}
 	return out[0], nil
@@ -443,4 +449,24 @@ func (d *Decision) Summary() string {
 		parts = append(parts, q+" "+textOf(a.Answer))
 	}
 	return d.Time.UTC().Format(time.DateOnly) + ": " + strings.Join(parts, "; ")
+}
+
+// SynthesisRecord is the ledger's record of deliberation id's synthesis y.
+// Its id follows from the deliberation and the answer, so a synthesis
+// asked for again is one decision, and a new answer another.
+func SynthesisRecord(id string, y *deliberation.Synthesis, who Who) Record {
+	s := Synthesis{Deliberation: id, Question: y.Question, Answer: y.Answer}
+	for _, p := range y.Agreed {
+		s.Agreed = append(s.Agreed, p.Point)
+	}
+	for _, p := range y.Dismissed {
+		s.Dismissed = append(s.Dismissed, p.Point)
+	}
+	for _, p := range y.Unresolved {
+		s.Unresolved = append(s.Unresolved, p.Point)
+	}
+	r := NewSynthesis(s, who)
+	sum := sha256.Sum256([]byte(id + "\x00" + y.Answer))
+	r.ID = "syn-" + hex.EncodeToString(sum[:8])
+	return r
 }
