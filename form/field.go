@@ -149,6 +149,8 @@ func (d *decoder) decodeKey(s *fieldState, key string, path loc, v *jsonnode.Nod
 		s.Required, s.requiredSet = v.True, true
 	case "default":
 		s.defaultNode = v
+	case "recall":
+		s.Recall = d.oneOf(path, v, RecallLast)
 	case "inferred_from":
 		s.InferredFrom, _ = d.nonEmpty(path, v)
 		s.InferredFrom = strings.TrimSpace(s.InferredFrom)

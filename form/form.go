@@ -97,7 +97,12 @@ type Field struct {
 	// Default is a string, a []string (multi_select) or a float64 (number).
 	Default      any    `json:"default,omitempty"`
 	InferredFrom string `json:"inferred_from,omitempty"`
-	HelpText     string `json:"help_text,omitempty"`
+	// Recall, RecallLast, says the field's last answer in the project is a
+	// fair guess: a door that keeps a decision ledger offers it as the
+	// default (with an InferredFrom naming the day) when the field has none
+	// and the answer still holds.
+	Recall   string `json:"recall,omitempty"`
+	HelpText string `json:"help_text,omitempty"`
 	// ListStyle is "ordered" or "unordered" on the two select types.
 	ListStyle string   `json:"list_style,omitempty"`
 	Minimum   *float64 `json:"minimum,omitempty"`
@@ -238,6 +243,9 @@ func (f *Field) DisplayOnly() bool {
 
 // Inferred reports whether the field's default is a guess from context.
 func (f *Field) Inferred() bool { return f.InferredFrom != "" }
+
+// RecallLast is the one value of a field's recall: its last answer.
+const RecallLast = "last"
 
 // AllGuessed reports whether every field that asks something has an
 // inferred default (and at least one does): the form is then one

@@ -18,7 +18,7 @@ const (
 )
 
 // commonKeys belong to every field type.
-var commonKeys = []string{"id", "text", "type", "required", "default", "inferred_from", "help_text"}
+var commonKeys = []string{"id", "text", "type", "required", "default", "inferred_from", "recall", "help_text"}
 
 // fieldTypes is the one table of field types: each type, in the order
 // Types returns them (the seed's ten, then attune-forms' five later
@@ -41,14 +41,17 @@ var fieldTypes = []fieldType{
 	{Triage, []string{"triage_items", "dispositions", "suggested", "rationale"}, nil},
 	{Confirm, []string{"options", "consequences", "rationale"}, []refusal{
 		{"default", "nothing is pre-selected on a confirm: approving must be an explicit act"},
+		{"recall", "nothing is pre-selected on a confirm, not even the last answer: approving must be an explicit act"},
 		{"recommended", "a confirm recommends neither option: approving must be an explicit act"},
 	}},
 	{Ranking, []string{"options", "top_n", "suggested", "rationale", "option_notes"}, []refusal{
 		{"default", "a ranking takes no default order: give a proposed order as suggested, which is shown as a proposal"},
+		{"recall", "a ranking takes no default order, so it recalls none: give a proposed order as suggested"},
 	}},
 	// An assumption review's rulings are fixed: accept, edit, reject.
 	{AssumptionReview, []string{"assumptions", "suggested", "rationale"}, []refusal{
 		{"default", "an assumption review takes no default rulings: pre-mark accepts with suggested"},
+		{"recall", "an assumption review takes no default rulings, so it recalls none: pre-mark accepts with suggested"},
 		{"dispositions", "an assumption review's rulings are fixed (accept, edit, reject)"},
 	}},
 }

@@ -124,6 +124,7 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 		return failure(a.probs), nil
 	}
 	rf := h.formOf(a)
+	h.door(req).Recall(&rf)
 	f, tid := rf.Form, rf.Template
 	message := a.str("message", false)
 	if len(a.probs) > 0 {

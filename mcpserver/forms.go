@@ -13,6 +13,7 @@ import (
 	"github.com/elicit/elicit/form/native"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/internal/formrun"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -37,6 +38,9 @@ type routed struct {
 	SuggestedSurface form.Surface `json:"suggested_surface,omitempty"`
 	SurfaceReason    string       `json:"surface_reason"`
 	SurfaceHow       string       `json:"surface_how"`
+	// Recalled are the last answers offered as defaults (see
+	// formrun.Door.Recall).
+	Recalled []responselog.Recalled `json:"recalled,omitempty"`
 }
 
 // routedAs is what render_form says of a render for surface s when the
@@ -78,12 +82,15 @@ func (h *handlers) renderForm(_ context.Context, req *mcp.CallToolRequest, a *ar
 		surface = clientSurface(req)
 	}
 	d := h.door(req)
+	recalled := d.Recall(&rf)
 	r := d.Render(rf, surface)
 	c := d.Route(rf, h.surfaceOptions(req))
+	ro := routedAs(surface, c)
+	ro.Recalled = recalled
 	if res, ok := r.(*ask.Result); ok {
-		return renderResult{res, routedAs(surface, c)}
+		return renderResult{res, ro}
 	}
-	return surfaceRender{r, routedAs(surface, c)}
+	return surfaceRender{r, ro}
 }
 
 // collectResponse validates answers from one or more surfaces: answers (a
@@ -104,6 +111,7 @@ func (h *handlers) collectResponse(_ context.Context, req *mcp.CallToolRequest) 
 		rf = prev.form
 	} else {
 		rf = h.formOf(a)
+		h.door(req).Recall(&rf) // the defaults the person was offered, for a one-tap confirm
 	}
 	if id := a.str("template_id", false); id != "" && !form.ValidTemplateName(id) {
 		a.probs.Add("template_id", "%q is not a template name (lower-case letters, digits and dashes, starting with a letter or digit)", id)

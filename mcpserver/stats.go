@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/formrun"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,11 +43,18 @@ func (h *handlers) stats(_ context.Context, _ *mcp.CallToolRequest, a *args) any
 func (h *handlers) door(req *mcp.CallToolRequest) *formrun.Door {
 	who := whoOf(req)
 	who.Project, who.User = h.project, h.user
-	d := &formrun.Door{Who: who, How: surfaceHow}
+	d := &formrun.Door{Who: who, How: surfaceHow, NoRecall: h.recallOff}
 	if !h.opts.NoLogWrites {
 		d.Log = h.log
 	}
 	return d
+}
+
+// recallOff says whether the project's settings (ELICIT_RECALL, "recall"
+// in elicit.config.json) turn recall off.
+func (h *handlers) recallOff() bool {
+	s, err := config.RecallFor(h.opts.Project, h.opts.Getenv)
+	return err == nil && !s.Value
 }
 
 // whoOf is the host of a call: the client's name and version from

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -153,5 +154,57 @@ func TestRecallOverMCP(t *testing.T) {
 	}
 	if out, isErr := call(t, connect(t, protocols[0], nil), "elicitation_recall", map[string]any{}); !isErr {
 		t.Errorf("recall without a log: %v", out)
+	}
+}
+
+// TestRecallOffersLastAnswerOverMCP: session-contract's effort cap, once
+// answered, starts at that answer the next time the template is rendered
+// in the project (the result says so under recalled); a project whose
+// settings turn recall off is offered nothing.
+func TestRecallOffersLastAnswerOverMCP(t *testing.T) {
+	logDir, project := t.TempDir(), t.TempDir()
+	cs := dial(t, New(&Options{Version: "test", Project: project, ResponseLogDir: logDir}), protocols[0], nil)
+	contract := map[string]any{"template": "session-contract", "slots": map[string]any{"project": "auth"}}
+	with := func(extra map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range contract {
+			out[k] = v
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	if out, _ := call(t, cs, "elicitation_render_form", contract); out["recalled"] != nil {
+		t.Fatalf("recalled before any answer: %v", out["recalled"])
+	}
+	if out, isErr := call(t, cs, "elicitation_collect_response", with(map[string]any{"answers": map[string]any{
+		"mode": "Fix what is broken", "outcome": "login fixed", "done_when": "tests pass", "effort_cap": "Half a day"}})); isErr {
+		t.Fatalf("collect: %v", out)
+	}
+	out, _ := call(t, cs, "elicitation_render_form", contract)
+	rec, _ := out["recalled"].([]any)
+	if len(rec) != 1 || rec[0].(map[string]any)["field"] != "effort_cap" || rec[0].(map[string]any)["answer"] != "Half a day" {
+		t.Fatalf("recalled = %v", out["recalled"])
+	}
+	var offered map[string]any
+	for _, q := range out["batches"].([]any)[0].([]any) {
+		if q := q.(map[string]any); q["question_id"] == "effort_cap" {
+			offered = q
+		}
+	}
+	if offered["default"] != "Half a day" || !strings.Contains(offered["help_text"].(string), "your answer on 20") {
+		t.Errorf("effort_cap as asked: %v", offered)
+	}
+	// The guess is what the person keeps by answering nothing new for it.
+	if out, isErr := call(t, cs, "elicitation_collect_response", with(map[string]any{"answers": map[string]any{
+		"mode": "Build something new", "outcome": "a page", "done_when": "it renders", "effort_cap": "Half a day"}})); isErr || out["responses"].(map[string]any)["effort_cap"] != "Half a day" {
+		t.Errorf("collect of the guess: %v", out)
+	}
+	if err := os.WriteFile(filepath.Join(project, "elicit.config.json"), []byte(`{"recall": false}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := call(t, cs, "elicitation_render_form", contract); out["recalled"] != nil {
+		t.Errorf("recalled with recall off: %v", out["recalled"])
 	}
 }

@@ -25,7 +25,9 @@ func (h *handlers) renderWidget(_ context.Context, req *mcp.CallToolRequest, a *
 	if rf.Form == nil {
 		return nil
 	}
-	return h.door(req).Render(rf, form.SurfaceWidget)
+	d := h.door(req)
+	d.Recall(&rf)
+	return d.Render(rf, form.SurfaceWidget)
 }
 
 // widgetValidateTool is the app's: hosts show it to the app, not the model

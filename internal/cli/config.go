@@ -29,7 +29,7 @@ func checkKey(key string) error {
 
 func (a *app) configSet() *cobra.Command {
 	return &cobra.Command{
-		Use:   "set keyboard_mode|log true|false",
+		Use:   "set keyboard_mode|log|recall true|false",
 		Short: "Persist a setting for the project, keeping the file's other keys",
 		Args:  exactArgs(2, "KEY and VALUE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,10 +40,8 @@ func (a *app) configSet() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			set := config.SetKeyboardMode
-			if args[0] == config.Log {
-				set = config.SetLog
-			}
+			set := map[string]func(string, bool) error{config.KeyboardMode: config.SetKeyboardMode, config.Log: config.SetLog,
+				config.Recall: config.SetRecall}[args[0]]
 			if err := set(a.project(), on); err != nil {
 				return err
 			}
@@ -56,17 +54,15 @@ func (a *app) configSet() *cobra.Command {
 func (a *app) configGet() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "get keyboard_mode|log",
+		Use:   "get keyboard_mode|log|recall",
 		Short: "Print a setting's value in effect (environment overrides the file)",
 		Args:  exactArgs(1, "KEY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkKey(args[0]); err != nil {
 				return err
 			}
-			resolve := config.KeyboardModeFor
-			if args[0] == config.Log {
-				resolve = config.LogFor
-			}
+			resolve := map[string]func(string, func(string) string) (config.Setting, error){config.KeyboardMode: config.KeyboardModeFor,
+				config.Log: config.LogFor, config.Recall: config.RecallFor}[args[0]]
 			s, err := resolve(a.project(), a.getenv)
 			if err != nil {
 				return err

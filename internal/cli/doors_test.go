@@ -29,6 +29,7 @@ func TestDoorsLogTheSameRecords(t *testing.T) {
 	}
 	home, project, dir := t.TempDir(), t.TempDir(), t.TempDir()
 	t.Setenv("ELICIT_HOME", home)
+	t.Setenv("ELICIT_RECALL", "off") // recall reads the log, which moves the journal into the database
 	def, err := os.ReadFile(filepath.Join("..", "..", "form", "testdata", "forms", "six.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func TestDoorsLogTheSameRecords(t *testing.T) {
 	cli(1, "form", "collect", defFile, badFile)
 
 	logDir := t.TempDir()
-	s := mcpserver.New(&mcpserver.Options{Version: "test", Project: project, Getenv: func(string) string { return "" }, ResponseLogDir: logDir})
+	s := mcpserver.New(&mcpserver.Options{Version: "test", Project: project, Getenv: func(k string) string { return map[string]string{"ELICIT_RECALL": "off"}[k] }, ResponseLogDir: logDir})
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(context.Background(), st, nil)
 	if err != nil {

@@ -108,7 +108,9 @@ widget, --markdown the bare markdown of --surface markdown.`,
 			case err != nil:
 				return reportJSON(a.stdout, err)
 			}
-			r := a.door().Render(runForm(f, tmpl, &src), form.Surface(surface))
+			d, rf := a.door(), runForm(f, tmpl, &src)
+			recalled := a.recall(d, &rf)
+			r := d.Render(rf, form.Surface(surface))
 			switch {
 			case html:
 				_, err := io.WriteString(a.stdout, r.(*widget.Result).HTML)
@@ -117,10 +119,11 @@ widget, --markdown the bare markdown of --surface markdown.`,
 				_, err := io.WriteString(a.stdout, r.(*markdown.Result).Markdown)
 				return err
 			}
-			return writeJSON(a.stdout, r)
+			return writeJSON(a.stdout, withRecalled(r, recalled))
 		},
 	}
 	src.register(cmd)
+	a.registerRecall(cmd)
 	cmd.Flags().StringVar(&surface, "surface", "ask", "the surface to render for: "+strings.Join(renderSurfaces, ", "))
 	cmd.Flags().BoolVar(&bare, "markdown", false, "print the bare markdown (with --surface markdown)")
 	cmd.Flags().BoolVar(&html, "html", false, "print the bare HTML (with --surface widget)")
@@ -176,7 +179,9 @@ answer to a kept field replaces it).`,
 				}
 				docs = append([]surfaces.Document{kept}, docs...)
 			}
-			r, err := a.door().Collect(runForm(f, tid, &src), docs, &form.CollectOptions{TemplateID: tid})
+			d, rf := a.door(), runForm(f, tid, &src)
+			a.recall(d, &rf)
+			r, err := d.Collect(rf, docs, &form.CollectOptions{TemplateID: tid})
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}
@@ -184,6 +189,7 @@ answer to a kept field replaces it).`,
 		},
 	}
 	src.register(cmd)
+	a.registerRecall(cmd)
 	cmd.Flags().StringVar(&templateID, "template-id", "", "the template id to carry in the response (default: the --template name)")
 	cmd.Flags().StringVar(&format, "format", string(surfaces.FormatAuto), "how ANSWERS are written: auto, json or markdown")
 	cmd.Flags().StringVar(&cont, "continue", "", "a failed collect's result (JSON, with kept): start from the answers it kept")

@@ -40,6 +40,8 @@ time limit use timeout --foreground: in the background (timeout without it) ask 
 			if err != nil {
 				return reportJSON(a.stdout, err)
 			}
+			d, rf := a.door(), runForm(f, tid, &src)
+			a.recall(d, &rf)
 			answers, err := a.askForm(f, accessible)
 			switch {
 			case errors.Is(err, io.EOF):
@@ -54,7 +56,6 @@ time limit use timeout --foreground: in the background (timeout without it) ask 
 				return err
 			}
 			r, err := form.Collect(f, answers, &form.CollectOptions{TemplateID: tid})
-			d, rf := a.door(), runForm(f, tid, &src)
 			d.Shown(rf, form.SurfaceTerminal)
 			d.Collected(rf, form.SurfaceTerminal, r, err)
 			if err != nil {
@@ -64,6 +65,7 @@ time limit use timeout --foreground: in the background (timeout without it) ask 
 		},
 	}
 	src.register(cmd)
+	a.registerRecall(cmd)
 	cmd.Flags().BoolVar(&accessible, "accessible", false, "ask line by line (for screen readers), even on a terminal")
 	return cmd
 }

@@ -71,6 +71,7 @@ terminal closed) or the timeout (default 30m; 0 waits forever) print
 				}
 			}
 			d, rf := a.door(), runForm(f, tid, &src)
+			a.recall(d, &rf)
 			d.Shown(rf, form.SurfaceWidget)
 			resp, err := page.Serve(ctx, f, &page.Options{Port: port, TemplateID: tid, Ready: ready})
 			if err == nil {
@@ -89,6 +90,7 @@ terminal closed) or the timeout (default 30m; 0 waits forever) print
 		},
 	}
 	src.register(cmd)
+	a.registerRecall(cmd)
 	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "only print the address; do not open a browser")
 	cmd.Flags().DurationVar(&timeout, "timeout", defaultOpenTimeout, "how long to wait for the answer (0: forever)")
 	cmd.Flags().IntVar(&port, "port", 0, "the port on 127.0.0.1 (0: a free one)")

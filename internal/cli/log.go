@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/formrun"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/visible"
+	"github.com/spf13/cobra"
 )
 
 // responseLog is the response log, or nil when it is off (ELICIT_LOG=off,
@@ -57,7 +60,7 @@ func (a *app) logWarn(w string) {
 func (a *app) door() *formrun.Door {
 	who := responselog.CLIHost(a.getenv)
 	who.Project, who.User = responselog.ProjectPath(a.project()), responselog.UserName(a.getenv)
-	return &formrun.Door{Log: a.responseLog(), Who: who, How: surfaceHow}
+	return &formrun.Door{Log: a.responseLog(), Who: who, How: surfaceHow, NoRecall: a.recallOff}
 }
 
 // runForm is form f, cast from template tmpl ("" for a hand-built form),
@@ -86,4 +89,39 @@ func surfaceHow(s form.Surface) string {
 		return "elicitation_ask (MCP native elicitation, through elicit serve)"
 	}
 	return ""
+}
+
+// recallOff says whether recall is off: --no-recall, else ELICIT_RECALL or
+// the project's "recall" setting (a broken setting leaves it on, with a
+// warning).
+func (a *app) recallOff() bool {
+	if a.noRecall {
+		return true
+	}
+	s, err := config.RecallFor(a.project(), a.getenv)
+	for _, w := range s.Warnings {
+		a.logWarn(w)
+	}
+	if err != nil {
+		a.logWarn(fmt.Sprintf("recall taken as on: %v", err))
+		return false
+	}
+	return !s.Value
+}
+
+// registerRecall adds --no-recall to a form command that asks or collects.
+func (a *app) registerRecall(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&a.noRecall, "no-recall", false, `do not offer a field's last answer as its default ("recall": "last"; also ELICIT_RECALL=off or 'elicit config set recall false')`)
+}
+
+// recall offers the last answers of rf's fields that ask for them (see
+// formrun.Door.Recall) and says on stderr what it offered.
+func (a *app) recall(d *formrun.Door, rf *formrun.Form) []responselog.Recalled {
+	got := d.Recall(rf)
+	for _, r := range got {
+		v, _ := json.Marshal(r.Answer)
+		fmt.Fprintf(a.stderr, "elicit: %s starts at your answer of %s, %s (%s); --no-recall asks without it\n",
+			visible.String(r.Field), r.Time.UTC().Format(time.DateOnly), visible.String(string(v)), r.ResponseID)
+	}
+	return got
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/internal/infile"
+	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/problem"
 )
 
@@ -70,4 +71,19 @@ func (a *app) readInput(name string, l infile.Limit) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	return data, nil
+}
+
+// withRecalled is a render result with, when recall offered any, what it
+// offered beside the result's own keys ("recalled").
+func withRecalled(r any, recalled []responselog.Recalled) any {
+	if len(recalled) == 0 {
+		return r
+	}
+	data, err := json.Marshal(r)
+	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
+		return r
+	}
+	extra, _ := json.Marshal(recalled)
+	out := append(data[:len(data)-1:len(data)-1], `,"recalled":`...)
+	return json.RawMessage(append(append(out, extra...), '}'))
 }

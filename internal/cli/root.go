@@ -30,6 +30,8 @@ type app struct {
 	logResolved bool
 	// The warnings printed so far (logWarn prints each once).
 	warned map[string]bool
+	// noRecall is the form commands' --no-recall.
+	noRecall bool
 }
 
 // Main runs elicit with the process's arguments and streams and returns the

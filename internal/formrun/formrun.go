@@ -42,6 +42,9 @@ type Door struct {
 	// words (its commands, its tools); it fills every "how" of what Render
 	// and Route return. Nil leaves them empty.
 	How func(s form.Surface) string
+	// NoRecall, when set, is asked (only for a form with a field to
+	// recall) whether Recall is off: the caller's flag or setting.
+	NoRecall func() bool
 }
 
 // Record appends an event about f to the response log.
