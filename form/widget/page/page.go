@@ -104,7 +104,11 @@ func Serve(ctx context.Context, f *form.Form, opts *Options) (*form.Response, er
 	select {
 	case out = <-s.done:
 	case <-ctx.Done():
-		out = outcome{}
+		// The end of ctx and a submission in flight race through finish:
+		// exactly one wins, and a submission that lost is told so (409),
+		// so an answer the page confirmed is the answer returned.
+		s.finish(outcome{})
+		out = <-s.done
 	}
 	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -138,6 +142,7 @@ type server struct {
 	html       string
 	mu         sync.Mutex
 	finished   bool
+	answered   bool // a response ended the page (else a cancel did)
 	done       chan outcome
 }
 
@@ -171,7 +176,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case sub == "submit" && r.Method == http.MethodPost:
 		s.submit(w, r)
 	case sub == "cancel" && r.Method == http.MethodPost:
-		s.finish(outcome{})
+		if !s.finish(outcome{}) {
+			writeJSON(w, http.StatusConflict, failure(s.form, problem.List{{Message: s.lost()}}))
+			return
+		}
 		writeJSON(w, http.StatusOK, map[string]any{"success": false, "action": "cancel"})
 	default:
 		http.Error(w, "not found", http.StatusNotFound)
@@ -222,7 +230,7 @@ func (s *server) submit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.finish(outcome{response: resp}) {
-		writeJSON(w, http.StatusConflict, failure(s.form, problem.List{{Message: "this form was already answered or cancelled"}}))
+		writeJSON(w, http.StatusConflict, failure(s.form, problem.List{{Message: s.lost()}}))
 		return
 	}
 	writeJSON(w, http.StatusOK, resp)
@@ -247,16 +255,28 @@ func (s *server) collect(data []byte) (*form.Response, error) {
 	return form.Collect(s.form, answers, &form.CollectOptions{TemplateID: s.templateID})
 }
 
-// finish ends the page once; it reports whether this call did.
+// finish ends the page once; it reports whether this call did. It is the
+// one place a submission, the page's Cancel and the end of Serve's context
+// (Ctrl-C, the timeout) decide which of them ends the page.
 func (s *server) finish(o outcome) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.finished {
 		return false
 	}
-	s.finished = true
+	s.finished, s.answered = true, o.response != nil
 	s.done <- o
 	return true
+}
+
+// lost says why a request that came after the page ended was not taken.
+func (s *server) lost() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.answered {
+		return "this form was already answered: these answers were not taken"
+	}
+	return "elicit stopped waiting for this form (cancelled, or its time ran out): these answers were not taken"
 }
 
 // failure is the answer to a submission collect refused: every problem,
