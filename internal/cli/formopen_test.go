@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -86,10 +87,113 @@ func startOpen(t *testing.T, args ...string) *openRun {
 
 const nameForm = `{"title": "Who", "fields": [{"id": "name", "text": "Your name?", "type": "text_input"}]}`
 
-// pageURL is the page's own address from the one form open printed.
+// pageURL opens a one-time address form open printed or gave the
+// browser and returns the page's own address it leads to.
 func pageURL(t *testing.T, printed string) string {
 	t.Helper()
-	return printed
+	code, location := openOnce(t, printed)
+	if code != http.StatusSeeOther {
+		t.Fatalf("GET %s = %d, want 303 to the page", printed, code)
+	}
+	return location
+}
+
+func openOnce(t *testing.T, u string) (int, string) {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Location")
+}
+
+// TestFormOpenBrowserCommandLine: the address on the browser's command
+// line (a real process, as $BROWSER names it) does not carry the page's
+// token and works once: a local user who read it from ps after the
+// browser opened it gets 403, and cannot post answers with it; the page
+// it led to takes the answer.
+func TestFormOpenBrowserCommandLine(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	t.Setenv("ELICIT_HOME", home)
+	t.Setenv("ELICIT_LOG", "")
+	file, argv := filepath.Join(dir, "who.json"), filepath.Join(dir, "argv")
+	browser := filepath.Join(dir, "browser")
+	if err := os.WriteFile(file, []byte(nameForm), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" > "+argv+".tmp && mv "+argv+".tmp "+argv+"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BROWSER", browser)
+	var out, stderr bytes.Buffer
+	exit := make(chan int, 1)
+	go func() {
+		exit <- Run([]string{"form", "open", file, "--timeout", "1m"}, strings.NewReader(""), &out, &syncWriter{w: &stderr})
+	}()
+	var opened string
+	for deadline := time.Now().Add(10 * time.Second); opened == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the browser was not started")
+		}
+		data, _ := os.ReadFile(argv)
+		opened = strings.TrimSpace(string(data))
+	}
+	page := pageURL(t, opened) // the browser opens it
+	token := strings.Trim(must(url.Parse(page)).Path, "/")
+	if len(token) != 43 || strings.Contains(opened, token) {
+		t.Fatalf("the browser was given %s, and the page is %s", opened, page)
+	}
+	// Someone who read the command line comes second.
+	if code, _ := openOnce(t, opened); code != http.StatusForbidden {
+		t.Errorf("the browser's address used again = %d, want 403", code)
+	}
+	f := must(form.Parse([]byte(nameForm)))
+	answer, _ := json.Marshal(map[string]any{widget.Marker: true, "form_id": widget.FormID(f), "title": f.Title, "answers": map[string]any{"name": "mallory"}})
+	code := strings.TrimPrefix(must(url.Parse(opened)).Path, "/open/")
+	base := "http://" + must(url.Parse(opened)).Host
+	for _, u := range []string{opened + "/submit", base + "/" + code + "/submit", base + "/submit"} {
+		resp, err := http.Post(u, "application/json", bytes.NewReader(answer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 == 2 {
+			t.Errorf("POST %s with what the command line showed = %d, want it refused", u, resp.StatusCode)
+		}
+	}
+	// The person's page takes the answer.
+	answer, _ = json.Marshal(map[string]any{widget.Marker: true, "form_id": widget.FormID(f), "title": f.Title, "answers": map[string]any{"name": "alice"}})
+	resp, err := http.Post(page+"submit", "application/json", bytes.NewReader(answer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := <-exit; got != 0 || resp.StatusCode != 200 || !strings.Contains(out.String(), `"name": "alice"`) {
+		t.Errorf("the page's answer = %d; exit %d, stdout %s", resp.StatusCode, got, out.String())
+	}
+	if strings.Contains(stderr.String(), token) {
+		t.Errorf("stderr shows the page's token: %s", stderr.String())
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.Write(p)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // TestFormOpenSubmissionRacingTheTimeout: a submission in flight when
