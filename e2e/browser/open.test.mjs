@@ -1,6 +1,7 @@
-// `elicit form open` end to end in Chromium: the token and the 403s, a
-// submission the server refuses shown beside its field, a corrected one
-// ending the command with collect's JSON, and Cancel ending it with exit 3.
+// `elicit form open` end to end in Chromium: the one-time address leading to
+// the page (the token never printed), the 403s, a submission the server
+// refuses shown beside its field, a corrected one ending the command with
+// collect's JSON, and Cancel ending it with exit 3.
 import assert from "node:assert/strict";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -10,11 +11,23 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-test("form open: 403 without the token, problems beside the field, the answer on stdout", async () => {
+test("form open: a one-time address, 403 without the token, problems beside the field, the answer on stdout", async () => {
   const open = startOpen([benchForm, "--timeout", "2m"]);
-  const url = await open.url;
+  const printed = await open.url;
+  assert.match(printed, /^http:\/\/127\.0\.0\.1:\d+\/open\/[A-Za-z0-9_-]{43}$/);
   const page = await browser.context.newPage();
   const seen = watch(page);
+
+  // The printed address leads to the page, whose address carries the
+  // token; a second use of it is refused.
+  const first = await page.goto(printed);
+  assert.equal(first.status(), 200);
+  const url = page.url();
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/$/);
+  assert.ok(!printed.includes(new URL(url).pathname.slice(1, -1)), "the printed address does not carry the token");
+  const again = await page.goto(printed);
+  assert.equal(again.status(), 403, "a one-time address works once");
+  assert.match(await page.textContent("body"), /already used/);
 
   const wrong = await page.goto(url.replace(/\/[A-Za-z0-9_-]{43}\/$/, "/0123456789abcdefghijklmnopqrstuvwxyzABCDEFG/"));
   assert.equal(wrong.status(), 403, "a wrong token is refused");
@@ -23,7 +36,7 @@ test("form open: 403 without the token, problems beside the field, the answer on
   seen.requests.length = 0;
 
   const resp = await page.goto(url);
-  assert.equal(resp.status(), 200);
+  assert.equal(resp.status(), 200, "the page reloads");
   await page.getByLabel("Which release track?").selectOption("beta");
   await page.getByRole("checkbox", { name: "linux" }).check();
   await page.getByLabel(/How many hours/).fill("12");
@@ -49,7 +62,7 @@ test("form open: 403 without the token, problems beside the field, the answer on
   assert.equal(out.success, true);
   assert.deepEqual(out.responses, { track: "beta", platforms: ["linux"], budget: 12, ship_date: "2026-05-04" });
   assert.match(out.response_id, /^resp-\d{8}-\d{6}-[0-9a-f]{8}$/);
-  assert.match(r.stderr, /^open http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/\n$/);
+  assert.equal(r.stderr, `open ${printed}\n`);
 
   const page1 = new URL(url);
   const own = seen.requests.filter((q) => q.startsWith(`GET ${url}`) || q === `POST ${page1.href}submit`);

@@ -34,8 +34,10 @@ func (a *app) formOpen() *cobra.Command {
 		Use:   "open FILE|- [--no-browser] [--timeout D] [--port N]",
 		Short: "Ask a person on a local web page and print the validated answers",
 		Long: `Serves the form as a web page on 127.0.0.1 (a random port unless --port) behind a
-one-time token, prints "open URL" on stderr and opens the system browser (unless
---no-browser, or none is found). $BROWSER names it: a colon-separated list of commands,
+token, prints "open URL" on stderr and opens the system browser (unless --no-browser,
+or none is found). The printed address and the browser's each work once (the
+browser's for 2 minutes) and lead to the page: the token is never printed or put on
+a command line. $BROWSER names it: a colon-separated list of commands,
 the first on PATH used, each with %s for the address (else it is added at the end). Each submission is checked with
 collect, and problems are shown beside their fields. On success the page confirms and
 collect's JSON is printed (exit 0). Cancel on the page, Ctrl-C, SIGTERM, SIGHUP (the
@@ -61,19 +63,21 @@ terminal closed) or the timeout (default 30m; 0 waits forever) print
 				ctx, cancel = context.WithTimeout(ctx, timeout)
 				defer cancel()
 			}
-			ready := func(url string) {
-				fmt.Fprintln(a.stderr, "open "+url)
-				if noBrowser {
-					return
-				}
-				if err := a.openBrowser(url); err != nil {
-					fmt.Fprintf(a.stderr, "elicit: %v; open the address above yourself\n", err)
+			// The address printed and the browser's each carry a one-time
+			// code, not the page's token: a browser's command line is
+			// there for every local user to read.
+			opts := &page.Options{Port: port, TemplateID: tid, Ready: func(url string) { fmt.Fprintln(a.stderr, "open "+url) }}
+			if !noBrowser {
+				opts.Open = func(url string) {
+					if err := a.openBrowser(url); err != nil {
+						fmt.Fprintf(a.stderr, "elicit: %v; open the address above yourself\n", err)
+					}
 				}
 			}
 			d, rf := a.door(), runForm(f, tid, &src)
 			a.recall(d, &rf)
 			d.Shown(rf, form.SurfaceWidget)
-			resp, err := page.Serve(ctx, f, &page.Options{Port: port, TemplateID: tid, Ready: ready})
+			resp, err := page.Serve(ctx, f, opts)
 			if err == nil {
 				d.Collected(rf, form.SurfaceWidget, resp, nil)
 			}

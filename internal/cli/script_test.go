@@ -98,27 +98,44 @@ func bigfile(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // pagereq METHOD PATH [BODYFILE] sends a request to the page `elicit form
-// open` serves, whose address the script's $BROWSER stand-in wrote to the
-// file url (waiting up to 10s for it). PATH is appended to the address;
-// "-token" replaces the token with a wrong one. It prints "status N" and
-// the body on stdout.
+// open` serves, whose one-time address the script's $BROWSER stand-in wrote
+// to the file url (waiting up to 10s for it): the first call opens it, as
+// the browser would, and the page's own address it leads to is kept in the
+// file page. PATH is appended to the page's address; "-token" replaces the
+// token with a wrong one, "-reopen" is the one-time address again. It
+// prints "status N" and the body on stdout.
 func pagereq(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 || len(args) > 3 {
 		ts.Fatalf("usage: pagereq METHOD PATH [BODYFILE]")
 	}
-	var addr string
+	var code string
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		data, err := os.ReadFile(ts.MkAbs("url"))
-		if addr = strings.TrimSpace(string(data)); err == nil && strings.HasSuffix(addr, "/") {
+		if code = strings.TrimSpace(string(data)); err == nil && strings.Contains(code, "/open/") {
 			break
 		}
 		if time.Now().After(deadline) {
 			ts.Fatalf("pagereq: no address in the file url")
 		}
 	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	kept, _ := os.ReadFile(ts.MkAbs("page"))
+	opened, addr, _ := strings.Cut(strings.TrimSpace(string(kept)), "\n")
+	if opened != code {
+		resp, err := noRedirect.Get(code)
+		ts.Check(err)
+		resp.Body.Close()
+		if addr = resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || !strings.HasSuffix(addr, "/") {
+			ts.Fatalf("pagereq: GET %s = %d %q, want 303 to the page", code, resp.StatusCode, addr)
+		}
+		ts.Check(os.WriteFile(ts.MkAbs("page"), []byte(code+"\n"+addr), 0o600))
+	}
 	target := addr + args[1]
-	if args[1] == "-token" {
+	switch args[1] {
+	case "-token":
 		target = addr[:strings.LastIndex(strings.TrimSuffix(addr, "/"), "/")] + "/wrong/"
+	case "-reopen":
+		target = code
 	}
 	var body io.Reader
 	if len(args) == 3 {
@@ -129,7 +146,7 @@ func pagereq(ts *testscript.TestScript, neg bool, args []string) {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := noRedirect.Do(req)
 	ts.Check(err)
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)

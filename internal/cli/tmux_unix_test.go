@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/elicit/elicit/internal/tmuxtest"
 )
@@ -119,5 +120,60 @@ func TestBackgroundOnTerminal(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLongHelpTextOnTerminal: a question with a 1 MB help text (near the
+// cap for a form) is drawn at
+// once, a screenful (its title, the end of the help, the options, the key
+// help), each key redraws it at once, and SIGTERM while keys are redrawing
+// it ends form ask within a second, with the cancel JSON and the terminal
+// restored.
+func TestLongHelpTextOnTerminal(t *testing.T) {
+	dir, path := elicitOnPath(t)
+	help := "first " + strings.Repeat("lorem ipsum dolor sit amet, ", 1000000/28) + "last words"
+	big := `{"title": "Big", "fields": [{"id": "track", "text": "Which release track?", "type": "single_select",
+		"options": ["stable", "beta", "nightly"], "help_text": "` + help + `"}]}`
+	if err := os.WriteFile(filepath.Join(dir, "big.json"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	command := `sh -c 'echo $$ > pid; exec elicit form ask big.json > out.txt'; rc=$?; stty -a > stty.txt; (exit $rc)`
+	term := tmuxtest.Start(t, dir, 100, 30, command, path)
+	screen := term.WaitFor("↑/↓ move")
+	for _, want := range []string{"? Which release track?", "last words", "› 1. stable"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the screen has no %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "first") {
+		t.Errorf("the start of the help text is on the screen, want a screenful around the options:\n%s", screen)
+	}
+	pid, err := os.ReadFile(filepath.Join(dir, "pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(pid)))
+	for range 20 {
+		term.Keys("j")
+	}
+	start := time.Now()
+	if err := syscall.Kill(n, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	code, screen := term.Exit()
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("form ask ended %s after SIGTERM, want within a second or two", took)
+	}
+	if code != 3 {
+		t.Errorf("exit %d, want 3:\n%s", code, screen)
+	}
+	if out, _ := os.ReadFile(filepath.Join(dir, "out.txt")); string(out) != "{\n  \"success\": false,\n  \"action\": \"cancel\"\n}\n" {
+		t.Errorf("stdout %q, want the cancel JSON", out)
+	}
+	stty, _ := os.ReadFile(filepath.Join(dir, "stty.txt"))
+	for _, mode := range []string{"isig", "icanon", "echo"} {
+		if !regexp.MustCompile(`(^|\s)` + mode + `(\s|$)`).Match(stty) {
+			t.Errorf("the terminal is left without %s: %s", mode, stty)
+		}
 	}
 }

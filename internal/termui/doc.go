@@ -5,7 +5,10 @@
 // ErrCancelled, and so does the end of Open's context (a signal). Each
 // widget redraws its block in place and leaves a one-line summary of the
 // answer when done (or, closed unanswered, "not answered"), so the
-// scrollback reads as a transcript. Bracketed paste is on while a session
+// scrollback reads as a transcript. A block taller than the terminal shows
+// a screenful: its title, the rows around the line in focus and the key
+// help; laying out a line is one pass over its own text, so a long text
+// costs linear time and memory. Bracketed paste is on while a session
 // is open: a paste is one key (KeyPaste), its newlines not Enter. Text is
 // drawn with control characters escaped (internal/visible).
 //

@@ -74,12 +74,28 @@ func (s *Session) submit(title, v string, validate func(string) string) string {
 	return ""
 }
 
+// maxSummary is how many characters of a text answer its summary line
+// shows; the rest is " …".
+const maxSummary = 200
+
 func displayAnswer(v string) string {
 	if strings.TrimSpace(v) == "" {
 		return "(none)"
 	}
+	cut := false
 	if i := strings.IndexByte(v, '\n'); i >= 0 {
-		return v[:i] + " …"
+		v, cut = v[:i], true
+	}
+	n := 0
+	for i := range v {
+		if n == maxSummary {
+			v, cut = v[:i], true
+			break
+		}
+		n++
+	}
+	if cut {
+		return v + " …"
 	}
 	return v
 }
@@ -234,9 +250,9 @@ func (e *editor) line(placeholder string) Line {
 	spans := []Span{{"  › ", Accent}}
 	if len(e.text) == 0 && placeholder != "" {
 		r := []rune(placeholder)
-		return Line{Spans: append(spans, Span{string(r[:1]), Cursor}, Span{string(r[1:]), Dim}), Indent: 4}
+		return Line{Spans: append(spans, Span{string(r[:1]), Cursor}, Span{string(r[1:]), Dim}), Indent: 4, Focus: true}
 	}
-	return Line{Spans: append(spans, e.spans(0, len(e.text))...), Indent: 4}
+	return Line{Spans: append(spans, e.spans(0, len(e.text))...), Indent: 4, Focus: true}
 }
 
 // lines draws a multi-line editor, one row per line of text.
@@ -245,7 +261,7 @@ func (e *editor) lines() []Line {
 	start := 0
 	for i := 0; i <= len(e.text); i++ {
 		if i == len(e.text) || e.text[i] == '\n' {
-			out = append(out, Line{Spans: append([]Span{{"  │ ", Dim}}, e.spans(start, i)...), Indent: 4})
+			out = append(out, Line{Spans: append([]Span{{"  │ ", Dim}}, e.spans(start, i)...), Indent: 4, Focus: e.pos >= start && e.pos <= i})
 			start = i + 1
 		}
 	}
@@ -292,7 +308,7 @@ func (s *Session) Confirm(q Confirm) (int, error) {
 	v, problem := q.Value, ""
 	for {
 		lines := header(q.Title, q.Lines)
-		lines = append(lines, Line{Spans: []Span{{"    ", Normal}, choiceSpan(yes, v == 1), {"   ", Normal}, choiceSpan(no, v == 0)}})
+		lines = append(lines, Line{Spans: []Span{{"    ", Normal}, choiceSpan(yes, v == 1), {"   ", Normal}, choiceSpan(no, v == 0)}, Focus: true})
 		s.draw(footer(lines, problem, "y/n answer · ←/→ move · enter confirm · esc cancel"))
 		k, err := s.readKey()
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/elicit/elicit/internal/visible"
 	"golang.org/x/term"
@@ -56,10 +57,14 @@ type Span struct {
 }
 
 // Line is one logical line of a widget: spans, wrapped to the terminal's
-// width with continuation lines indented by Indent columns.
+// width with continuation lines indented by Indent columns. Focus marks
+// the line the person is at (the editor, the option under the cursor):
+// when a block is taller than the terminal, the rows shown are those
+// around its row with the editing cursor (or its first row).
 type Line struct {
 	Spans  []Span
 	Indent int
+	Focus  bool
 }
 
 // Styled makes a line of one span.
@@ -81,6 +86,7 @@ type Session struct {
 	keys    *keyReader
 	out     io.Writer
 	width   func() int
+	height  func() int // 0: no limit (tests)
 	restore func()
 	styles  *[8]string // nil: no escape sequences at all (tests)
 	rows    int        // terminal rows the active block occupies
@@ -116,11 +122,22 @@ func Open(ctx context.Context, in *os.File, out io.Writer) (*Session, error) {
 		}
 		return 80
 	}
+	height := func() int {
+		if f, ok := out.(*os.File); ok {
+			if _, h, err := term.GetSize(int(f.Fd())); err == nil && h > 0 {
+				return h
+			}
+		}
+		if _, h, err := term.GetSize(fd); err == nil && h > 0 {
+			return h
+		}
+		return 24
+	}
 	styles := &sgr
 	if os.Getenv("NO_COLOR") != "" {
 		styles = &mono
 	}
-	s := &Session{keys: newKeyReader(in), out: out, width: width, styles: styles}
+	s := &Session{keys: newKeyReader(in), out: out, width: width, height: height, styles: styles}
 	s.keys.stop = ctx.Done()
 	s.restore = func() { _ = term.Restore(fd, state) }
 	io.WriteString(out, modesOn)
@@ -131,7 +148,7 @@ func Open(ctx context.Context, in *os.File, out io.Writer) (*Session, error) {
 // terminal: for tests, which feed key bytes and read what was drawn. Without
 // styled, nothing but text and cursor movement is written.
 func New(in io.Reader, out io.Writer, width int, styled bool) *Session {
-	s := &Session{keys: newKeyReader(in), out: out, width: func() int { return width }, restore: func() {}}
+	s := &Session{keys: newKeyReader(in), out: out, width: func() int { return width }, height: func() int { return 0 }, restore: func() {}}
 	if styled {
 		s.styles = &sgr
 	}
@@ -154,29 +171,74 @@ func (s *Session) Close() {
 // Print draws lines that stay: text between widgets (a form's title, a
 // progress report).
 func (s *Session) Print(lines ...Line) {
-	s.draw(lines)
+	s.show(lines, true)
 	s.settle()
 }
 
-// draw replaces the active block with lines.
-func (s *Session) draw(lines []Line) {
+// draw replaces the active block with lines. A block taller than the
+// terminal shows its first row (the title), its last (the key help) and,
+// between them, as many rows as fit around the row of the line in focus,
+// a screenful in all: only those rows are laid out
+// into what is written, so a long help text or a large paste costs one
+// pass over its text and a screenful of output, however long it is.
+func (s *Session) draw(lines []Line) { s.show(lines, false) }
+
+// show draws lines as the active block; all draws every row (text that
+// stays, which may scroll) instead of a screenful.
+func (s *Session) show(lines []Line, all bool) {
 	var b strings.Builder
 	if s.rows > 1 {
 		b.WriteString("\x1b[" + strconv.Itoa(s.rows-1) + "A")
 	}
 	b.WriteString("\r\x1b[J")
 	width := max(s.width()-1, 20)
-	rows := 0
-	for _, l := range lines {
-		for _, row := range wrap(l, width) {
-			if rows > 0 {
-				b.WriteString("\r\n")
+	texts := make([][]Span, len(lines))
+	counts := make([]int, len(lines))
+	total, focus := 0, 0
+	for i, l := range lines {
+		texts[i] = visibleSpans(l.Spans)
+		cursor, hasCursor := cursorPos(texts[i])
+		found := false
+		layout(texts[i], l.Indent, width, func(r row) bool {
+			if l.Focus && !found && (!hasCursor || cursor.before(r.to) || r.last) {
+				focus, found = total+counts[i], true
 			}
-			s.render(&b, row)
-			rows++
-		}
+			counts[i]++
+			return true
+		})
+		total += counts[i]
 	}
-	s.rows = rows
+	// The rows shown: the first (the title), from..to, and the last (the
+	// key help).
+	from, to := 0, total
+	if h := max(s.height(), 4); !all && s.height() > 0 && total > h {
+		win := h - 2
+		after := min(total-2-focus, win/2)
+		from = min(max(1, focus+after+1-win), total-1-win)
+		to = from + win
+	}
+	shows := func(k int) bool { return k == 0 || k >= from && k < to || k == total-1 }
+	n, shown := 0, 0
+	for i, l := range lines {
+		if n > 0 && n+counts[i] <= from && n+counts[i] < total || n >= to && n < total-counts[i] {
+			n += counts[i]
+			continue
+		}
+		k := n
+		layout(texts[i], l.Indent, width, func(r row) bool {
+			if shows(k) {
+				if shown > 0 {
+					b.WriteString("\r\n")
+				}
+				s.render(&b, texts[i], r)
+				shown++
+			}
+			k++
+			return k < to || n+counts[i] == total // on to the last row
+		})
+		n += counts[i]
+	}
+	s.rows = shown
 	io.WriteString(s.out, b.String())
 }
 
@@ -188,69 +250,124 @@ func (s *Session) settle() {
 	s.rows = 0
 }
 
-// render writes one wrapped row with its styles.
-func (s *Session) render(b *strings.Builder, row []cell) {
+// render writes one wrapped row of spans with its styles.
+func (s *Session) render(b *strings.Builder, spans []Span, r row) {
+	for range r.indent {
+		b.WriteByte(' ')
+	}
 	cur := Normal
-	for _, c := range row {
-		if s.styles != nil && c.st != cur {
-			b.WriteString(s.styles[c.st])
-			cur = c.st
+	for p := r.from; p.before(r.to); {
+		c, next, _ := runeAt(spans, p)
+		if st := spans[p.span].Style; s.styles != nil && st != cur {
+			b.WriteString(s.styles[st])
+			cur = st
 		}
-		b.WriteRune(c.r)
+		b.WriteRune(c)
+		p = next
 	}
 	if s.styles != nil && cur != Normal {
 		b.WriteString(s.styles[Normal])
 	}
 }
 
-type cell struct {
-	r  rune
-	st Style
+// visibleSpans is spans with control characters escaped and line breaks
+// and tabs as spaces; a span that needs neither is not copied.
+func visibleSpans(spans []Span) []Span {
+	out := make([]Span, len(spans))
+	for i, sp := range spans {
+		out[i] = Span{visible.Line(sp.Text), sp.Style}
+	}
+	return out
 }
 
-// wrap breaks a line into rows of at most width columns, at spaces where it
-// can; continuation rows are indented.
-func wrap(l Line, width int) [][]cell {
-	var cells []cell
-	for _, sp := range l.Spans {
-		// Line breaks and tabs are spaces; other control characters are
-		// shown escaped, never written raw.
-		for _, r := range visible.Line(sp.Text) {
-			cells = append(cells, cell{r, sp.Style})
+// pos is a place in a line's text: a span and a byte offset in it, at a
+// character (or at the end). Positions are kept canonical (never at the
+// end of a span but the last), so that they compare.
+type pos struct{ span, off int }
+
+func (p pos) before(q pos) bool { return p.span < q.span || p.span == q.span && p.off < q.off }
+
+// canon moves p past the spans it is at the end of.
+func canon(spans []Span, p pos) pos {
+	for p.span < len(spans)-1 && p.off >= len(spans[p.span].Text) {
+		p = pos{p.span + 1, 0}
+	}
+	return p
+}
+
+// runeAt is the character at p and the position after it; ok is false at
+// the end of the text.
+func runeAt(spans []Span, p pos) (r rune, next pos, ok bool) {
+	if p.span >= len(spans) || p.off >= len(spans[p.span].Text) {
+		return 0, p, false
+	}
+	r, n := utf8.DecodeRuneInString(spans[p.span].Text[p.off:])
+	return r, canon(spans, pos{p.span, p.off + n}), true
+}
+
+// cursorPos is where the first span in the Cursor style starts.
+func cursorPos(spans []Span) (pos, bool) {
+	for i, sp := range spans {
+		if sp.Style == Cursor && sp.Text != "" {
+			return pos{i, 0}, true
 		}
 	}
-	indent := min(l.Indent, width/2)
-	var rows [][]cell
-	minBreak := 1 // a break needs text before it: past the indent on continuation rows
+	return pos{}, false
+}
+
+// row is one wrapped row of a line: its text from..to (a range of the
+// line's own spans, not a copy), after indent spaces; last marks the
+// line's last row.
+type row struct {
+	from, to pos
+	indent   int
+	last     bool
+}
+
+// layout breaks a line into rows of at most width columns, at spaces where
+// it can (the space is dropped), and calls each with every row in order
+// until it returns false; continuation rows are indented. It is one pass
+// over the text and keeps nothing.
+func layout(spans []Span, indent, width int, each func(row) bool) {
+	indent = min(indent, width/2)
+	start, pad := canon(spans, pos{}), 0
 	for {
-		w, cut, lastSpace := 0, len(cells), -1
-		for i, c := range cells {
-			cw := runeWidth(c.r)
+		w, p, first := pad, start, true
+		var cut, space, afterSpace pos
+		broke, spaced := false, false
+		for {
+			c, next, ok := runeAt(spans, p)
+			if !ok {
+				break
+			}
+			cw := runeWidth(c)
 			if w+cw > width {
-				cut = i
+				cut, broke = p, true
 				break
 			}
 			w += cw
-			if c.r == ' ' {
-				lastSpace = i
+			// a break needs text before it on the row
+			if c == ' ' && !first {
+				space, afterSpace, spaced = p, next, true
 			}
+			p, first = next, false
 		}
-		if cut == len(cells) {
-			return append(rows, cells)
+		switch {
+		case !broke:
+			each(row{start, p, pad, true})
+			return
+		case spaced:
+			if !each(row{start, space, pad, false}) {
+				return
+			}
+			start = afterSpace
+		default:
+			if !each(row{start, cut, pad, false}) {
+				return
+			}
+			start = cut
 		}
-		if lastSpace >= minBreak {
-			rows = append(rows, cells[:lastSpace])
-			cells = cells[lastSpace+1:]
-		} else {
-			rows = append(rows, cells[:cut])
-			cells = cells[cut:]
-		}
-		pad := make([]cell, indent, indent+len(cells))
-		for i := range pad {
-			pad[i] = cell{' ', Normal}
-		}
-		cells = append(pad, cells...)
-		minBreak = indent + 1
+		pad = indent
 	}
 }
 
@@ -258,6 +375,8 @@ func wrap(l Line, width int) [][]cell {
 // wide East Asian characters and emoji, else 1.
 func runeWidth(r rune) int {
 	switch {
+	case r < 0x300: // before the first combining mark
+		return 1
 	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200b:
 		return 0
 	case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf, r >= 0xac00 && r <= 0xd7a3,

@@ -201,7 +201,7 @@ func selectLines(title string, lines []Line, opts []Option, cur int, sel []bool)
 		if o.Note != "" {
 			spans = append(spans, Span{" — " + o.Note, Dim})
 		}
-		out = append(out, Line{Spans: spans, Indent: 8})
+		out = append(out, Line{Spans: spans, Indent: 8, Focus: i == cur})
 	}
 	return out
 }

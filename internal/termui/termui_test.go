@@ -237,16 +237,8 @@ func TestScreens(t *testing.T) {
 
 func TestWrap(t *testing.T) {
 	l := Line{Spans: []Span{{"one two three ", Normal}, {"four", Bold}}, Indent: 2}
-	var got []string
-	for _, row := range wrap(l, 9) {
-		var b strings.Builder
-		for _, c := range row {
-			b.WriteRune(c.r)
-		}
-		got = append(got, b.String())
-	}
 	want := []string{"one two", "  three", "  four"}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, wrap(l, 9)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	if rows := wrap(Styled("ｗｉｄｅ文字がある", Normal), 6); len(rows) != 3 {
@@ -311,4 +303,18 @@ func TestClose(t *testing.T) {
 			t.Errorf("keys %q: screen\n%s\nraw %q", tt.keys, scr, raw.String())
 		}
 	}
+}
+
+// wrap lays a line out as plain rows of text.
+func wrap(l Line, width int) []string {
+	var rows []string
+	s := &Session{}
+	spans := visibleSpans(l.Spans)
+	layout(spans, l.Indent, width, func(r row) bool {
+		var b strings.Builder
+		s.render(&b, spans, r)
+		rows = append(rows, b.String())
+		return true
+	})
+	return rows
 }

@@ -37,8 +37,15 @@ type Options struct {
 	Port int
 	// TemplateID is copied into the response.
 	TemplateID string
-	// Ready is called with the page's address once the server listens.
+	// Ready is called once the server listens with an address to print
+	// for the person: a one-time address (its code works once, for as
+	// long as the page is open) that leads the browser to the page.
 	Ready func(url string)
+	// Open, when set, is called after Ready with another one-time
+	// address, for a browser started on it: its code works once and only
+	// for the first minutes (browserCodeTTL), as a browser's command line
+	// can be read by every local user.
+	Open func(url string)
 	// Random supplies the token; default crypto/rand.
 	Random io.Reader
 }
@@ -95,16 +102,35 @@ func Serve(ctx context.Context, f *form.Form, opts *Options) (*form.Response, er
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	s := &server{form: f, token: token, port: port, templateID: opts.TemplateID, html: HTML(f), done: make(chan outcome, 1)}
+	printed, err := s.newCode(opts.Random, time.Time{})
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	var browser string
+	if opts.Open != nil {
+		if browser, err = s.newCode(opts.Random, time.Now().Add(browserCodeTTL)); err != nil {
+			ln.Close()
+			return nil, err
+		}
+	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, MaxHeaderBytes: 16 << 10}
 	go func() { _ = srv.Serve(ln) }()
 	if opts.Ready != nil {
-		opts.Ready(s.url())
+		opts.Ready(s.codeURL(printed))
+	}
+	if opts.Open != nil {
+		opts.Open(s.codeURL(browser))
 	}
 	var out outcome
 	select {
 	case out = <-s.done:
 	case <-ctx.Done():
-		out = outcome{}
+		// The end of ctx and a submission in flight race through finish:
+		// exactly one wins, and a submission that lost is told so (409),
+		// so an answer the page confirmed is the answer returned.
+		s.finish(outcome{})
+		out = <-s.done
 	}
 	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -127,6 +153,67 @@ func newToken(r io.Reader) (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b[:]), nil
 }
 
+// browserCodeTTL is how long the browser's one-time code works.
+var browserCodeTTL = 2 * time.Minute
+
+// code is a one-time code that leads to the page: GET /open/CODE, once,
+// before expires (zero: while the page is open), is redirected to the
+// page's address, which carries the token; the token itself is never
+// printed or put on a command line.
+type code struct {
+	value   string
+	expires time.Time
+	used    bool
+}
+
+// newCode adds a one-time code.
+func (s *server) newCode(r io.Reader, expires time.Time) (string, error) {
+	v, err := newToken(r)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.codes = append(s.codes, &code{value: v, expires: expires})
+	return v, nil
+}
+
+func (s *server) codeURL(code string) string {
+	return fmt.Sprintf("http://127.0.0.1:%d/open/%s", s.port, code)
+}
+
+// exchange answers GET /open/CODE: the first use of a live code is
+// redirected to the page; a second use, an expired code or an unknown
+// one gets 403.
+func (s *server) exchange(w http.ResponseWriter, r *http.Request, value string) {
+	if r.Method != http.MethodGet {
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	s.mu.Lock()
+	var found *code
+	for _, c := range s.codes {
+		if subtle.ConstantTimeCompare([]byte(value), []byte(c.value)) == 1 {
+			found = c
+		}
+	}
+	used, expired := found != nil && found.used, found != nil && !found.expires.IsZero() && time.Now().After(found.expires)
+	if found != nil {
+		found.used = true
+	}
+	s.mu.Unlock()
+	switch {
+	case found == nil:
+		http.Error(w, "forbidden: this page needs the address elicit printed", http.StatusForbidden)
+	case used:
+		http.Error(w, "forbidden: this one-time address was already used; go on in the tab it opened. If you did not open it, someone else on this machine may have: stop elicit (Ctrl-C) and run it again", http.StatusForbidden)
+	case expired:
+		http.Error(w, "forbidden: this one-time address has expired; open the address elicit printed", http.StatusForbidden)
+	default:
+		http.Redirect(w, r, s.url(), http.StatusSeeOther)
+	}
+}
+
 // outcome is how the page ended: a response, or nil for cancel.
 type outcome struct{ response *form.Response }
 
@@ -137,7 +224,9 @@ type server struct {
 	templateID string
 	html       string
 	mu         sync.Mutex
+	codes      []*code
 	finished   bool
+	answered   bool // a response ended the page (else a cancel did)
 	done       chan outcome
 }
 
@@ -159,6 +248,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rest, ok := strings.CutPrefix(r.URL.Path, "/")
 	tok, sub, _ := strings.Cut(rest, "/")
+	if tok == "open" && ok {
+		s.exchange(w, r, sub)
+		return
+	}
 	if !ok || subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
 		http.Error(w, "forbidden: this page needs the address elicit printed, token included", http.StatusForbidden)
 		return
@@ -171,7 +264,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case sub == "submit" && r.Method == http.MethodPost:
 		s.submit(w, r)
 	case sub == "cancel" && r.Method == http.MethodPost:
-		s.finish(outcome{})
+		if !s.finish(outcome{}) {
+			writeJSON(w, http.StatusConflict, failure(s.form, problem.List{{Message: s.lost()}}))
+			return
+		}
 		writeJSON(w, http.StatusOK, map[string]any{"success": false, "action": "cancel"})
 	default:
 		http.Error(w, "not found", http.StatusNotFound)
@@ -222,7 +318,7 @@ func (s *server) submit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.finish(outcome{response: resp}) {
-		writeJSON(w, http.StatusConflict, failure(s.form, problem.List{{Message: "this form was already answered or cancelled"}}))
+		writeJSON(w, http.StatusConflict, failure(s.form, problem.List{{Message: s.lost()}}))
 		return
 	}
 	writeJSON(w, http.StatusOK, resp)
@@ -247,16 +343,28 @@ func (s *server) collect(data []byte) (*form.Response, error) {
 	return form.Collect(s.form, answers, &form.CollectOptions{TemplateID: s.templateID})
 }
 
-// finish ends the page once; it reports whether this call did.
+// finish ends the page once; it reports whether this call did. It is the
+// one place a submission, the page's Cancel and the end of Serve's context
+// (Ctrl-C, the timeout) decide which of them ends the page.
 func (s *server) finish(o outcome) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.finished {
 		return false
 	}
-	s.finished = true
+	s.finished, s.answered = true, o.response != nil
 	s.done <- o
 	return true
+}
+
+// lost says why a request that came after the page ended was not taken.
+func (s *server) lost() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.answered {
+		return "this form was already answered: these answers were not taken"
+	}
+	return "elicit stopped waiting for this form (cancelled, or its time ran out): these answers were not taken"
 }
 
 // failure is the answer to a submission collect refused: every problem,

@@ -23,7 +23,9 @@ import (
 
 // started is a page being served, with Serve's result once it returns.
 type started struct {
-	url    string
+	url    string // the page's own address, token included
+	code   string // the one-time address printed (used up by start)
+	open   string // the browser's one-time address (unused)
 	form   *form.Form
 	result chan result
 	cancel context.CancelFunc
@@ -39,18 +41,35 @@ func start(t *testing.T, data []byte) *started {
 	f := formtest.MustParse(t, data)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &started{form: f, result: make(chan result, 1), cancel: cancel}
-	ready := make(chan string, 1)
+	ready, open := make(chan string, 1), make(chan string, 1)
 	go func() {
-		resp, err := Serve(ctx, f, &Options{TemplateID: "tid", Ready: func(u string) { ready <- u }})
+		resp, err := Serve(ctx, f, &Options{TemplateID: "tid", Ready: func(u string) { ready <- u }, Open: func(u string) { open <- u }})
 		s.result <- result{resp, err}
 	}()
 	select {
-	case s.url = <-ready:
+	case s.code = <-ready:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the page did not start")
 	}
+	s.open = <-open
 	t.Cleanup(cancel)
+	s.url = exchange(t, s.code)
 	return s
+}
+
+// exchange opens a one-time address and returns where it leads.
+func exchange(t *testing.T, code string) string {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("GET %s = %d, want 303 to the page", code, resp.StatusCode)
+	}
+	return resp.Header.Get("Location")
 }
 
 func (s *started) wait(t *testing.T) result {
@@ -299,4 +318,60 @@ func TestHTML(t *testing.T) {
 			t.Errorf("HTML with title %q has no %q:\n%s", tt.title, tt.want, html)
 		}
 	}
+}
+
+// TestOneTimeAddresses: the addresses printed and given to the browser
+// carry one-time codes, not the page's token: the first GET of each is
+// redirected to the page, a second gets 403 saying it was used (someone
+// else may have), the browser's expires, and neither posts answers.
+func TestOneTimeAddresses(t *testing.T) {
+	defer func(ttl time.Duration) { browserCodeTTL = ttl }(browserCodeTTL)
+	browserCodeTTL = 300 * time.Millisecond
+	s := start(t, formtest.Bench(t))
+	token := strings.Trim(strings.TrimPrefix(s.url, "http://"+must(url.Parse(s.url)).Host), "/")
+	if len(token) != 43 || strings.Contains(s.code, token) || strings.Contains(s.open, token) || s.code == s.open {
+		t.Fatalf("addresses %s and %s for the page %s", s.code, s.open, s.url)
+	}
+	good := postback(s.form, map[string]any{"track": "beta", "platforms": []string{"linux"}, "budget": 12, "ship_date": "2026-05-04"})
+	tests := []struct {
+		name, method, url, body string
+		code                    int
+		says                    string
+	}{
+		{"the printed address again", "GET", s.code, "", 403, "already used"},
+		{"its code posting answers", "POST", s.code + "/submit", good, 404, ""},
+		{"its code as the token", "POST", strings.Replace(s.code, "/open/", "/", 1) + "/submit", good, 403, ""},
+		{"the browser's code posting answers", "POST", strings.Replace(s.open, "/open/", "/", 1) + "/submit", good, 403, ""},
+		{"a POST to the browser's address", "POST", s.open, good, 404, ""},
+		{"an unknown code", "GET", strings.TrimSuffix(s.open, s.open[len(s.open)-4:]) + "AAAA", "", 403, "the address elicit printed"},
+	}
+	for _, tt := range tests {
+		if code, body := do(t, tt.method, tt.url, tt.body, nil); code != tt.code || !strings.Contains(body, tt.says) {
+			t.Errorf("%s: %s %s = %d %q, want %d saying %q", tt.name, tt.method, tt.url, code, body, tt.code, tt.says)
+		}
+	}
+	// The page itself reloads.
+	if code, _ := do(t, "GET", s.url, "", nil); code != http.StatusOK {
+		t.Errorf("the page = %d on a reload, want 200", code)
+	}
+	// The browser's code works once, while it is fresh.
+	if got := exchange(t, s.open); got != s.url {
+		t.Errorf("the browser's address leads to %s, want %s", got, s.url)
+	}
+	if code, body := do(t, "GET", s.open, "", nil); code != 403 || !strings.Contains(body, "someone else on this machine may have") {
+		t.Errorf("the browser's address again = %d %q", code, body)
+	}
+
+	late := start(t, formtest.Bench(t))
+	time.Sleep(2 * browserCodeTTL)
+	if code, body := do(t, "GET", late.open, "", nil); code != 403 || !strings.Contains(body, "expired") {
+		t.Errorf("the browser's address after %s = %d %q, want 403 expired", browserCodeTTL, code, body)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -32,6 +32,9 @@
     });
   });
   form.addEventListener("elicit-cancel", function () {
-    post("cancel", {}, function () { end("Cancelled", "Nothing was sent. You can close this tab."); });
+    post("cancel", {}, function (r) {
+      if (r.problems) return say(r.problems.join("; "));
+      end("Cancelled", "Nothing was sent. You can close this tab.");
+    });
   });
 })();
