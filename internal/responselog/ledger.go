@@ -39,8 +39,10 @@ CREATE TABLE IF NOT EXISTS decisions (
 	body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS decisions_ts ON decisions (ts);
+CREATE INDEX IF NOT EXISTS decisions_project ON decisions (project, ts);
 CREATE INDEX IF NOT EXISTS decisions_template ON decisions (template_id, ts);
-CREATE VIRTUAL TABLE IF NOT EXISTS decisions_text USING fts5(id UNINDEXED, title, asked, answered, tokenize = 'porter unicode61');`
+CREATE VIRTUAL TABLE IF NOT EXISTS decisions_text USING fts5(title, asked, answered, content = '', contentless_delete = 1,
+	tokenize = 'porter unicode61');`
 
 // registerFTS makes FTS5 part of every connection, once, the first time a
 // database is opened (not at start-up: most calls never read the log).
@@ -122,7 +124,11 @@ func addDecision(tx *sql.Tx, r *Record, ts string) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return nil
 	}
-	_, err = tx.Exec(`INSERT INTO decisions_text (id, title, asked, answered) VALUES (?,?,?,?)`, r.ID, r.Title, asked, answered)
+	row, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(`INSERT INTO decisions_text (rowid, title, asked, answered) VALUES (?,?,?,?)`, row, r.Title, asked, answered)
 	return err
 }
 
@@ -228,13 +234,18 @@ func (s *Store) Decisions(f DecisionFilter) ([]Decision, error) {
 	where, args := f.where()
 	terms := queryTerms(f.Query)
 	if len(terms) == 0 {
-		return s.decisions(`SELECT `+decisionCols+` FROM decisions d`+where+` ORDER BY d.ts DESC, d.id LIMIT ?`, append(args, f.Limit)...)
+		return s.decisions(`SELECT `+decisionCols+` FROM decisions d`+where+` ORDER BY d.ts DESC LIMIT ?`, append(args, f.Limit)...)
 	}
 	for _, join := range []string{" ", " OR "} { // every word, then any
-		q := `SELECT ` + decisionCols + ` FROM decisions_text t JOIN decisions d ON d.id = t.id` + strings.Replace(where, " WHERE ", " AND ", 1)
-		q = strings.Replace(q, "d.id = t.id", "d.id = t.id WHERE decisions_text MATCH ?", 1)
-		out, err := s.decisions(q+` ORDER BY bm25(decisions_text, 0, 2, 4, 1), d.ts DESC LIMIT ?`,
-			append(append([]any{strings.Join(terms, join)}, args...), f.Limit)...)
+		// The index ranks (BM25, the answer weighted above the question
+		// and the title) and gives row ids; the filters apply to those.
+		// The filters and the order are taken on the ranks and the
+		// filtered columns alone; only the rows kept are read whole.
+		q := `SELECT ` + decisionCols + ` FROM (SELECT t.rowid AS rid, t.score, d.ts FROM
+			(SELECT rowid, bm25(decisions_text, 2, 4, 1) AS score FROM decisions_text WHERE decisions_text MATCH ?) t
+			JOIN decisions d ON d.rowid = t.rowid` + where + ` ORDER BY t.score, d.ts DESC LIMIT ?) top
+			JOIN decisions d ON d.rowid = top.rid ORDER BY top.score, top.ts DESC`
+		out, err := s.decisions(q, append(append([]any{strings.Join(terms, join)}, args...), f.Limit)...)
 		if err != nil || len(out) > 0 || len(terms) == 1 {
 			return out, err
 		}
