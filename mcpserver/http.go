@@ -27,6 +27,7 @@ const (
 	defaultBodyTimeout    = 30 * time.Second
 	defaultWriteTimeout   = 30 * time.Second
 	defaultIdleTimeout    = 2 * time.Minute
+	defaultAuthTimeout    = 5 * time.Second
 	// maxRequestBody is the largest request body read: tool arguments are
 	// refused past 1 MiB, and the envelope around them is small.
 	maxRequestBody = 2 << 20
@@ -43,8 +44,17 @@ type HTTPOptions struct {
 	// origin is refused with 403, as the MCP specification asks; a request
 	// without an Origin header (not from a browser) is not.
 	AllowedOrigins []string
-	// MaxConnections caps the open connections; more wait to be accepted.
+	// MaxConnections caps the open connections. A connection past it
+	// closes the oldest one that has not sent an authenticated request,
+	// else the authenticated one idle the longest; only when every one is
+	// authenticated and in a request does it wait. One client (remote
+	// address) holds at most a quarter of them unauthenticated, and event
+	// streams (GET) at most half; past that a stream is refused with 503.
 	MaxConnections int
+	// AuthTimeout closes a connection that has not sent an authenticated
+	// request (one with the token, when there is one) this long after it
+	// was accepted.
+	AuthTimeout time.Duration
 	// MaxSessions caps the live MCP sessions; past it a new session is
 	// refused with 503 until one ends or expires.
 	MaxSessions int
@@ -73,6 +83,7 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	def(&out.BodyTimeout, defaultBodyTimeout)
 	def(&out.WriteTimeout, defaultWriteTimeout)
 	def(&out.IdleTimeout, defaultIdleTimeout)
+	def(&out.AuthTimeout, defaultAuthTimeout)
 	if out.MaxConnections <= 0 {
 		out.MaxConnections = defaultMaxConnections
 	}
@@ -96,11 +107,48 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 	mux.Handle("/mcp", sdk)
 	var h http.Handler = mux
 	h = sessionCap(s, o.MaxSessions, h)
+	h = streamCap(max(o.MaxConnections/2, 1), h)
 	h = deadlines(o.BodyTimeout, o.WriteTimeout, h)
+	h = authenticated(h)
 	if o.Token != "" {
 		h = bearer(o.Token, h)
 	}
 	return checkOrigin(o.AllowedOrigins, h)
+}
+
+// authenticated marks the connection of a request that got past the
+// token as authenticated, so that it keeps its slot.
+func authenticated(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		markAuthenticated(r)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// streamCap refuses an event stream (GET) while max are open, so that
+// streams cannot hold the connections requests need.
+func streamCap(max int, next http.Handler) http.Handler {
+	slots := make(chan struct{}, max)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			select {
+			case slots <- struct{}{}:
+				defer func() { <-slots }()
+			default:
+				w.Header().Set("Retry-After", "60")
+				http.Error(w, "too many open event streams: retry when one ends", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// refuse answers a request refused before its client is known with
+// status, and closes the connection: a client refused keeps no slot.
+func refuse(w http.ResponseWriter, msg string, status int) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, status)
 }
 
 // checkOrigin refuses requests from browser origins that are neither
@@ -108,7 +156,7 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 func checkOrigin(allowed []string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, allowed) {
-			http.Error(w, "origin "+origin+" is not allowed (serve with --allow-origin "+origin+" to allow it)", http.StatusForbidden)
+			refuse(w, "origin "+origin+" is not allowed (serve with --allow-origin "+origin+" to allow it)", http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -177,7 +225,7 @@ func bearer(token string, next http.Handler) http.Handler {
 		scheme, credentials, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimLeft(credentials, " ")), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="elicit"`)
-			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+			refuse(w, "missing or wrong bearer token", http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -269,39 +317,6 @@ func (w *deadlineWriter) Flush() { _ = w.FlushError() }
 // Unwrap gives http.ResponseController the underlying writer.
 func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// limitListener accepts at most max connections at a time: more wait in
-// the listen queue until one closes.
-type limitListener struct {
-	net.Listener
-	slots chan struct{}
-}
-
-func limitConnections(ln net.Listener, max int) net.Listener {
-	return &limitListener{Listener: ln, slots: make(chan struct{}, max)}
-}
-
-func (l *limitListener) Accept() (net.Conn, error) {
-	l.slots <- struct{}{}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.slots
-		return nil, err
-	}
-	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
-}
-
-type limitedConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-func (c *limitedConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}
-
 // ServeHTTP listens on addr (already checked by ListenAddr) and serves until
 // ctx ends. ready, if not nil, receives the bound address.
 func ServeHTTP(ctx context.Context, s *mcp.Server, addr string, opts *HTTPOptions, ready func(string)) error {
@@ -310,17 +325,20 @@ func ServeHTTP(ctx context.Context, s *mcp.Server, addr string, opts *HTTPOption
 	if err != nil {
 		return fmt.Errorf("cannot serve: %w", err)
 	}
+	guard := guardConnections(ln, o.MaxConnections, o.MaxConnections/4, o.AuthTimeout)
 	srv := &http.Server{
 		Handler:           HTTPHandler(s, &o),
 		ReadHeaderTimeout: o.HeaderTimeout,
 		IdleTimeout:       o.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
+		ConnState:         guard.connState,
+		ConnContext:       withConn,
 	}
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(limitConnections(ln, o.MaxConnections)) }()
+	go func() { done <- srv.Serve(guard) }()
 	select {
 	case err := <-done:
 		return err
