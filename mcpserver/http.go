@@ -233,23 +233,62 @@ func bearer(token string, next http.Handler) http.Handler {
 }
 
 // sessionCap refuses a new session (a POST without Mcp-Session-Id) while
-// max sessions are live.
+// max sessions are live or being made: each new one reserves its place
+// before the count of the next, so initializes arriving together cannot
+// exceed max. A reservation ends when its response starts (the session it
+// made, if any, is live by then) or its request ends.
 func sessionCap(s *mcp.Server, max int, next http.Handler) http.Handler {
+	var mu sync.Mutex
+	making := 0
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-			n := 0
-			for range s.Sessions() {
-				n++
-			}
-			if n >= max {
-				w.Header().Set("Retry-After", "60")
-				http.Error(w, "too many live sessions: retry when one ends or expires", http.StatusServiceUnavailable)
-				return
-			}
+		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+			next.ServeHTTP(w, r)
+			return
 		}
-		next.ServeHTTP(w, r)
+		mu.Lock()
+		n := making
+		for range s.Sessions() {
+			n++
+		}
+		if n >= max {
+			mu.Unlock()
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "too many live sessions: retry when one ends or expires", http.StatusServiceUnavailable)
+			return
+		}
+		making++
+		mu.Unlock()
+		var once sync.Once
+		release := func() {
+			once.Do(func() {
+				mu.Lock()
+				making--
+				mu.Unlock()
+			})
+		}
+		defer release()
+		next.ServeHTTP(&startWriter{ResponseWriter: w, started: release}, r)
 	})
 }
+
+// startWriter calls started when the response starts.
+type startWriter struct {
+	http.ResponseWriter
+	started func()
+}
+
+func (w *startWriter) WriteHeader(code int) {
+	w.started()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *startWriter) Write(p []byte) (int, error) {
+	w.started()
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *startWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // deadlines bounds the time to read a request's body and to make each
 // write of the response, without bounding how long a response stream (the

@@ -115,6 +115,73 @@ func TestSessionCap(t *testing.T) {
 	}
 }
 
+// TestSessionCapHoldsUnderConcurrentInitializes: initializes that arrive
+// together cannot take more sessions than the cap (1,007 of 1,000 used to
+// get in: sessions were counted, then made, with nothing in between
+// keeping others from counting the same number). The race is one of
+// timing: each round is a new chance for it.
+func TestSessionCapHoldsUnderConcurrentInitializes(t *testing.T) {
+	const rounds, cap, clients = 10, 30, 300
+	for round := range rounds {
+		s := New(nil)
+		srv := httptest.NewServer(HTTPHandler(s, &HTTPOptions{MaxSessions: cap}))
+		codes := initializeAtOnce(t, strings.TrimPrefix(srv.URL, "http://"), clients)
+		live := sessions(s)
+		if codes[http.StatusOK] > cap || live > cap {
+			t.Fatalf("round %d: responses %v, %d sessions live; want at most %d of %d admitted", round+1, codes, live, cap, clients)
+		}
+		// Initializes in flight hold their places; once they are done,
+		// the sessions left to make are made, and no more.
+		for range cap - live {
+			if code, _ := initialize(t, srv.URL+"/mcp"); code != http.StatusOK {
+				t.Fatalf("round %d: %d sessions live, the next initialize: %d, want 200", round+1, sessions(s), code)
+			}
+		}
+		if code, _ := initialize(t, srv.URL+"/mcp"); code != http.StatusServiceUnavailable || sessions(s) != cap {
+			t.Fatalf("round %d: at the cap, an initialize: %d with %d sessions live, want 503 and %d", round+1, code, sessions(s), cap)
+		}
+		srv.Close()
+	}
+}
+
+// initializeAtOnce sends n initializes on n connections at once and
+// counts the responses by status.
+func initializeAtOnce(t *testing.T, addr string, n int) map[int]int {
+	request := fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", addr, len(initializeBody), initializeBody)
+	conns := make([]net.Conn, n)
+	for i := range conns {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns[i] = c
+	}
+	var mu sync.Mutex
+	codes := map[int]int{}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for _, c := range conns {
+		wg.Go(func() {
+			<-start
+			io.WriteString(c, request)
+			c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			mu.Lock()
+			codes[resp.StatusCode]++
+			mu.Unlock()
+		})
+	}
+	close(start)
+	wg.Wait()
+	return codes
+}
+
 // waitFor polls cond until it holds or ten seconds pass.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
