@@ -1,19 +1,23 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/elicit/elicit/problem"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -107,6 +111,7 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 	mux.Handle("/mcp", sdk)
 	var h http.Handler = mux
 	h = sessionCap(s, o.MaxSessions, h)
+	h = refuseNullID(h)
 	h = streamCap(max(o.MaxConnections/2, 1), h)
 	h = deadlines(o.BodyTimeout, o.WriteTimeout, h)
 	h = authenticated(h)
@@ -114,6 +119,52 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 		h = bearer(o.Token, h)
 	}
 	return checkOrigin(o.AllowedOrigins, h)
+}
+
+// refuseNullID answers a POST holding a request with "id": null (alone or
+// in a batch) with a JSON-RPC error of id null, as stdio does: the SDK
+// would take it for a notification and never answer it.
+func refuseNullID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		data, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+		rest := r.Body
+		r.Body = readCloser{io.MultiReader(bytes.NewReader(data), rest), rest}
+		if err != nil || len(data) > maxRequestBody || !holdsNullID(data) {
+			next.ServeHTTP(w, r) // the SDK reports a body it cannot read or take
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		text, _ := json.Marshal(errNullID)
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%s}}`, jsonrpc.CodeInvalidRequest, text)
+	})
+}
+
+// holdsNullID reports whether a body is a request with "id": null, or a
+// batch holding one.
+func holdsNullID(body []byte) bool {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || !bytes.Contains(body, []byte("null")) {
+		return false
+	}
+	if body[0] != '[' {
+		return nullID(body)
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(body, &items) != nil {
+		return false
+	}
+	return slices.ContainsFunc(items, func(m json.RawMessage) bool { return nullID(m) })
+}
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // authenticated marks the connection of a request that got past the

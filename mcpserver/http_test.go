@@ -182,6 +182,36 @@ func initializeAtOnce(t *testing.T, addr string, n int) map[int]int {
 	return codes
 }
 
+// TestNullIDAnsweredOverHTTP: a POST holding a request with "id": null,
+// alone or in a batch, gets 400 and a JSON-RPC error of id null (the SDK
+// answered 202, or plain text, and never the request).
+func TestNullIDAnsweredOverHTTP(t *testing.T) {
+	srv := httptest.NewServer(HTTPHandler(New(nil), nil))
+	defer srv.Close()
+	url := srv.URL + "/mcp"
+	_, id := initialize(t, url)
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"notifications/initialized"}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":null,"method":"ping"}]`,
+	} {
+		req := mcpRequest(t, "POST", url, body)
+		req.Header.Set("Mcp-Session-Id", id)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(string(got), `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id is null`) {
+			t.Errorf("%s: %d %s; want 400 and a JSON-RPC error of id null", body, resp.StatusCode, got)
+		}
+	}
+	if code, _ := initialize(t, url); code != http.StatusOK {
+		t.Errorf("an initialize after them: %d", code)
+	}
+}
+
 // waitFor polls cond until it holds or ten seconds pass.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
