@@ -1,7 +1,9 @@
 package consult
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -110,3 +112,69 @@ func Program(c Consultant) string {
 	}
 	return ""
 }
+
+// Allowed is the set of consultants a server may run, fixed by whoever
+// started it (its operator), never by a caller.
+type Allowed struct {
+	rules []allowRule
+	names []string
+}
+
+// allowRule is one allowed consultant: codex, or a command given word for
+// word, or (rest) a command's first words followed by any others.
+type allowRule struct {
+	kind string
+	argv []string
+	rest bool
+}
+
+// AllowConsultants parses the consultants an operator allows: "codex",
+// "command:PROGRAM ARGS..." (that command exactly, its words split as a
+// consultant name's are), or a command whose last word is * ("command:claude
+// -p *": claude -p followed by any arguments; "command:*": any command).
+// Every name that is none of these is reported.
+func AllowConsultants(names []string) (*Allowed, error) {
+	a := &Allowed{}
+	var bad []string
+	for _, name := range names {
+		kind, argv, err := parseName(name)
+		if err != nil {
+			bad = append(bad, err.Error())
+			continue
+		}
+		r := allowRule{kind: kind, argv: argv}
+		if n := len(argv); n > 0 && argv[n-1] == "*" {
+			r.argv, r.rest = argv[:n-1], true
+		}
+		a.rules = append(a.rules, r)
+		a.names = append(a.names, strings.TrimSpace(name))
+	}
+	if len(bad) > 0 {
+		return nil, errors.New(strings.Join(bad, "; "))
+	}
+	return a, nil
+}
+
+// Allows reports whether the consultant name is one of the allowed ones.
+// A name that does not parse is not (New reports why).
+func (a *Allowed) Allows(name string) bool {
+	kind, argv, err := parseName(name)
+	if err != nil {
+		return false
+	}
+	for _, r := range a.rules {
+		switch {
+		case r.kind != kind:
+		case kind == "codex":
+			return true
+		case r.rest && len(argv) >= len(r.argv) && slices.Equal(argv[:len(r.argv)], r.argv):
+			return true
+		case !r.rest && slices.Equal(argv, r.argv):
+			return true
+		}
+	}
+	return false
+}
+
+// Names are the allowed consultants as the operator named them.
+func (a *Allowed) Names() []string { return slices.Clone(a.names) }

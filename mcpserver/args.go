@@ -19,6 +19,10 @@ import (
 // maxArguments is the largest tool-call argument object accepted (1 MiB).
 const maxArguments = 1 << 20
 
+// overLimit says a document is over its 1 MiB cap: the arguments of a tool
+// call, or the answers of a native dialog (size, then the cap).
+const overLimit = "%d bytes, over the 1 MiB limit (%d bytes)"
+
 // args decodes one tool call's arguments, collecting every problem.
 type args struct {
 	raw   map[string]json.RawMessage // nil when the arguments are unusable
@@ -36,7 +40,7 @@ func parseArgs(data json.RawMessage, allowed []string) *args {
 	case fault.Kind == strictjson.Empty, fault.Kind == strictjson.NotObject && fault.Top == jsonnode.Null:
 		return a // no arguments
 	case fault.Kind == strictjson.TooLarge:
-		a.probs.Add("arguments", "%d bytes, over the 1 MiB limit (%d bytes)", fault.Size, maxArguments)
+		a.probs.Add("arguments", overLimit, fault.Size, maxArguments)
 	case fault.Kind == strictjson.Syntax:
 		a.unparsable(data, fault)
 	default:

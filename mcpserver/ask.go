@@ -16,6 +16,7 @@ import (
 	"github.com/elicit/elicit/form/native"
 	"github.com/elicit/elicit/form/surfaces"
 	"github.com/elicit/elicit/internal/formrun"
+	"github.com/elicit/elicit/problem"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -236,6 +237,13 @@ func answer(f *form.Form, tid string, resp *mcp.ElicitResult, client mcp.Impleme
 		return askResult{Action: resp.Action, Problems: []string{"action: unknown elicitation action " + resp.Action}}, nil, nil
 	}
 	content, _ := json.Marshal(native.Answers(f, contentOf(resp)))
+	if len(content) > form.MaxInput {
+		// The cap collect holds answers to, in its words.
+		var probs problem.List
+		probs.Add("answers", overLimit, len(content), form.MaxInput)
+		return askResult{Action: "accept", Problems: probs.Strings(), Host: strings.TrimSpace(client.Name + " " + client.Version),
+			Hint: "The dialog's answers are over the 1 MiB cap on answers: ask for shorter answers (a long text belongs in a file)."}, nil, probs
+	}
 	r, err = surfaces.Collect(f, []surfaces.Document{{Name: "answers", Format: surfaces.FormatJSON, Data: content}}, &form.CollectOptions{TemplateID: tid})
 	var fail *surfaces.Failure
 	if errors.As(err, &fail) {

@@ -300,3 +300,26 @@ func TestCollectReplyAsGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestAskAnswerCap: a dialog's answers over 1 MiB are refused as collect
+// refuses them, in the same words, and nothing is kept to continue from
+// (a 3 MiB answer used to be read, and kept in part).
+func TestAskAnswerCap(t *testing.T) {
+	f := map[string]any{"title": "Notes", "fields": []any{map[string]any{"id": "notes", "text": "Anything else?", "type": "textarea"}}}
+	big := strings.Repeat("x", 3<<20)
+	for _, v := range protocols {
+		t.Run(v, func(t *testing.T) {
+			var seen []*mcp.ElicitParams
+			cs := connect(t, v, elicitingClient(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"notes": big}}, &seen))
+			got, isErr := call(t, cs, "elicitation_ask", map[string]any{"form": f})
+			want := []any{"answers: 3145740 bytes, over the 1 MiB limit (1048576 bytes)"}
+			if !isErr || !cmp.Equal(got["problems"], want) || got["collect_id"] != nil || got["success"] != false {
+				t.Errorf("got error %v, problems %v, collect_id %v; want %v and nothing kept", isErr, got["problems"], got["collect_id"], want)
+			}
+			collected, _ := call(t, cs, "elicitation_collect_response", map[string]any{"form": f, "answers": map[string]any{"notes": big}})
+			if p, _ := collected["problems"].([]any); len(p) != 1 || !strings.HasSuffix(p[0].(string), " bytes, over the 1 MiB limit (1048576 bytes)") {
+				t.Errorf("collect: %v; want the same words", collected["problems"])
+			}
+		})
+	}
+}

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/elicit/elicit/consult"
@@ -59,6 +61,10 @@ func (h *handlers) delibSend(_ context.Context, _ *mcp.CallToolRequest, a *args)
 	if name == "" {
 		name = "codex"
 	}
+	if err := h.allowConsultant(name); err != nil {
+		a.errorf("consultant", "%v", err)
+		return nil
+	}
 	effort := a.str("effort", false)
 	if effort != "" && effort != "high" && effort != "xhigh" {
 		a.errorf("effort", "must be high or xhigh (got %q)", effort)
@@ -98,4 +104,23 @@ const maxSeconds = int(consult.MaxDuration / time.Second)
 func (a *args) seconds(key string) time.Duration {
 	n, _ := a.whole(key, 0, maxSeconds, "seconds", "at most 365 days")
 	return time.Duration(n) * time.Second
+}
+
+// allowConsultant refuses a consultant the server's operator did not allow,
+// saying how the operator would allow it.
+func (h *handlers) allowConsultant(name string) error {
+	allowed := h.opts.Consultants
+	if allowed == nil || allowed.Allows(name) {
+		return nil
+	}
+	if _, err := consult.New(name, nil); err != nil {
+		return err // not a consultant name at all
+	}
+	return fmt.Errorf("%q is not allowed on this server: the consultants it may run are fixed when it starts (%s); "+
+		"its operator allows this one by starting it with --allow-consultant %s", name, strings.Join(allowed.Names(), ", "), shellQuote(name))
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

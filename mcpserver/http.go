@@ -1,19 +1,23 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/elicit/elicit/problem"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,6 +31,7 @@ const (
 	defaultBodyTimeout    = 30 * time.Second
 	defaultWriteTimeout   = 30 * time.Second
 	defaultIdleTimeout    = 2 * time.Minute
+	defaultAuthTimeout    = 5 * time.Second
 	// maxRequestBody is the largest request body read: tool arguments are
 	// refused past 1 MiB, and the envelope around them is small.
 	maxRequestBody = 2 << 20
@@ -43,8 +48,17 @@ type HTTPOptions struct {
 	// origin is refused with 403, as the MCP specification asks; a request
 	// without an Origin header (not from a browser) is not.
 	AllowedOrigins []string
-	// MaxConnections caps the open connections; more wait to be accepted.
+	// MaxConnections caps the open connections. A connection past it
+	// closes the oldest one that has not sent an authenticated request,
+	// else the authenticated one idle the longest; only when every one is
+	// authenticated and in a request does it wait. One client (remote
+	// address) holds at most a quarter of them unauthenticated, and event
+	// streams (GET) at most half; past that a stream is refused with 503.
 	MaxConnections int
+	// AuthTimeout closes a connection that has not sent an authenticated
+	// request (one with the token, when there is one) this long after it
+	// was accepted.
+	AuthTimeout time.Duration
 	// MaxSessions caps the live MCP sessions; past it a new session is
 	// refused with 503 until one ends or expires.
 	MaxSessions int
@@ -73,6 +87,7 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	def(&out.BodyTimeout, defaultBodyTimeout)
 	def(&out.WriteTimeout, defaultWriteTimeout)
 	def(&out.IdleTimeout, defaultIdleTimeout)
+	def(&out.AuthTimeout, defaultAuthTimeout)
 	if out.MaxConnections <= 0 {
 		out.MaxConnections = defaultMaxConnections
 	}
@@ -96,11 +111,95 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 	mux.Handle("/mcp", sdk)
 	var h http.Handler = mux
 	h = sessionCap(s, o.MaxSessions, h)
+	h = refuseNullID(h)
+	h = streamCap(max(o.MaxConnections/2, 1), h)
 	h = deadlines(o.BodyTimeout, o.WriteTimeout, h)
+	h = authenticated(h)
 	if o.Token != "" {
 		h = bearer(o.Token, h)
 	}
 	return checkOrigin(o.AllowedOrigins, h)
+}
+
+// refuseNullID answers a POST holding a request with "id": null (alone or
+// in a batch) with a JSON-RPC error of id null, as stdio does: the SDK
+// would take it for a notification and never answer it.
+func refuseNullID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		data, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+		rest := r.Body
+		r.Body = readCloser{io.MultiReader(bytes.NewReader(data), rest), rest}
+		if err != nil || len(data) > maxRequestBody || !holdsNullID(data) {
+			next.ServeHTTP(w, r) // the SDK reports a body it cannot read or take
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		text, _ := json.Marshal(errNullID)
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%s}}`, jsonrpc.CodeInvalidRequest, text)
+	})
+}
+
+// holdsNullID reports whether a body is a request with "id": null, or a
+// batch holding one.
+func holdsNullID(body []byte) bool {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || !bytes.Contains(body, []byte("null")) {
+		return false
+	}
+	if body[0] != '[' {
+		return nullID(body)
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(body, &items) != nil {
+		return false
+	}
+	return slices.ContainsFunc(items, func(m json.RawMessage) bool { return nullID(m) })
+}
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// authenticated marks the connection of a request that got past the
+// token as authenticated, so that it keeps its slot.
+func authenticated(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		markAuthenticated(r)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// streamCap refuses an event stream (GET) while max are open, so that
+// streams cannot hold the connections requests need.
+func streamCap(max int, next http.Handler) http.Handler {
+	slots := make(chan struct{}, max)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			select {
+			case slots <- struct{}{}:
+				defer func() { <-slots }()
+			default:
+				w.Header().Set("Retry-After", "60")
+				http.Error(w, "too many open event streams: retry when one ends", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// refuse answers a request refused before its client is known with
+// status, and closes the connection: a client refused keeps no slot.
+func refuse(w http.ResponseWriter, msg string, status int) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, status)
 }
 
 // checkOrigin refuses requests from browser origins that are neither
@@ -108,7 +207,7 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 func checkOrigin(allowed []string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, allowed) {
-			http.Error(w, "origin "+origin+" is not allowed (serve with --allow-origin "+origin+" to allow it)", http.StatusForbidden)
+			refuse(w, "origin "+origin+" is not allowed (serve with --allow-origin "+origin+" to allow it)", http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -177,7 +276,7 @@ func bearer(token string, next http.Handler) http.Handler {
 		scheme, credentials, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimLeft(credentials, " ")), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="elicit"`)
-			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+			refuse(w, "missing or wrong bearer token", http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -185,23 +284,62 @@ func bearer(token string, next http.Handler) http.Handler {
 }
 
 // sessionCap refuses a new session (a POST without Mcp-Session-Id) while
-// max sessions are live.
+// max sessions are live or being made: each new one reserves its place
+// before the count of the next, so initializes arriving together cannot
+// exceed max. A reservation ends when its response starts (the session it
+// made, if any, is live by then) or its request ends.
 func sessionCap(s *mcp.Server, max int, next http.Handler) http.Handler {
+	var mu sync.Mutex
+	making := 0
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-			n := 0
-			for range s.Sessions() {
-				n++
-			}
-			if n >= max {
-				w.Header().Set("Retry-After", "60")
-				http.Error(w, "too many live sessions: retry when one ends or expires", http.StatusServiceUnavailable)
-				return
-			}
+		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+			next.ServeHTTP(w, r)
+			return
 		}
-		next.ServeHTTP(w, r)
+		mu.Lock()
+		n := making
+		for range s.Sessions() {
+			n++
+		}
+		if n >= max {
+			mu.Unlock()
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "too many live sessions: retry when one ends or expires", http.StatusServiceUnavailable)
+			return
+		}
+		making++
+		mu.Unlock()
+		var once sync.Once
+		release := func() {
+			once.Do(func() {
+				mu.Lock()
+				making--
+				mu.Unlock()
+			})
+		}
+		defer release()
+		next.ServeHTTP(&startWriter{ResponseWriter: w, started: release}, r)
 	})
 }
+
+// startWriter calls started when the response starts.
+type startWriter struct {
+	http.ResponseWriter
+	started func()
+}
+
+func (w *startWriter) WriteHeader(code int) {
+	w.started()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *startWriter) Write(p []byte) (int, error) {
+	w.started()
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *startWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // deadlines bounds the time to read a request's body and to make each
 // write of the response, without bounding how long a response stream (the
@@ -269,39 +407,6 @@ func (w *deadlineWriter) Flush() { _ = w.FlushError() }
 // Unwrap gives http.ResponseController the underlying writer.
 func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// limitListener accepts at most max connections at a time: more wait in
-// the listen queue until one closes.
-type limitListener struct {
-	net.Listener
-	slots chan struct{}
-}
-
-func limitConnections(ln net.Listener, max int) net.Listener {
-	return &limitListener{Listener: ln, slots: make(chan struct{}, max)}
-}
-
-func (l *limitListener) Accept() (net.Conn, error) {
-	l.slots <- struct{}{}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.slots
-		return nil, err
-	}
-	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
-}
-
-type limitedConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-func (c *limitedConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}
-
 // ServeHTTP listens on addr (already checked by ListenAddr) and serves until
 // ctx ends. ready, if not nil, receives the bound address.
 func ServeHTTP(ctx context.Context, s *mcp.Server, addr string, opts *HTTPOptions, ready func(string)) error {
@@ -310,17 +415,20 @@ func ServeHTTP(ctx context.Context, s *mcp.Server, addr string, opts *HTTPOption
 	if err != nil {
 		return fmt.Errorf("cannot serve: %w", err)
 	}
+	guard := guardConnections(ln, o.MaxConnections, o.MaxConnections/4, o.AuthTimeout)
 	srv := &http.Server{
 		Handler:           HTTPHandler(s, &o),
 		ReadHeaderTimeout: o.HeaderTimeout,
 		IdleTimeout:       o.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
+		ConnState:         guard.connState,
+		ConnContext:       withConn,
 	}
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(limitConnections(ln, o.MaxConnections)) }()
+	go func() { done <- srv.Serve(guard) }()
 	select {
 	case err := <-done:
 		return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elicit/elicit/consult"
 	"github.com/elicit/elicit/form"
 	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/responselog"
@@ -31,6 +32,11 @@ type Options struct {
 	DeliberationDir string
 	// Tools names the tools to serve (see ResolveTools); default all.
 	Tools []string
+	// Consultants are the consultants deliberation_send may run, fixed by
+	// whoever starts the server (consult.AllowConsultants); a call naming
+	// another is refused before anything runs. Nil allows any: right for a
+	// server only its host can call (stdio), not for one others can reach.
+	Consultants *consult.Allowed
 	// Background runs the consultations deliberation_send starts; the
 	// caller stops it when the server ends. Default: one never stopped.
 	Background *Background

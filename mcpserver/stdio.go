@@ -501,6 +501,9 @@ func (in *input) take(v []byte) error {
 	if v[0] == '[' {
 		return in.takeBatch(v)
 	}
+	if nullID(v) {
+		return in.s.reject(nil, jsonrpc.CodeInvalidRequest, errNullID)
+	}
 	if bytes.Contains(v, []byte(`"initialize"`)) {
 		in.noteInitialize(v)
 	}
@@ -555,6 +558,9 @@ func (in *input) takeBatch(v []byte) error {
 	}
 	b := &batch{index: map[jsonrpc.ID]int{}}
 	for i, raw := range raws {
+		if nullID(raw) {
+			return bad("batch item %d: %s", i, errNullID)
+		}
 		msg, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
 			return bad("batch item %d: invalid request: %v", i, err)
@@ -643,4 +649,20 @@ func negotiated(resp *jsonrpc.Response) string {
 		return "2025-03-26"
 	}
 	return r.ProtocolVersion
+}
+
+// errNullID answers a request whose id is null, which the SDK would take
+// for a notification and never answer.
+const errNullID = "invalid request: the id is null; a request's id is a string or a number (MCP), and a notification has no id"
+
+// nullID reports whether a message is a request with "id": null.
+func nullID(msg []byte) bool {
+	if !bytes.Contains(msg, []byte("null")) {
+		return false
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	return json.Unmarshal(msg, &m) == nil && m.Method != nil && string(m.ID) == "null"
 }

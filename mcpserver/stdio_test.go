@@ -489,3 +489,27 @@ func TestStdioResultAsEncoded(t *testing.T) {
 		}
 	}
 }
+
+// TestNullIDAnswered: a request with "id": null gets a JSON-RPC error of
+// id null, over stdio, alone or in a batch (the SDK took it for a
+// notification and never answered), and the session goes on.
+func TestNullIDAnswered(t *testing.T) {
+	out := runPiped(t,
+		strings.Replace(fmt.Sprintf(initLine, `{}`), "2025-11-25", "2025-03-26", 1),
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"tools/list"}`,
+		`[{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","id":null,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id is null`
+	if got := strings.Count(out, want); got != 2 {
+		t.Errorf("%d null-id errors, want 2, in:\n%s", got, out)
+	}
+	for _, want := range []string{`"message":"batch item 1: invalid request: the id is null`, `{"jsonrpc":"2.0","id":4,"result":{}}`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `"id":3`) {
+		t.Errorf("the batch with a null id was run:\n%s", out)
+	}
+}

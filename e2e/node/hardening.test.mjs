@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -107,4 +107,25 @@ test("Inspector CLI: --tool-arg method=34 (sent as a number) injects method 34; 
   ({ stdout } = await inspect("--method", "tools/call", "--tool-name", "deliberation_wait", "--tool-arg", `id=${id}`));
   r = inspected(stdout);
   assert.equal(r.status, "idle", stdout);
+});
+
+test("serve --http given no token makes one; a command consultant the operator did not allow is refused and does not run", async () => {
+  const server = await startHTTP();
+  try {
+    assert.ok(server.token && !server.stderr.includes(server.token), server.stderr);
+    const res = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    assert.equal(res.status, 401);
+    await assert.rejects(connectHTTP(newClient("wrong"), server.url, "wrong"));
+    const c = await connectHTTP(newClient("token"), server.url, server.token);
+    let [r] = await call(c, "deliberation_start", { question: "Retry on 429?" });
+    const marker = path.join(mkdtempSync(path.join(tmpdir(), "elicit-owned-")), "owned");
+    let isErr;
+    [r, isErr] = await call(c, "deliberation_send", { id: r.id, consultant: `command:sh -c 'id > ${marker}'` });
+    assert.equal(isErr, true);
+    assert.match(r.problems.join("\n"), /not allowed on this server.*--allow-consultant/);
+    assert.equal(existsSync(marker), false);
+    await c.close();
+  } finally {
+    await server.stop();
+  }
 });

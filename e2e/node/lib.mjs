@@ -2,6 +2,8 @@
 // TypeScript SDK client, call tools and read their structured results.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -36,9 +38,13 @@ export async function connectStdio(client, env = {}) {
   return client;
 }
 
-// startHTTP starts `elicit serve --http ...` and resolves to its URL.
+// startHTTP starts `elicit serve --http ...` and resolves to its URL and
+// the token its clients send: the one it generated when given none (read
+// from the file it names on stderr; ELICIT_HOME is a fresh folder unless
+// env names one).
 export async function startHTTP(extraArgs = [], env = {}) {
-  const child = spawn(bin, ["serve", "--http", "127.0.0.1:0", ...extraArgs], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  const home = env.ELICIT_HOME ?? mkdtempSync(path.join(tmpdir(), "elicit-serve-"));
+  const child = spawn(bin, ["serve", "--http", "127.0.0.1:0", ...extraArgs], { env: { ...process.env, ELICIT_HOME: home, ...env }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   const url = await new Promise((resolve, reject) => {
     child.stderr.on("data", (chunk) => {
@@ -48,7 +54,9 @@ export async function startHTTP(extraArgs = [], env = {}) {
     });
     child.on("exit", (code) => reject(new Error(`elicit serve exited ${code}: ${stderr}`)));
   });
-  return { url, child, stop: async () => { child.kill("SIGTERM"); await once(child, "exit"); } };
+  const file = stderr.match(/(?:generated one in|the one in) (\S+)/);
+  const token = file ? readFileSync(file[1], "utf8").trim() : undefined;
+  return { url, token, child, stderr, stop: async () => { child.kill("SIGTERM"); await once(child, "exit"); } };
 }
 
 export async function connectHTTP(client, url, token) {

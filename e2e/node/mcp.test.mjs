@@ -166,14 +166,14 @@ describe("streamable HTTP", () => {
   let server;
   const connect = async (c) => {
     server ??= await startHTTP();
-    return connectHTTP(c, server.url);
+    return connectHTTP(c, server.url, server.token);
   };
   after(() => server?.stop());
   suite("one client at a time", connect);
 
   test("50 concurrent clients get their own answers", async () => {
     server ??= await startHTTP();
-    const clients = await Promise.all(Array.from({ length: 50 }, (_, i) => connectHTTP(newClient(`c${i}`), server.url)));
+    const clients = await Promise.all(Array.from({ length: 50 }, (_, i) => connectHTTP(newClient(`c${i}`), server.url, server.token)));
     const goals = scope.fields[0].options;
     const results = await Promise.all(clients.map(async (c, i) => {
       const answers = { goal: goals[i % goals.length], focus: [scope.fields[1].options[i % 4]] };
@@ -216,10 +216,12 @@ describe("streamable HTTP safety", () => {
   test("a browser page of a foreign origin is refused; loopback and allowed origins are served", async () => {
     const server = await startHTTP(["--allow-origin", "https://app.example"]);
     try {
-      assert.equal((await post(server.url, { origin: "http://evil.example" })).status, 403);
-      assert.equal((await post(server.url, { origin: "http://localhost:6274" })).status, 200);
-      assert.equal((await post(server.url, { origin: "https://app.example" })).status, 200);
-      assert.equal((await post(server.url)).status, 200);
+      const auth = { authorization: `Bearer ${server.token}` };
+      assert.equal((await post(server.url, { origin: "http://evil.example", ...auth })).status, 403);
+      assert.equal((await post(server.url, { origin: "http://localhost:6274", ...auth })).status, 200);
+      assert.equal((await post(server.url, { origin: "https://app.example", ...auth })).status, 200);
+      assert.equal((await post(server.url, auth)).status, 200);
+      assert.equal((await post(server.url)).status, 401);
     } finally {
       await server.stop();
     }

@@ -2,14 +2,19 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/infile"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/version"
@@ -20,16 +25,21 @@ import (
 
 func serveCommand(a *app) *cobra.Command {
 	var addr, token, tokenFile, tools string
-	var origins []string
+	var origins, consultants []string
 	rf := &registryFlags{}
 	cmd := &cobra.Command{
-		Use:   "serve [--tools LIST] [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]...]",
+		Use:   "serve [--tools LIST] [--allow-consultant NAME]... [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]...]",
 		Short: "Serve elicit's tools, prompts and resources over MCP (stdio by default, or Streamable HTTP)",
 		Long: `Serve MCP over standard input and output (the default), or over Streamable HTTP at
-http://ADDR/mcp with --http. A bare port binds to 127.0.0.1; a host that is not loopback
-needs a token (--token-file, or ELICIT_TOKEN), which every request must then send as a
-bearer token. Requests from browser pages of other origins than loopback ones and those
-given with --allow-origin are refused.
+http://ADDR/mcp with --http. Over HTTP every request must send a bearer token: the one in
+--token-file or ELICIT_TOKEN, else one elicit keeps in $ELICIT_HOME/serve-token (only you
+can read it; stderr says where it is). A bare port binds to 127.0.0.1; a host that is not
+loopback needs a token of your own. Requests from browser pages of other origins than
+loopback ones and those given with --allow-origin are refused.
+The consultants deliberation_send may run are fixed here: over HTTP codex and those named
+with --allow-consultant (codex, command:PROGRAM ARGS exactly, or command:PROGRAM ARGS *
+for any further arguments); over stdio any the host asks for, unless --allow-consultant
+is given.
 --tools serves a subset: groups (forms, methods, deliberation) and tool names, separated
 by commas; the prompts, resources and instructions follow the groups served.`,
 		Args: noArgs,
@@ -40,6 +50,10 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			}
 			if err := mcpserver.CheckOrigins(origins); err != nil {
 				return usagef("%v", err)
+			}
+			allowed, err := allowedConsultants(addr != "", consultants)
+			if err != nil {
+				return err
 			}
 			var names []string
 			if cmd.Flags().Changed("tools") {
@@ -69,6 +83,7 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 				Getenv:         a.getenv,
 				Tools:          names,
 				Background:     bg,
+				Consultants:    allowed,
 				ResponseLogDir: logDir,
 				NoLogWrites:    !writes,
 				Warn:           warn,
@@ -94,6 +109,11 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 			if err != nil {
 				return usagef("%v", err)
 			}
+			if tok == "" {
+				if tok, err = a.keptToken(); err != nil {
+					return err
+				}
+			}
 			served := false
 			err = mcpserver.ServeHTTP(ctx, s, listen, &mcpserver.HTTPOptions{Token: tok, AllowedOrigins: origins}, func(bound string) {
 				served = true
@@ -109,6 +129,7 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 	cmd.Flags().StringVar(&addr, "http", "", "serve Streamable HTTP on `ADDR` (PORT or HOST:PORT) instead of stdio")
 	cmd.Flags().StringVar(&tokenFile, "token-file", "", "read the bearer token every HTTP request must send from `FILE` (default $ELICIT_TOKEN)")
 	cmd.Flags().StringVar(&token, "token", "", "the bearer `TOKEN` itself (visible to other users in the process list: prefer --token-file or ELICIT_TOKEN)")
+	cmd.Flags().StringArrayVar(&consultants, "allow-consultant", nil, "let deliberation_send run consultant `NAME` (codex, command:PROGRAM ARGS, or command:PROGRAM ARGS * for any further arguments; repeatable); over HTTP only codex and these run")
 	cmd.Flags().StringArrayVar(&origins, "allow-origin", nil, "also accept requests from browser pages of `ORIGIN` (http(s)://host[:port]; repeatable; no *); loopback origins always are")
 	cmd.Flags().StringVar(&rf.registry, "registry", "", "method registry CSV `file` (default $ELICIT_METHODS, else the embedded registry)")
 	return cmd
@@ -203,4 +224,92 @@ func ingestInBackground(l *responselog.Log) (wait func()) {
 		}
 	}()
 	return func() { <-done }
+}
+
+// allowedConsultants are the consultants the server may run: over HTTP
+// codex and those named, over stdio any unless some are named (the host
+// that started the server is its operator and chooses in each call).
+func allowedConsultants(overHTTP bool, named []string) (*consult.Allowed, error) {
+	if !overHTTP && len(named) == 0 {
+		return nil, nil
+	}
+	allowed, err := consult.AllowConsultants(append([]string{"codex"}, named...))
+	if err != nil {
+		return nil, usagef("--allow-consultant: %v", err)
+	}
+	return allowed, nil
+}
+
+// tokenFileName is the file under $ELICIT_HOME holding the token serve
+// --http uses when none is given.
+const tokenFileName = "serve-token"
+
+// keptToken is the bearer token of a server given none: the one kept in
+// $ELICIT_HOME/serve-token when only its owner can read it, else a new one
+// written there (0600). stderr says where it is, never the token itself.
+func (a *app) keptToken() (string, error) {
+	home, err := config.Home(a.getenv)
+	if err != nil {
+		return "", fmt.Errorf("--http: no token given and none can be kept: %w (or give one with --token-file FILE or ELICIT_TOKEN)", err)
+	}
+	path := filepath.Join(home, tokenFileName)
+	if tok, ok := readKeptToken(path); ok {
+		fmt.Fprintf(a.stderr, "elicit: no token given: clients must send the one in %s (kept from an earlier serve; delete the file for a new one) as \"Authorization: Bearer <its content>\"\n", path)
+		return tok, nil
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return "", fmt.Errorf("--http: generating a token: %w", err)
+	}
+	tok := base64.RawURLEncoding.EncodeToString(buf)
+	if err := writePrivate(path, []byte(tok+"\n")); err != nil {
+		return "", fmt.Errorf("--http: no token given, and the one generated cannot be kept: %w (give one with --token-file FILE or ELICIT_TOKEN)", err)
+	}
+	fmt.Fprintf(a.stderr, "elicit: no token given: generated one in %s (mode 0600, only you can read it); clients must send it as \"Authorization: Bearer <its content>\"\n", path)
+	return tok, nil
+}
+
+// readKeptToken reads a kept token: a regular file only its owner can read
+// or write, holding one token long enough to be one elicit generated.
+func readKeptToken(path string) (string, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0 || fi.Size() > tokenInput.Max {
+		return "", false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	tok := strings.TrimSpace(string(data))
+	if len(tok) < 32 || checkToken(tok) != nil {
+		return "", false
+	}
+	return tok, true
+}
+
+// writePrivate writes a file only its owner can read (0600) in a private
+// elicit home, atomically: a temporary file renamed over the old one (or
+// over a link, never through it).
+func writePrivate(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, config.HomeMode); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
