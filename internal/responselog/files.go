@@ -25,7 +25,7 @@ func notRegular(path string, fi fs.FileInfo) error {
 			what = "a symbolic link to " + what + " (" + link + ")"
 		}
 	}
-	return fmt.Errorf("%s is %s, not a regular file: the response log keeps its records in regular files only; remove it (elicit then starts a new one)", path, what)
+	return fmt.Errorf("%s is %s, not a regular file: the response log keeps its records in regular files only; remove it, and elicit starts a new one", path, what)
 }
 
 // kindOf names the kind of file a mode is.
