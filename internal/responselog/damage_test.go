@@ -106,7 +106,7 @@ func TestDamagedDatabaseIsRebuilt(t *testing.T) {
 				t.Fatalf("export: %v", err)
 			}
 			aside, _ := filepath.Glob(path + ".corrupt-*")
-			if len(aside) != 1 || len(*warnings) != 1 || !strings.Contains((*warnings)[0], "the database "+path+" is damaged") ||
+			if len(aside) != 1 || len(*warnings) != 1 || strings.Contains((*warnings)[0], "\n") || !strings.Contains((*warnings)[0], "the database "+path+" is damaged") ||
 				!strings.Contains((*warnings)[0], "set aside as "+aside[0]) {
 				t.Fatalf("pages %v damaged: set aside %q, warnings %q", hit, aside, *warnings)
 			}
