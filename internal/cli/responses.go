@@ -56,6 +56,7 @@ func (a *app) openLog() (*responselog.Store, error) {
 		}
 		l = responselog.Open(dir) // off for writing, still readable
 		l.Warn = a.logWarn
+		l.Keep = a.logRetention()
 	}
 	return l.Read()
 }

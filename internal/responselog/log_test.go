@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if dir := os.Getenv("ELICIT_TEST_READER"); dir != "" {
+		os.Exit(readerMain(dir))
+	}
 	os.Exit(m.Run())
 }
 
