@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/elicit/elicit/consult"
 	"github.com/elicit/elicit/form"
@@ -145,6 +146,10 @@ func openLog(o *Options) *responselog.Log {
 		return nil
 	}
 	l := responselog.Open(o.ResponseLogDir)
+	// Records older than the project's retention go as they are
+	// ingested (a broken setting keeps the default).
+	r, _ := config.LogRetentionFor(o.Project, o.Getenv)
+	l.Keep = time.Duration(r.Days) * 24 * time.Hour
 	if o.Warn != nil {
 		var mu sync.Mutex
 		l.Warn = func(w string) {

@@ -38,7 +38,23 @@ func (a *app) responseLog() *responselog.Log {
 	}
 	a.log = responselog.Open(dir)
 	a.log.Warn = a.logWarn
+	a.log.Keep = a.logRetention()
 	return a.log
+}
+
+// logRetention is how long the response log keeps records
+// (log_retention_days, ELICIT_LOG_RETENTION_DAYS; 0 keeps all); problems
+// with the setting are warnings, and the default holds.
+func (a *app) logRetention() time.Duration {
+	r, err := config.LogRetentionFor(a.project(), a.getenv)
+	for _, w := range r.Warnings {
+		a.logWarn(w)
+	}
+	if err != nil {
+		a.logWarn(fmt.Sprintf("response log retention taken as %d days: %v", config.DefaultLogRetentionDays, err))
+		r.Days = config.DefaultLogRetentionDays
+	}
+	return time.Duration(r.Days) * 24 * time.Hour
 }
 
 // logWarn prints a warning on stderr, once: the settings file is read for

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -55,6 +56,7 @@ func (a *app) openLog() (*responselog.Store, error) {
 		}
 		l = responselog.Open(dir) // off for writing, still readable
 		l.Warn = a.logWarn
+		l.Keep = a.logRetention()
 	}
 	return l.Read()
 }
@@ -94,19 +96,28 @@ func (a *app) responsesList() *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			list, err := s.Responses(filter)
+			var n int
+			if out.json || out.csv { // one row at a time: memory does not grow with the log
+				n, err = a.streamEntries(s, filter, false, out)
+			} else {
+				var list []responselog.Entry
+				list, err = s.Responses(filter)
+				if err == nil {
+					n, err = len(list), a.printEntries(list, out)
+				}
+			}
 			if err != nil {
 				return err
 			}
-			if len(list) == 0 && (filter.TemplateID != "" || filter.Shape != "" || filter.FormID != "") {
+			if n == 0 && (filter.TemplateID != "" || filter.Shape != "" || filter.FormID != "") {
 				why, err := s.NoMatch(filter)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintln(a.stderr, "elicit: "+visible.String(why))
 			}
-			a.explainLog(len(list) == 0 && filter.TemplateID == "" && filter.Shape == "" && filter.FormID == "")
-			return a.printEntries(list, out)
+			a.explainLog(n == 0 && filter.TemplateID == "" && filter.Shape == "" && filter.FormID == "")
+			return nil
 		},
 	}
 	out.register(cmd, "the responses")
@@ -178,14 +189,8 @@ func (a *app) responsesExport() *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			list, err := s.Responses(responselog.Filter{})
-			if err != nil {
-				return err
-			}
-			for i, j := 0, len(list)-1; i < j; i, j = i+1, j-1 {
-				list[i], list[j] = list[j], list[i]
-			}
-			return a.printEntries(list, out)
+			_, err = a.streamEntries(s, responselog.Filter{}, true, out)
+			return err
 		},
 	}
 	out.register(cmd, "the responses")
@@ -231,6 +236,70 @@ func (a *app) printEntries(list []responselog.Entry, out outputFormat) error {
 	return tw.Flush()
 }
 
+// streamEntries prints the responses f keeps as JSON or CSV one at a
+// time, as they are read (oldest first with oldestFirst), and counts them:
+// an export of any size holds one response in memory.
+func (a *app) streamEntries(s *responselog.Store, f responselog.Filter, oldestFirst bool, out outputFormat) (int, error) {
+	n := 0
+	var emit func(responselog.Entry) error
+	var finish func() error
+	if out.csv {
+		cw := csv.NewWriter(a.stdout)
+		if err := cw.Write(csvHeader); err != nil {
+			return 0, err
+		}
+		emit = func(e responselog.Entry) error { return writeCSVRows(cw, e) }
+		finish = func() error { cw.Flush(); return cw.Error() }
+	} else {
+		jw := &jsonArray{w: a.stdout}
+		emit = func(e responselog.Entry) error { return jw.add(e) }
+		finish = jw.close
+	}
+	err := s.EachResponse(f, oldestFirst, func(e responselog.Entry) error {
+		n++
+		return emit(e)
+	})
+	if err != nil {
+		return n, err
+	}
+	return n, finish()
+}
+
+// jsonArray writes a JSON array one element at a time, byte for byte as
+// writeJSON writes the whole slice.
+type jsonArray struct {
+	w   io.Writer
+	buf bytes.Buffer
+	n   int
+}
+
+func (j *jsonArray) add(v any) error {
+	sep := "[\n  "
+	if j.n > 0 {
+		sep = ",\n  "
+	}
+	j.n++
+	j.buf.Reset()
+	j.buf.WriteString(sep)
+	enc := json.NewEncoder(&j.buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := j.w.Write(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")))
+	return err
+}
+
+func (j *jsonArray) close() error {
+	end := "\n]\n"
+	if j.n == 0 {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(j.w, end)
+	return err
+}
+
 // csvHeader is the export's columns: one row per answer, joinable on
 // template_id and shape, or on the form's own form_id.
 var csvHeader = []string{"response_id", "ts", "template_id", "shape", "form_id", "title", "host", "host_version", "via", "field", "value"}
@@ -241,6 +310,17 @@ func writeCSV(w io.Writer, list []responselog.Entry) error {
 		return err
 	}
 	for _, e := range list {
+		if err := writeCSVRows(cw, e); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeCSVRows writes one response's rows, one per answer.
+func writeCSVRows(cw *csv.Writer, e responselog.Entry) error {
+	{
 		var answers map[string]json.RawMessage
 		if len(e.Responses) > 0 {
 			if err := json.Unmarshal(e.Responses, &answers); err != nil {
@@ -267,8 +347,7 @@ func writeCSV(w io.Writer, list []responselog.Entry) error {
 			}
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return nil
 }
 
 // csvCell neutralises a cell a spreadsheet would take for a formula (CSV

@@ -200,6 +200,7 @@ func (a *app) serveLog() (*responselog.Log, bool) {
 		return nil, false
 	}
 	l := responselog.Open(dir)
+	l.Keep = a.logRetention()
 	var mu sync.Mutex
 	l.Warn = func(w string) {
 		mu.Lock()

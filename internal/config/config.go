@@ -119,7 +119,7 @@ func (f *file) at(offset int) string {
 }
 
 // Settings are the top-level keys of elicit.config.json that elicit reads.
-var Settings = []string{KeyboardMode, Log, Recall, CodexKey}
+var Settings = []string{KeyboardMode, Log, LogRetention, Recall, CodexKey}
 
 // warnings returns before with a warning for each top-level key elicit
 // does not read (it is otherwise ignored: a misspelt "keyboardMode" would

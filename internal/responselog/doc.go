@@ -11,8 +11,12 @@
 // opened only by readers (elicit responses, elicit stats, the MCP server),
 // which first ingest the journal: the journal is renamed aside under the
 // lock, its records are inserted (a record id makes a repeat harmless) and
-// the file is removed. A locked or broken database is a warning: readers
-// then answer from the journal alone.
+// the file is removed, once they are committed to a database that passed
+// SQLite's quick_check. A damaged database is set aside and rebuilt from
+// what can still be read in it and the journal; a locked one is a warning,
+// and readers then answer from the journal alone. Records older than
+// Log.Keep are removed as records are ingested; every file is 0600, and a
+// journal or database that is not a regular file is refused.
 //
 // No record can make the log unreadable: Append starts every record on a
 // line of its own (after a line torn by a writer that was killed) and never

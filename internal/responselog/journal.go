@@ -37,6 +37,9 @@ type Log struct {
 	// BusyTimeout is how long a reader waits for a database another
 	// process holds locked; default 5 seconds.
 	BusyTimeout time.Duration
+	// Keep is how long records are kept: when records are ingested,
+	// those older than Keep are removed. 0 keeps every record.
+	Keep time.Duration
 }
 
 // Open returns the log in dir ($ELICIT_HOME/log). It touches nothing on
@@ -170,7 +173,7 @@ func (l *Log) writeSide(line []byte) error {
 // missing or empty.
 func (l *Log) rotate() error {
 	path := filepath.Join(l.dir, journalName)
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := openRead(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

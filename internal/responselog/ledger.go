@@ -90,28 +90,21 @@ type decisionBody struct {
 // synthesis); a decision already in is left as it is.
 func addDecision(tx *sql.Tx, r *Record, ts string) error {
 	var body decisionBody
-	var ref, asked, answered string
+	var ref string
 	switch r.Kind {
 	case KindResponse:
 		body.Answers = answersOf(r)
 		ref = r.ResponseID
-		var q, a []string
-		for _, an := range body.Answers {
-			q = append(q, an.Question)
-			a = append(a, textOf(an.Answer))
-		}
-		asked, answered = strings.Join(q, "\n"), strings.Join(a, "\n")
 	case KindSynthesis:
 		if r.Synthesis == nil {
 			return nil
 		}
 		body.Synthesis = r.Synthesis
 		ref = r.Synthesis.Deliberation
-		asked = r.Synthesis.Question
-		answered = strings.Join(slices.Concat([]string{r.Synthesis.Answer}, r.Synthesis.Agreed, r.Synthesis.Dismissed, r.Synthesis.Unresolved), "\n")
 	default:
 		return nil
 	}
+	asked, answered := body.texts()
 	data, err := json.Marshal(body)
 	if err != nil {
 		return err
@@ -129,6 +122,77 @@ func addDecision(tx *sql.Tx, r *Record, ts string) error {
 		return err
 	}
 	_, err = tx.Exec(`INSERT INTO decisions_text (rowid, title, asked, answered) VALUES (?,?,?,?)`, row, r.Title, asked, answered)
+	return err
+}
+
+// texts are the words a decision is found by: its questions, and its
+// answers (a synthesis: its answer and points).
+func (b *decisionBody) texts() (asked, answered string) {
+	if y := b.Synthesis; y != nil {
+		return y.Question, strings.Join(slices.Concat([]string{y.Answer}, y.Agreed, y.Dismissed, y.Unresolved), "\n")
+	}
+	var q, a []string
+	for _, an := range b.Answers {
+		q = append(q, an.Question)
+		a = append(a, textOf(an.Answer))
+	}
+	return strings.Join(q, "\n"), strings.Join(a, "\n")
+}
+
+// reindexDecisions indexes every decision again, after a damaged
+// database was salvaged: the decisions still readable come back, and
+// those that are not are made again from their records; the index is
+// built anew.
+func reindexDecisions(tx *sql.Tx) error {
+	if _, err := tx.Exec(`DELETE FROM decisions_text`); err != nil {
+		return err
+	}
+	if err := backfillDecisions(tx); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`DELETE FROM decisions_text`); err != nil { // the backfill indexed its own
+		return err
+	}
+	rows, err := tx.Query(`SELECT rowid, title, body FROM decisions`)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		id                     int64
+		title, asked, answered string
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		var body string
+		if err := rows.Scan(&r.id, &r.title, &body); err != nil {
+			rows.Close()
+			return err
+		}
+		var b decisionBody
+		json.Unmarshal([]byte(body), &b)
+		r.asked, r.answered = b.texts()
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range all {
+		if _, err := tx.Exec(`INSERT INTO decisions_text (rowid, title, asked, answered) VALUES (?,?,?,?)`, r.id, r.title, r.asked, r.answered); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pruneDecisions drops the decisions older than cutoff, as the log's
+// retention drops its records.
+func pruneDecisions(tx *sql.Tx, cutoff string) error {
+	if _, err := tx.Exec(`DELETE FROM decisions_text WHERE rowid IN (SELECT rowid FROM decisions WHERE ts < ?)`, cutoff); err != nil {
+		return err
+	}
+	_, err := tx.Exec(`DELETE FROM decisions WHERE ts < ?`, cutoff)
 	return err
 }
 
@@ -413,8 +477,20 @@ func migrateLedger(db *sql.DB, before int) error {
 		return err
 	}
 	defer tx.Rollback()
+	if err := backfillDecisions(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// backfillDecisions adds the decision of every response record that has
+// none: a database written before the ledger, or one salvaged, whose
+// decisions could not all be read back (a template's questions are then
+// its field ids; a hand-built form's come from its shape).
+func backfillDecisions(tx *sql.Tx) error {
 	rows, err := tx.Query(`SELECT r.id, r.ts, r.template_id, r.form_id, r.shape, r.title, r.host, r.via, r.response_id, r.responses,
-		coalesce(s.form, '') FROM records r LEFT JOIN shapes s ON s.shape = r.shape AND r.template_id = 'dict' WHERE r.kind = 'response'`)
+		r.project, r.user, coalesce(s.form, '') FROM records r LEFT JOIN shapes s ON s.shape = r.shape AND r.template_id = 'dict'
+		WHERE r.kind = 'response' AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.id = r.id)`)
 	if err != nil {
 		return err
 	}
@@ -423,7 +499,8 @@ func migrateLedger(db *sql.DB, before int) error {
 	for rows.Next() {
 		var r Record
 		var ts, responses, def string
-		if err := rows.Scan(&r.ID, &ts, &r.TemplateID, &r.FormID, &r.Shape, &r.Title, &r.Host, &r.Via, &r.ResponseID, &responses, &def); err != nil {
+		if err := rows.Scan(&r.ID, &ts, &r.TemplateID, &r.FormID, &r.Shape, &r.Title, &r.Host, &r.Via, &r.ResponseID, &responses,
+			&r.Project, &r.User, &def); err != nil {
 			rows.Close()
 			return err
 		}
@@ -442,7 +519,7 @@ func migrateLedger(db *sql.DB, before int) error {
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 // Summary is the decision in one line: its day, then each question and

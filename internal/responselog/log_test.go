@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if dir := os.Getenv("ELICIT_TEST_READER"); dir != "" {
+		os.Exit(readerMain(dir))
+	}
 	os.Exit(m.Run())
 }
 
@@ -109,15 +112,17 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 	}
 }
 
-// TestBrokenDatabaseIsAWarning checks that a database file that is not a
-// database never fails writing, and that reading warns and answers from
-// the journal.
-func TestBrokenDatabaseIsAWarning(t *testing.T) {
+// TestNotADatabaseIsSetAside checks that a database file that is not a
+// database never fails writing, and that reading sets it aside (0600, as
+// it was) with one warning naming both files, and answers from a new
+// database holding the journal's records.
+func TestNotADatabaseIsSetAside(t *testing.T) {
 	l, warnings := testLog(t)
 	if err := os.MkdirAll(l.Dir(), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(l.Dir(), dbName), []byte("this is not a database, just text that is long enough"), 0o600); err != nil {
+	const text = "this is not a database, just text that is long enough"
+	if err := os.WriteFile(filepath.Join(l.Dir(), dbName), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f := mustForm(t, `{"title": "T", "fields": [{"id": "a", "text": "A?", "type": "boolean"}]}`)
@@ -130,15 +135,22 @@ func TestBrokenDatabaseIsAWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if !s.Partial || len(*warnings) != 1 || !strings.Contains((*warnings)[0], "cannot be used") {
-		t.Errorf("partial %v, warnings %q", s.Partial, *warnings)
+	aside, _ := filepath.Glob(filepath.Join(l.Dir(), dbName+".corrupt-*"))
+	if s.Partial || len(aside) != 1 || len(*warnings) != 1 || !strings.Contains((*warnings)[0], "(it is not an SQLite database): it is set aside as "+aside[0]+"; the new one holds none of its rows") {
+		t.Fatalf("partial %v, set aside %q, warnings %q", s.Partial, aside, *warnings)
+	}
+	if data, err := os.ReadFile(aside[0]); err != nil || string(data) != text {
+		t.Errorf("the file set aside holds %q, %v", data, err)
+	}
+	if fi, err := os.Stat(aside[0]); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the file set aside: %v, %v; want mode 0600", fi.Mode(), err)
 	}
 	list, err := s.Responses(Filter{})
 	if err != nil || len(list) != 1 || list[0].ResponseID != "r1" {
 		t.Errorf("responses = %+v, %v", list, err)
 	}
 	st, err := s.Stats(false)
-	if err != nil || !st.Partial || st.Submissions != 1 {
+	if err != nil || st.Partial || st.Submissions != 1 {
 		t.Errorf("stats = %+v, %v", st, err)
 	}
 }

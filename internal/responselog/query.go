@@ -74,7 +74,15 @@ func (s *Store) resolve(f Filter) (_ Filter, found bool, err error) {
 
 // NoMatch says why no response matches f (after Responses listed none),
 // or "" when some do.
-func (s *Store) NoMatch(f Filter) (string, error) {
+func (s *Store) NoMatch(f Filter) (why string, err error) {
+	err = s.retry(func() (err error) {
+		why, err = s.noMatch(f)
+		return err
+	})
+	return why, err
+}
+
+func (s *Store) noMatch(f Filter) (string, error) {
 	f, found, err := s.resolve(f)
 	switch {
 	case err != nil:
@@ -180,29 +188,73 @@ const entryColumns = `id, ts, kind, response_id, template_id, shape, form_id, ti
 // Responses lists the collected responses, newest first.
 // A shape prefix of several shapes is an error listing them.
 func (s *Store) Responses(f Filter) ([]Entry, error) {
-	f, found, err := s.resolve(f)
-	if err != nil || !found {
-		return []Entry{}, err
-	}
-	where, args := f.where()
-	q := "SELECT " + entryColumns + " FROM records WHERE " + where + " ORDER BY ts DESC, id"
-	if f.Limit > 0 {
-		q += fmt.Sprintf(" LIMIT %d", f.Limit)
-	}
-	rows, err := s.db.Query(q, args...)
+	out := []Entry{}
+	err := s.EachResponse(f, false, func(e Entry) error {
+		out = append(out, e)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []Entry{}
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, err
+	return out, nil
+}
+
+// errStop wraps an error of an EachResponse callback.
+type errStop struct{ err error }
+
+func (e errStop) Error() string { return e.err.Error() }
+
+// EachResponse calls fn with each collected response, one row at a time
+// (memory does not grow with the log), newest first or, with oldestFirst,
+// oldest first; an error of fn stops it and is returned. A database found
+// damaged midway is rebuilt and the listing goes on after the last entry
+// given.
+func (s *Store) EachResponse(f Filter, oldestFirst bool, fn func(Entry) error) error {
+	var lastTS, lastID string
+	given := 0
+	err := s.retry(func() error {
+		f, found, err := s.resolve(f)
+		if err != nil || !found {
+			return err
 		}
-		out = append(out, e)
+		if f.Limit > 0 && given >= f.Limit {
+			return nil
+		}
+		where, args := f.where()
+		order := " ORDER BY ts DESC, id"
+		after := " AND (ts < ? OR (ts = ? AND id > ?))"
+		if oldestFirst {
+			order, after = " ORDER BY ts, id DESC", " AND (ts > ? OR (ts = ? AND id < ?))"
+		}
+		if given > 0 {
+			where += after
+			args = append(args, lastTS, lastTS, lastID)
+		}
+		q := "SELECT " + entryColumns + " FROM records WHERE " + where + order
+		if f.Limit > 0 {
+			q += fmt.Sprintf(" LIMIT %d", f.Limit-given)
+		}
+		rows, err := s.db.Query(q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			e, ts, err := scanEntryTS(rows)
+			if err != nil {
+				return err
+			}
+			if err := fn(e); err != nil {
+				return errStop{err}
+			}
+			lastTS, lastID, given = ts, e.ID, given+1
+		}
+		return rows.Err()
+	})
+	if stop, ok := err.(errStop); ok {
+		return stop.err
 	}
-	return out, rows.Err()
+	return err
 }
 
 // ErrNotFound says no response has the id.
@@ -210,7 +262,15 @@ var ErrNotFound = errors.New("no response with this id")
 
 // Response finds one response by its response id (or its record id, or a
 // unique prefix of either).
-func (s *Store) Response(id string) (Entry, error) {
+func (s *Store) Response(id string) (e Entry, err error) {
+	err = s.retry(func() (err error) {
+		e, err = s.response(id)
+		return err
+	})
+	return e, err
+}
+
+func (s *Store) response(id string) (Entry, error) {
 	rows, err := s.db.Query("SELECT "+entryColumns+` FROM records WHERE kind = ? AND (response_id = ? OR id = ?
 		OR substr(response_id, 1, length(?)) = ? OR substr(id, 1, length(?)) = ?) ORDER BY ts DESC LIMIT 2`,
 		KindResponse, id, id, id, id, id, id)
@@ -239,24 +299,38 @@ func (s *Store) Response(id string) (Entry, error) {
 }
 
 func scanEntry(rows *sql.Rows) (Entry, error) {
+	e, _, err := scanEntryTS(rows)
+	return e, err
+}
+
+// scanEntryTS is scanEntry with the row's time as stored.
+func scanEntryTS(rows *sql.Rows) (Entry, string, error) {
 	var e Entry
 	var ts, responses string
 	err := rows.Scan(&e.ID, &ts, &e.Kind, &e.ResponseID, &e.TemplateID, &e.Shape, &e.FormID, &e.Title, &e.Host, &e.HostVersion,
 		&e.Via, &e.Surface, &e.Fields, &e.Inferred, &e.Kept, &e.Problems, &responses)
 	if err != nil {
-		return e, err
+		return e, ts, err
 	}
 	e.Time, _ = time.Parse(time.RFC3339Nano, ts)
 	if responses != "" {
 		e.Responses = json.RawMessage(responses)
 	}
-	return e, nil
+	return e, ts, nil
 }
 
 // Form is the latest definition of a hand-built form of the given shape (or
 // a unique prefix of it), with its full shape and its title. A prefix of
 // several shapes is an error listing them.
 func (s *Store) Form(shape string) (def []byte, full, title string, err error) {
+	err = s.retry(func() (err error) {
+		def, full, title, err = s.form(shape)
+		return err
+	})
+	return def, full, title, err
+}
+
+func (s *Store) form(shape string) (def []byte, full, title string, err error) {
 	notFound := fmt.Errorf("no hand-built form of shape %q in the response log (see elicit stats)", shape)
 	if shape == "" {
 		return nil, "", "", notFound
@@ -326,6 +400,10 @@ func (s *Store) matchShape(q, prefix string) (string, error) {
 // MarkPromoted records that a shape was saved as template name, so stats
 // stops suggesting it.
 func (s *Store) MarkPromoted(shape, name string, now time.Time) error {
+	return s.retry(func() error { return s.markPromoted(shape, name, now) })
+}
+
+func (s *Store) markPromoted(shape, name string, now time.Time) error {
 	_, err := s.db.Exec(`INSERT INTO promoted (shape, name, ts) VALUES (?, ?, ?)
 		ON CONFLICT (shape) DO UPDATE SET name = excluded.name, ts = excluded.ts`, shape, name, now.UTC().Format(time.RFC3339Nano))
 	return err

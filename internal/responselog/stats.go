@@ -23,7 +23,10 @@ type Stats struct {
 	// Partial says the database could not be read: these figures come
 	// from the records not yet in it.
 	Partial bool `json:"partial,omitempty"`
-	Records int  `json:"records"`
+	// ReadOnly says the log could not be written: records not yet in the
+	// database are left out.
+	ReadOnly bool `json:"read_only,omitempty"`
+	Records  int  `json:"records"`
 	// Rendered counts renders by surface; Routed the router's choices.
 	Rendered map[string]int `json:"rendered"`
 	Routed   map[string]int `json:"routed"`
@@ -81,8 +84,16 @@ type Promotion struct {
 
 // Stats computes the summary. keyboardMode is whether the user already
 // turned keyboard mode on (then no hint).
-func (s *Store) Stats(keyboardMode bool) (*Stats, error) {
-	st := &Stats{Partial: s.Partial, Rendered: map[string]int{}, Routed: map[string]int{}, ByHost: map[string]int{}, ByFormID: map[string]int{},
+func (s *Store) Stats(keyboardMode bool) (st *Stats, err error) {
+	err = s.retry(func() (err error) {
+		st, err = s.stats(keyboardMode)
+		return err
+	})
+	return st, err
+}
+
+func (s *Store) stats(keyboardMode bool) (*Stats, error) {
+	st := &Stats{Partial: s.Partial, ReadOnly: s.ReadOnly, Rendered: map[string]int{}, Routed: map[string]int{}, ByHost: map[string]int{}, ByFormID: map[string]int{},
 		ByTemplate: []TemplateCount{}, Promote: []Promotion{}}
 	if err := s.db.QueryRow("SELECT count(*) FROM records").Scan(&st.Records); err != nil {
 		return nil, err
