@@ -2,14 +2,21 @@
 
 package consult
 
-import "os/exec"
+import (
+	"os/exec"
+	"syscall"
+)
 
 func setGroup(*exec.Cmd) {}
 
-// killGroup kills the child; without process groups its children may live on.
-func killGroup(cmd *exec.Cmd) error {
+// signalGroup kills the child; without process groups its children may
+// live on.
+func signalGroup(cmd *exec.Cmd, _ syscall.Signal) error {
 	if cmd.Process == nil {
 		return nil
 	}
 	return cmd.Process.Kill()
 }
+
+// groupAlive: without process groups there is none to end after the child.
+func groupAlive(*exec.Cmd) bool { return false }

@@ -15,13 +15,27 @@ func setGroup(cmd *exec.Cmd) {
 	deathSignal(cmd.SysProcAttr)
 }
 
-// killGroup sends SIGKILL to the child's process group.
-func killGroup(cmd *exec.Cmd) error {
+// signalGroup sends sig to the child's process group.
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) error {
 	if cmd.Process == nil {
 		return nil
 	}
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
-		return cmd.Process.Kill()
+	err := syscall.Kill(-cmd.Process.Pid, sig)
+	if err == syscall.ESRCH {
+		return nil
 	}
-	return nil
+	return err
+}
+
+// groupAlive reports whether a process of the child's group still runs
+// (a zombie that nobody reaps does not count, where that can be told).
+func groupAlive(cmd *exec.Cmd) bool {
+	if cmd.Process == nil {
+		return false
+	}
+	pgid := cmd.Process.Pid
+	if syscall.Kill(-pgid, 0) == syscall.ESRCH {
+		return false
+	}
+	return groupRunning(pgid)
 }

@@ -12,12 +12,13 @@ func (f *Field) typedRanking(s string) (any, string) {
 	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == '>' })
 	order := make([]string, 0, len(parts))
 	var bad []string
+	l := newLabels(f.Options)
 	for _, part := range parts {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
-		o, msg := f.pickOne(f.Options, part)
+		o, msg := f.pickOne(l, part)
 		switch {
 		case msg != "":
 			bad = append(bad, msg)
@@ -28,7 +29,7 @@ func (f *Field) typedRanking(s string) (any, string) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, strings.Join(bad, "; ") + " (options: " + optionList(f.Options) + ")"
+		return nil, joinSome(bad) + " (options: " + optionList(f.Options) + ")"
 	}
 	if len(order) == 0 {
 		return nil, ""

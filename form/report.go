@@ -1,16 +1,11 @@
 package form
 
-import (
-	"fmt"
+import "github.com/elicit/elicit/problem"
 
-	"github.com/elicit/elicit/problem"
-)
-
-// maxProblems is how many problems one check of a form or of answers lists;
-// past it the list ends with how many more there were. An input of a
-// megabyte can have a problem every few bytes, and a list of all of them
-// would be many times the input's size and of no use to anyone.
-const maxProblems = 1000
+// maxProblems is how many problems one check of a form or of answers keeps;
+// past it the list ends with how many more there were (problem.Max: the cap
+// of every list shown).
+const maxProblems = problem.Max
 
 // report collects the problems of one check: the first maxProblems, and a
 // count of the rest.
@@ -44,6 +39,10 @@ func (r *report) addErr(path string, err error, format string, args ...any) {
 // addList records problems found by another check.
 func (r *report) addList(l problem.List) {
 	for _, p := range l {
+		if p.More > 0 {
+			r.more += p.More
+			continue
+		}
 		r.addErr(p.Path, p.Err, "%s", p.Message)
 	}
 }
@@ -57,5 +56,5 @@ func (r *report) problems() problem.List {
 	if r.more == 0 {
 		return r.list
 	}
-	return append(r.list, problem.Problem{Message: fmt.Sprintf("… and %d more problems (fix the ones above and check again)", r.more)})
+	return append(r.list, problem.MoreProblems(r.more))
 }

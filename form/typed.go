@@ -90,13 +90,36 @@ func choiceNumber(s string) (int, bool) {
 
 // matchLabel finds the option whose label s names, or "".
 func matchLabel(opts []string, s string) (string, string) {
-	want := normalize(s)
-	var found []string
+	return newLabels(opts).match(s)
+}
+
+// labels indexes options by their normalized label, so that reading an
+// answer of many parts costs a look-up per part, not a pass over every
+// option.
+type labels struct {
+	opts   []string
+	byNorm map[string][]string // in option order
+	// commas is the most commas a normalized label holds: a label of n
+	// commas spans at most n+1 of an answer's comma-separated parts.
+	commas int
+	// numbers is NumberLabels(opts), once.
+	numbers bool
+}
+
+func newLabels(opts []string) *labels {
+	l := &labels{opts: opts, byNorm: make(map[string][]string, len(opts)), numbers: NumberLabels(opts)}
 	for _, o := range opts {
-		if normalize(o) == want {
-			found = append(found, o)
-		}
+		n := normalize(o)
+		l.byNorm[n] = append(l.byNorm[n], o)
+		l.commas = max(l.commas, strings.Count(n, ","))
 	}
+	return l
+}
+
+// match finds the option whose label s names, or "", and a message when s
+// could name several.
+func (l *labels) match(s string) (string, string) {
+	found := l.byNorm[normalize(s)]
 	switch len(found) {
 	case 0:
 		return "", ""
@@ -117,7 +140,7 @@ func matchLabel(opts []string, s string) (string, string) {
 // typedChoice reads one option: its number, its label, or "2 - label".
 func (f *Field) typedChoice(s string) (any, string) {
 	opts := f.Choices()
-	switch o, msg := f.pickOne(opts, s); {
+	switch o, msg := f.pickOne(newLabels(opts), s); {
 	case msg != "":
 		return nil, msg
 	case o != "":
@@ -131,16 +154,17 @@ func (f *Field) typedChoice(s string) (any, string) {
 // are themselves numbers (story points 1, 2, 3, 5, 8) a number only names
 // the option with that label, never a place in the list: "5" is 5, not the
 // fifth option. It returns "" and "" when s names no option.
-func (f *Field) pickOne(opts []string, s string) (string, string) {
-	if o, msg := matchLabel(opts, s); o != "" || msg != "" {
+func (f *Field) pickOne(l *labels, s string) (string, string) {
+	opts := l.opts
+	if o, msg := l.match(s); o != "" || msg != "" {
 		return o, msg
 	}
-	numbers := NumberLabels(opts)
+	numbers := l.numbers
 	if n, ok := choiceNumber(s); ok {
 		switch {
 		case numbers:
 			// "(5)", "#5": the option labelled 5, if there is one.
-			if o, _ := matchLabel(opts, strconv.Itoa(n)); o != "" {
+			if o, _ := l.match(strconv.Itoa(n)); o != "" {
 				return o, ""
 			}
 			return "", fmt.Sprintf("%q is not one of the options (%s): %s", s, quoteList(opts, ", "), numbersNote)
@@ -156,7 +180,7 @@ func (f *Field) pickOne(opts []string, s string) (string, string) {
 		if _, isNum := choiceNumber(strings.Fields(rest)[0]); isNum {
 			return "", "" // "4 1": two numbers, not a number and a label
 		}
-		if o, _ := matchLabel(opts, rest); o == opts[num-1] || o == "" && !numbers {
+		if o, _ := l.match(rest); o == opts[num-1] || o == "" && !numbers {
 			if numbers {
 				return "", "" // "2. Other" where "2" is an option too
 			}
@@ -214,7 +238,9 @@ func leadingNumber(s string) (int, string, bool) {
 // typedMulti reads several options: numbers and labels separated by commas
 // (or semicolons, or spaces between numbers), "all", or "none".
 func (f *Field) typedMulti(s string) (any, string) {
-	if o, _ := matchLabel(f.Choices(), s); o != "" {
+	opts := f.Choices()
+	l := newLabels(opts)
+	if o, _ := l.match(s); o != "" {
 		return []string{o}, "" // one label, commas and all; "all" or "none" if an option is so named
 	}
 	switch normalize(s) {
@@ -223,7 +249,6 @@ func (f *Field) typedMulti(s string) (any, string) {
 	case "none", "nothing", "skip":
 		return nil, ""
 	}
-	opts := f.Choices()
 	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' })
 	chosen := map[string]bool{}
 	var bad []string
@@ -233,12 +258,12 @@ func (f *Field) typedMulti(s string) (any, string) {
 			continue
 		}
 		// A label may itself contain commas: join the parts that make one.
-		if j, o := joinedLabel(opts, parts, i); o != "" {
+		if j, o := joinedLabel(l, parts, i); o != "" {
 			chosen[o] = true
 			i = j
 			continue
 		}
-		got, msg := f.multiPart(opts, part)
+		got, msg := f.multiPart(l, part)
 		if msg != "" {
 			bad = append(bad, msg)
 			continue
@@ -248,7 +273,7 @@ func (f *Field) typedMulti(s string) (any, string) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, strings.Join(bad, "; ") + " (options: " + optionList(opts) + ")"
+		return nil, joinSome(bad) + " (options: " + optionList(opts) + ")"
 	}
 	var out []string
 	for _, o := range f.Options {
@@ -263,10 +288,12 @@ func (f *Field) typedMulti(s string) (any, string) {
 }
 
 // joinedLabel looks for an option spelled by parts[i..j] joined with
-// commas, j > i; it returns j and the option, or "".
-func joinedLabel(opts []string, parts []string, i int) (int, string) {
-	for j := len(parts) - 1; j > i; j-- {
-		if o, _ := matchLabel(opts, strings.Join(parts[i:j+1], ",")); o != "" {
+// commas, j > i, the longest first; it returns j and the option, or "". A
+// label of n commas joins n+1 parts, so no more are tried: the parts hold
+// no comma of their own.
+func joinedLabel(l *labels, parts []string, i int) (int, string) {
+	for j := min(len(parts)-1, i+l.commas); j > i; j-- {
+		if o, _ := l.match(strings.Join(parts[i:j+1], ",")); o != "" {
 			return j, o
 		}
 	}
@@ -275,10 +302,10 @@ func joinedLabel(opts []string, parts []string, i int) (int, string) {
 
 // multiPart reads one comma-separated part: an option, or numbers separated
 // by spaces ("1 3"), each read as pickOne reads it.
-func (f *Field) multiPart(opts []string, part string) ([]string, string) {
+func (f *Field) multiPart(l *labels, part string) ([]string, string) {
 	words := strings.Fields(part)
-	if o, _ := matchLabel(opts, part); o != "" || len(words) == 1 || !allNumbers(words) {
-		switch o, msg := f.pickOne(opts, part); {
+	if o, _ := l.match(part); o != "" || len(words) == 1 || !allNumbers(words) {
+		switch o, msg := f.pickOne(l, part); {
 		case msg != "":
 			return nil, msg
 		case o == "":
@@ -289,7 +316,7 @@ func (f *Field) multiPart(opts []string, part string) ([]string, string) {
 	}
 	var out []string
 	for _, w := range words {
-		o, msg := f.pickOne(opts, w)
+		o, msg := f.pickOne(l, w)
 		if msg != "" {
 			return nil, msg
 		}
@@ -416,4 +443,14 @@ func allDigits(parts []string) bool {
 		}
 	}
 	return true
+}
+
+// joinSome joins at most listedMax of the messages about an answer's
+// parts, then says how many more there were: a long list of wrong parts
+// is one problem, not a megabyte.
+func joinSome(msgs []string) string {
+	if len(msgs) <= listedMax {
+		return strings.Join(msgs, "; ")
+	}
+	return fmt.Sprintf("%s; … %d more", strings.Join(msgs[:listedMax], "; "), len(msgs)-listedMax)
 }

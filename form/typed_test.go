@@ -1,7 +1,10 @@
 package form
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -169,6 +172,36 @@ func TestTypedNumberLabels(t *testing.T) {
 		got, msg := f.Field(tt.id).Typed(tt.in)
 		if diff := cmp.Diff(tt.want, got); diff != "" || msg != tt.msg {
 			t.Errorf("%s %q: got %#v, %q; want %#v, %q", tt.id, tt.in, got, msg, tt.want, tt.msg)
+		}
+	}
+}
+
+// TestTypedLongListIsLinear: a multi-select or ranking answer of many
+// parts is read in time linear in its length (a label may span several
+// comma-separated parts, and once every span of every part was tried), and
+// its wrong parts are named up to listedMax, then counted.
+func TestTypedLongListIsLinear(t *testing.T) {
+	f, err := Parse([]byte(`{"title": "T", "fields": [
+	{"id": "focus", "text": "Focus?", "type": "multi_select", "options": ["correctness", "salt, pepper", "tests"]},
+	{"id": "order", "text": "Order?", "type": "ranking", "options": ["a", "b", "c"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "q%d, salt, pepper, ", i)
+	}
+	for _, id := range []string{"focus", "order"} {
+		start := time.Now()
+		v, msg := f.ByID()[id].Typed(b.String())
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%s: %d parts read in %s", id, 9000, took)
+		}
+		if v != nil || !strings.Contains(msg, `"q0" is not one of the options`) || !strings.Contains(msg, "… 2980 more") && !strings.Contains(msg, "… 8980 more") {
+			t.Errorf("%s: %v, %.300q", id, v, msg)
+		}
+		if len(msg) > 4<<10 {
+			t.Errorf("%s: a message of %d bytes", id, len(msg))
 		}
 	}
 }

@@ -274,11 +274,31 @@ func (m Method) hasPhase(phase string) bool {
 	return false
 }
 
-// WarningTexts returns the warnings' messages, one per warning, never nil.
+// WarningTexts returns the warnings' messages as they are shown, never
+// nil: one per warning up to problem.Max, then "… and N more warnings" (a
+// registry of 64 MiB can have a warning every few bytes), and
+// WarnUnavailable last if the registry has it.
 func (r *Registry) WarningTexts() []string {
-	out := make([]string, len(r.Warnings))
-	for i, p := range r.Warnings {
-		out[i] = p.Message
+	var rest problem.List
+	unavailable := false
+	for _, p := range r.Warnings {
+		if p.Message == WarnUnavailable {
+			unavailable = true
+			continue
+		}
+		rest = append(rest, p)
+	}
+	rest = rest.Capped()
+	out := make([]string, 0, len(rest)+1)
+	for _, p := range rest {
+		if p.More > 0 {
+			out = append(out, fmt.Sprintf("… and %d more warnings (fix the rows above and check again)", p.More))
+			continue
+		}
+		out = append(out, p.Message)
+	}
+	if unavailable {
+		out = append(out, WarnUnavailable)
 	}
 	return out
 }

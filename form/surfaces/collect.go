@@ -453,15 +453,19 @@ func newReask(f *form.Form, probs problem.List, s form.Surface, pending map[stri
 	byField := map[string][]string{}
 	byID := f.ByID()
 	var ids []string
+	seen := map[string]bool{}
 	for _, p := range probs {
-		id := fieldOf(byID, p.Path)
-		if id == "" {
-			continue
-		}
-		if _, seen := byField[id]; !seen {
+		if id := fieldOf(byID, p.Path); id != "" && !seen[id] {
+			seen[id] = true
 			ids = append(ids, id)
 		}
-		byField[id] = append(byField[id], p.Message)
+	}
+	// Every field a problem is about is asked again; the problems shown
+	// under them are the ones shown anywhere, at most problem.Max.
+	for _, p := range probs.Capped() {
+		if id := fieldOf(byID, p.Path); id != "" {
+			byField[id] = append(byField[id], p.Message)
+		}
 	}
 	if len(ids) == 0 {
 		return nil

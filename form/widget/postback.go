@@ -121,7 +121,7 @@ func Extract(msg []byte) ([]byte, bool) {
 // showing each beside its field in the person's words (words.go: what to
 // do, rows by their labels): messages keyed by field id (several joined
 // with "; "), and under "" the problems that concern no single field, with
-// their paths.
+// their paths. Past problem.Max problems, the rest are counted under "".
 func FieldProblems(f *form.Form, probs problem.List) map[string]string {
 	out := map[string]string{}
 	add := func(k, msg string) {
@@ -131,7 +131,7 @@ func FieldProblems(f *form.Form, probs problem.List) map[string]string {
 		out[k] = msg
 	}
 	byID := f.ByID()
-	for _, p := range probs {
+	for _, p := range probs.Capped() { // the problems shown, as everywhere
 		if id := fieldOf(f, p.Path); id != "" {
 			add(id, reword(byID[id], p.Path[len("answers."+id):], p.Message))
 			continue
