@@ -18,7 +18,7 @@ const toolNames = [
   "deliberation_cancel", "deliberation_evaluate", "deliberation_list", "deliberation_recover", "deliberation_respond",
   "deliberation_send", "deliberation_start", "deliberation_status", "deliberation_synthesize", "deliberation_wait",
   "elicitation_ask", "elicitation_collect_response", "elicitation_cross_model", "elicitation_form_summary",
-  "elicitation_inject_method", "elicitation_list_methods", "elicitation_list_templates", "elicitation_render_form", "elicitation_render_widget",
+  "elicitation_inject_method", "elicitation_list_methods", "elicitation_list_templates", "elicitation_recall", "elicitation_render_form", "elicitation_render_widget",
   "elicitation_select_methods", "elicitation_select_surface", "elicitation_stats",
 ];
 
@@ -66,6 +66,12 @@ function suite(label, connect) {
       assert.equal(isErr, false);
       assert.ok(r.submissions >= 1 && r.rejected >= 1 && r.rendered.ask >= 1, JSON.stringify(r));
       assert.ok(r.submissions_by_host.tools >= 1, "the client's name from initialize is the host");
+
+      // The answer just collected is a decision: found by a word of its question.
+      const word = scope.fields[0].text.split(/\W+/).filter((w) => w.length > 3)[0];
+      [r, isErr] = await call(c, "elicitation_recall", { query: word });
+      assert.equal(isErr, false);
+      assert.ok(r.decisions.length >= 1 && r.decisions[0].said.startsWith("decided on "), JSON.stringify(r));
 
       [r] = await call(c, "elicitation_form_summary", { form: scope, response });
       assert.match(r.summary, /^\*\*Scope this work\*\* — answered \(resp-/);
