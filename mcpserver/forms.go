@@ -317,7 +317,7 @@ func surfaceHow(s form.Surface) string {
 	case form.SurfaceAsk:
 		return "elicitation_render_form, then one AskUserQuestion call per ask_user_question entry"
 	case form.SurfaceMarkdown:
-		return "a render result's markdown_followup, or elicitation_render_form with surface markdown; collect the person's reply"
+		return "markdown_followup, or elicitation_render_form with surface markdown; then collect the reply"
 	case form.SurfaceCodex:
 		return "elicitation_render_form with surface codex: request_user_input questions"
 	case form.SurfaceTerminal:
