@@ -27,7 +27,7 @@ lint:
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }
 
 unit:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -skip '^TestE2E' ./...
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 20m -skip '^TestE2E' ./...
 
 # End-to-end suites with real outside parts: the MCP server driven by the
 # official TypeScript SDK and the MCP Inspector CLI; the real codex CLI and
