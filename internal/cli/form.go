@@ -180,7 +180,7 @@ answer to a kept field replaces it).`,
 				docs = append([]surfaces.Document{kept}, docs...)
 			}
 			d, rf := a.door(), runForm(f, tid, &src)
-			a.recall(d, &rf)
+			d.Recall(&rf) // the defaults the person was offered, for a one-tap confirm
 			r, err := d.Collect(rf, docs, &form.CollectOptions{TemplateID: tid})
 			if err != nil {
 				return reportJSON(a.stdout, err)
