@@ -1,11 +1,13 @@
 package responselog
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -206,15 +208,18 @@ func answersOf(r *Record) []Answer {
 	}
 	questions := r.Questions
 	if len(questions) == 0 && len(r.Form) > 0 {
+		type field struct {
+			ID    string `json:"id"`
+			Text  string `json:"text"`
+			Label string `json:"label"` // attune-forms' alias of text
+		}
 		var def struct {
-			Fields []struct {
-				ID   string `json:"id"`
-				Text string `json:"text"`
-			} `json:"fields"`
+			Fields    []field `json:"fields"`
+			Questions []field `json:"questions"` // attune-forms' alias of fields
 		}
 		if json.Unmarshal(r.Form, &def) == nil {
-			for _, q := range def.Fields {
-				questions = append(questions, Question{Field: q.ID, Text: q.Text})
+			for _, q := range append(def.Fields, def.Questions...) {
+				questions = append(questions, Question{Field: q.ID, Text: cmp.Or(q.Text, q.Label)})
 			}
 		}
 	}
@@ -225,17 +230,9 @@ func answersOf(r *Record) []Answer {
 		}
 	}
 	if len(questions) == 0 {
-		for _, k := range Sorted(countKeys(answers)) {
+		for _, k := range slices.Sorted(maps.Keys(answers)) {
 			out = append(out, Answer{Field: k, Answer: answers[k]})
 		}
-	}
-	return out
-}
-
-func countKeys(m map[string]any) map[string]int {
-	out := make(map[string]int, len(m))
-	for k := range m {
-		out[k] = 1
 	}
 	return out
 }
@@ -257,7 +254,7 @@ func textOf(v any) string {
 				walk(x)
 			}
 		case map[string]any:
-			for _, k := range Sorted(countKeys(v)) {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				parts = append(parts, k)
 				walk(v[k])
 			}

@@ -89,6 +89,13 @@ func TestDecisionKeepsQuestionsAnswersAndWho(t *testing.T) {
 	if err != nil || len(hand.Answers) != 1 || hand.Answers[0].Question != "Ship on Friday?" {
 		t.Errorf("a hand-built form's decision = %+v, %v", hand, err)
 	}
+	l, _ := testLog(t)
+	aliased := `{"title": "A", "questions": [{"id": "x", "label": "Which alias wins?", "type": "text_input"}]}`
+	l.Append(New(mustForm(t, aliased), Event{Kind: KindResponse, Definition: []byte(aliased),
+		Response: &form.Response{ResponseID: "r-alias", Responses: map[string]any{"x": "label"}}}, Who{}))
+	if d, err := mustRead(t, l).Decision("r-alias"); err != nil || len(d.Answers) != 1 || d.Answers[0].Question != "Which alias wins?" {
+		t.Errorf("a form written with attune's aliases: %+v, %v", d, err)
+	}
 	y, err := s.Decision("d-42")
 	if err != nil || y.Kind != KindSynthesis || y.Synthesis == nil || y.Synthesis.Answer != "No: one node holds the working set" || y.Synthesis.Unresolved[0] != "growth past 2027" {
 		t.Errorf("synthesis = %+v, %v", y, err)
