@@ -52,14 +52,16 @@ type NotRegularError struct {
 }
 
 func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("%s: %s, not a regular file (elicit reads only regular files; give the path of one)", e.Name, kind(e.Mode))
+	return fmt.Sprintf("%s: %s, not a regular file (elicit reads only regular files; give the path of one)", e.Name, Kind(e.Mode))
 }
 
 // Is makes errors.Is(err, ErrNotRegular) true.
 func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
 
-// kind names a file type for an error.
-func kind(m fs.FileMode) string {
+// Kind names a file type for an error: "a directory", "a named pipe
+// (FIFO)", "a socket", "a character device", "a device", "a symbolic
+// link", "an irregular file".
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -71,6 +73,8 @@ func kind(m fs.FileMode) string {
 		return "a character device"
 	case m&fs.ModeDevice != 0:
 		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&fs.ModeIrregular != 0:
 		return "an irregular file"
 	}

@@ -255,7 +255,7 @@ func TestNotRegularKinds(t *testing.T) {
 		want string
 	}{
 		{fs.ModeDir, "a directory"}, {fs.ModeNamedPipe, "a named pipe (FIFO)"}, {fs.ModeSocket, "a socket"},
-		{fs.ModeDevice | fs.ModeCharDevice, "a character device"}, {fs.ModeDevice, "a device"}, {fs.ModeIrregular, "an irregular file"},
+		{fs.ModeDevice | fs.ModeCharDevice, "a character device"}, {fs.ModeDevice, "a device"}, {fs.ModeSymlink, "a symbolic link"}, {fs.ModeIrregular, "an irregular file"},
 	}
 	for _, tt := range tests {
 		err := &NotRegularError{Name: "p", Mode: tt.mode}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/elicit/elicit/internal/infile"
 )
 
 // Every file the log writes is the user's alone: the journal, the files
@@ -17,7 +19,7 @@ const fileMode = 0o600
 // such as /dev/zero would discard them, a directory or a socket cannot
 // hold them. fi describes what was opened (or found) at path.
 func notRegular(path string, fi fs.FileInfo) error {
-	what := kindOf(fi.Mode())
+	what := infile.Kind(fi.Mode())
 	if link, err := os.Readlink(path); err == nil {
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			what = "a symbolic link (to " + link + ")"
@@ -28,24 +30,6 @@ func notRegular(path string, fi fs.FileInfo) error {
 	return fmt.Errorf("%s is %s, not a regular file: the response log keeps its records in regular files only; remove it, and elicit starts a new one", path, what)
 }
 
-// kindOf names the kind of file a mode is.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	}
-	return "not a regular file"
-}
 
 // checkOpened refuses f unless it is a regular file; it closes f when it
 // refuses it.
