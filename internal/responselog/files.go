@@ -30,7 +30,6 @@ func notRegular(path string, fi fs.FileInfo) error {
 	return fmt.Errorf("%s is %s, not a regular file: the response log keeps its records in regular files only; remove it, and elicit starts a new one", path, what)
 }
 
-
 // checkOpened refuses f unless it is a regular file; it closes f when it
 // refuses it.
 func checkOpened(f *os.File, path string) (*os.File, error) {
