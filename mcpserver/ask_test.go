@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 
@@ -220,13 +221,8 @@ func TestCollectReply(t *testing.T) {
 	cs := connect(t, protocols[0], nil)
 	contract := map[string]any{"template": "session-contract", "slots": map[string]any{"project": "demo"}}
 	with := func(extra map[string]any) map[string]any {
-		out := map[string]any{}
-		for k, v := range contract {
-			out[k] = v
-		}
-		for k, v := range extra {
-			out[k] = v
-		}
+		out := maps.Clone(contract)
+		maps.Copy(out, extra)
 		return out
 	}
 	output := map[string]any{"questions": []any{}, "answers": map[string]any{

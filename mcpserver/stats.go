@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"strings"
+	"unicode"
 
 	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/formrun"
@@ -82,6 +84,9 @@ func (h *handlers) recallTool() toolDef {
 func (h *handlers) recall(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	f := responselog.DecisionFilter{Query: a.str("query", false), TemplateID: a.str("template", false), Field: a.str("field", false),
 		Limit: a.integer("limit", 100), Project: h.project}
+	if f.Query != "" && strings.IndexFunc(f.Query, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0 {
+		a.probs.Add("query", "%q has no word to search for (letters or digits); leave query out to list the newest decisions", f.Query)
+	}
 	if h.log == nil {
 		a.probs.Add("", "this server keeps no response log, so it remembers no decision: it was started without a folder for one (ELICIT_HOME or HOME)")
 	}

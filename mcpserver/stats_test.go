@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -149,7 +150,7 @@ func TestRecallOverMCP(t *testing.T) {
 	if out, _ := call(t, other, "elicitation_recall", map[string]any{}); len(out["decisions"].([]any)) != 0 {
 		t.Errorf("another project recalled: %v", out)
 	}
-	if out, isErr := call(t, cs, "elicitation_recall", map[string]any{"limit": "five", "when": 1}); !isErr || len(out["problems"].([]any)) != 2 {
+	if out, isErr := call(t, cs, "elicitation_recall", map[string]any{"query": "?!", "limit": "five", "when": 1}); !isErr || len(out["problems"].([]any)) != 3 {
 		t.Errorf("bad arguments: %v", out)
 	}
 	if out, isErr := call(t, connect(t, protocols[0], nil), "elicitation_recall", map[string]any{}); !isErr {
@@ -166,13 +167,8 @@ func TestRecallOffersLastAnswerOverMCP(t *testing.T) {
 	cs := dial(t, New(&Options{Version: "test", Project: project, ResponseLogDir: logDir}), protocols[0], nil)
 	contract := map[string]any{"template": "session-contract", "slots": map[string]any{"project": "auth"}}
 	with := func(extra map[string]any) map[string]any {
-		out := map[string]any{}
-		for k, v := range contract {
-			out[k] = v
-		}
-		for k, v := range extra {
-			out[k] = v
-		}
+		out := maps.Clone(contract)
+		maps.Copy(out, extra)
 		return out
 	}
 	if out, _ := call(t, cs, "elicitation_render_form", contract); out["recalled"] != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/visible"
@@ -84,8 +85,8 @@ func (a *app) decisionsSearch() *cobra.Command {
 		Use:   "search WORDS... [--template ID] [--field ID] [--mine|--team] [--all-projects] [--limit N] [--json]",
 		Short: "Find the decisions whose question, answer or conclusion has the words, best match first",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("%s needs the words to search for", cmd.CommandPath())
+			if strings.IndexFunc(strings.Join(args, " "), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0 {
+				return usagef("%s needs the words to search for (letters or digits)", cmd.CommandPath())
 			}
 			return nil
 		},
