@@ -84,19 +84,19 @@ func TestUnknownSettings(t *testing.T) {
 	}{
 		{"known keys", `{"keyboard_mode": true, "log": false, "codex": {}}`, nil, nil},
 		{"misspelt keys", `{"keyboardMode":true,"Log":false,"zzz":1}`, []string{
-			`PATH:1:17: unknown setting "keyboardMode", ignored (did you mean "keyboard_mode"? settings: keyboard_mode, log, log_retention_days, recall, codex)`,
-			`PATH:1:28: unknown setting "Log", ignored (did you mean "log"? settings: keyboard_mode, log, log_retention_days, recall, codex)`,
-			`PATH:1:40: unknown setting "zzz", ignored (settings: keyboard_mode, log, log_retention_days, recall, codex)`,
+			`PATH:1:17: unknown setting "keyboardMode", ignored (did you mean "keyboard_mode"? settings: keyboard_mode, log, log_retention_days, recall, database_url, codex)`,
+			`PATH:1:28: unknown setting "Log", ignored (did you mean "log"? settings: keyboard_mode, log, log_retention_days, recall, database_url, codex)`,
+			`PATH:1:40: unknown setting "zzz", ignored (settings: keyboard_mode, log, log_retention_days, recall, database_url, codex)`,
 		}, nil},
 		{"codex warnings in their place", `{"Codex": 1, "codex": {"reasoning": "y", "model": "x", "elicitation": {"timeout": 5}}, "logs": true}`, []string{
-			`PATH:1:11: unknown setting "Codex", ignored (did you mean "codex"? settings: keyboard_mode, log, log_retention_days, recall, codex)`,
-			`PATH:1:96: unknown setting "logs", ignored (did you mean "log"? settings: keyboard_mode, log, log_retention_days, recall, codex)`,
+			`PATH:1:11: unknown setting "Codex", ignored (did you mean "codex"? settings: keyboard_mode, log, log_retention_days, recall, database_url, codex)`,
+			`PATH:1:96: unknown setting "logs", ignored (did you mean "log"? settings: keyboard_mode, log, log_retention_days, recall, database_url, codex)`,
 		}, []string{
-			`PATH:1:11: unknown setting "Codex", ignored (did you mean "codex"? settings: keyboard_mode, log, log_retention_days, recall, codex)`,
+			`PATH:1:11: unknown setting "Codex", ignored (did you mean "codex"? settings: keyboard_mode, log, log_retention_days, recall, database_url, codex)`,
 			`PATH:1:37: codex.reasoning "y" is not one of xhigh, high, medium, low; using xhigh`,
 			`PATH:1:51: codex.model "x" does not match ^gpt-5(\.\d+)?-codex(-spark)?$; using gpt-5.3-codex`,
 			`PATH:1:83: codex.elicitation.timeout 5 is outside 300..900 seconds; using 300`,
-			`PATH:1:96: unknown setting "logs", ignored (did you mean "log"? settings: keyboard_mode, log, log_retention_days, recall, codex)`,
+			`PATH:1:96: unknown setting "logs", ignored (did you mean "log"? settings: keyboard_mode, log, log_retention_days, recall, database_url, codex)`,
 		}},
 	}
 	for _, tt := range tests {

@@ -23,7 +23,7 @@ const FileName = "elicit.config.json"
 const KeyboardMode = "keyboard_mode"
 
 // Keys lists the settings `elicit config` can get and set.
-var Keys = []string{KeyboardMode, Log, Recall}
+var Keys = []string{KeyboardMode, Log, Recall, DatabaseURL}
 
 // Path returns the settings file of a project directory.
 func Path(dir string) string { return filepath.Join(dir, FileName) }
@@ -119,7 +119,7 @@ func (f *file) at(offset int) string {
 }
 
 // Settings are the top-level keys of elicit.config.json that elicit reads.
-var Settings = []string{KeyboardMode, Log, LogRetention, Recall, CodexKey}
+var Settings = []string{KeyboardMode, Log, LogRetention, Recall, DatabaseURL, CodexKey}
 
 // warnings returns before with a warning for each top-level key elicit
 // does not read (it is otherwise ignored: a misspelt "keyboardMode" would

@@ -88,11 +88,7 @@ func TestDamagedDatabaseIsRebuilt(t *testing.T) {
 			for i := range 3 {
 				l.Append(responseRecord(t, f, fmt.Sprintf("new-%d", i), map[string]any{"a": "after the damage"}))
 			}
-			s, err := l.Read()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			s := mustRead(t, l)
 			st, err := s.Stats(false)
 			if err != nil {
 				t.Fatalf("stats: %v", err)

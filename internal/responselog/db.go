@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS records (
 	problems INTEGER NOT NULL DEFAULT 0,
 	form_id TEXT NOT NULL DEFAULT '',
 	project TEXT NOT NULL DEFAULT '',
-	user TEXT NOT NULL DEFAULT ''
+	"user" TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS records_kind ON records (kind, ts);
 CREATE INDEX IF NOT EXISTS records_response ON records (response_id);
@@ -64,6 +64,7 @@ CREATE TABLE IF NOT EXISTS promoted (
 // Store is the log's database, with the journal ingested.
 type Store struct {
 	db *sql.DB
+	b  backend // nil: SQLite
 	// Partial says the database could not be used: the store holds only
 	// the journal's records, in memory.
 	Partial bool
@@ -76,6 +77,7 @@ type Store struct {
 	// names Stats suggests avoid them.
 	TemplateExists func(name string) bool
 
+	shared  bool        // the pool of a team database, kept open for the process
 	log     *Log        // the log the database is rebuilt from; nil when it cannot be
 	file    os.FileInfo // the database file opened: another reader may have set it aside
 	rebuilt bool        // a store rebuilds its database once at most
@@ -83,7 +85,7 @@ type Store struct {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	if s.db == nil {
+	if s.db == nil || s.shared {
 		return nil
 	}
 	return s.db.Close()
@@ -126,6 +128,12 @@ func (l *Log) Read() (*Store, error) {
 	journal := filepath.Join(l.dir, journalName)
 	if fi, err := os.Stat(journal); err == nil && !fi.Mode().IsRegular() {
 		return nil, notRegular(journal, fi)
+	}
+	if l.DatabaseErr != nil {
+		return nil, l.DatabaseErr
+	}
+	if l.DatabaseURL != "" {
+		return l.team()
 	}
 	if !writable(l.dir) || (exists(path) && !writable(path)) {
 		return l.readOnly()
@@ -402,23 +410,25 @@ func (s *Store) fill(from string) (note string, err error) {
 	}
 	// Checked before anything is written to it: a write would change a
 	// damaged database before it is set aside.
-	if err := check(s.db); err != nil {
-		return "", err
+	if s.b == nil {
+		if err := check(s.db); err != nil {
+			return "", err
+		}
 	}
-	tx, err := s.db.Begin()
+	tx, err := s.begin()
 	if err != nil {
 		return "", err
 	}
 	defer tx.Rollback()
 	if from != "" {
-		if _, note, err = salvage(from, tx); err != nil {
+		if _, note, err = salvage(from, tx.Tx); err != nil {
 			return "", err
 		}
-		if err := reindexDecisions(tx); err != nil {
+		if err := reindexDecisions(tx.Tx); err != nil {
 			return "", err
 		}
 	}
-	ins, err := newInserter(tx)
+	ins, err := s.backend().inserter(tx)
 	if err != nil {
 		return note, err
 	}
@@ -523,18 +533,11 @@ func (s *Store) retry(fn func() error) error {
 
 // prune applies the log's retention: records older than Keep go, with
 // the definitions of hand-built forms last seen before then.
-func (l *Log) prune(tx *sql.Tx) error {
+func (l *Log) prune(tx txn) error {
 	if l.Keep <= 0 {
 		return nil
 	}
-	cutoff := l.now().Add(-l.Keep).UTC().Format(time.RFC3339Nano)
-	if _, err := tx.Exec(`DELETE FROM records WHERE ts < ?`, cutoff); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(`DELETE FROM shapes WHERE last_seen < ?`, cutoff); err != nil {
-		return err
-	}
-	return pruneDecisions(tx, cutoff)
+	return tx.b.prune(tx, l.now().Add(-l.Keep).UTC().Format(time.RFC3339Nano))
 }
 
 // load inserts the records of every pending file and of the live journal
@@ -550,7 +553,7 @@ func (l *Log) load(db *sql.DB) error {
 		return err
 	}
 	defer tx.Rollback()
-	ins, err := newInserter(tx)
+	ins, err := sqliteDB{}.inserter(txn{tx, sqliteDB{}})
 	if err != nil {
 		return err
 	}
@@ -571,33 +574,11 @@ func (l *Log) load(db *sql.DB) error {
 	return tx.Commit()
 }
 
-// inserter holds the statements that add records to a transaction.
-type inserter struct {
-	tx         *sql.Tx
-	rec, shape *sql.Stmt
-}
-
-func newInserter(tx *sql.Tx) (*inserter, error) {
-	rec, err := tx.Prepare(`INSERT OR IGNORE INTO records (id, ts, kind, template_id, shape, title, host, host_version, via,
-		surface, reason, fields, inferred, kept, response_id, responses, problems, form_id, project, user) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-	if err != nil {
-		return nil, err
-	}
-	shape, err := tx.Prepare(`INSERT INTO shapes (shape, title, form, last_seen) VALUES (?,?,?,?)
-		ON CONFLICT (shape) DO UPDATE SET title = excluded.title, form = excluded.form, last_seen = excluded.last_seen
-		WHERE excluded.last_seen >= shapes.last_seen`)
-	if err != nil {
-		return nil, err
-	}
-	return &inserter{tx, rec, shape}, nil
-}
-
 // insert adds one file's records to the transaction of ins; a record
 // already in is skipped. A line that is not a record (torn by a writer that
 // was killed, or longer than maxLine) is skipped with a warning, the rest
 // kept: it never blocks the file.
-func (l *Log) insert(ins *inserter, path string, in io.Reader) error {
-	rec, shape := ins.rec, ins.shape
+func (l *Log) insert(ins inserter, path string, in io.Reader) error {
 	bad, long := 0, 0
 	err := eachLine(in, maxLine, func(line []byte) error {
 		if line == nil {
@@ -614,21 +595,11 @@ func (l *Log) insert(ins *inserter, path string, in io.Reader) error {
 				return nil
 			}
 		}
-		ts := r.Time.UTC().Format(time.RFC3339Nano)
-		if _, err := rec.Exec(r.ID, ts, r.Kind, r.TemplateID, r.Shape, r.Title, r.Host, r.HostVersion, r.Via,
-			r.Surface, r.Reason, r.Fields, r.Inferred, r.Kept, r.ResponseID, string(r.Responses), r.Problems, r.FormID, r.Project, r.User); err != nil {
-			return err
-		}
-		if err := addDecision(ins.tx, &r, ts); err != nil {
-			return err
-		}
-		if len(r.Form) > 0 {
-			if _, err := shape.Exec(r.Shape, r.Title, string(r.Form), ts); err != nil {
-				return err
-			}
-		}
-		return nil
+		return ins.add(&r, r.Time.UTC().Format(time.RFC3339Nano))
 	})
+	if err == nil {
+		err = ins.flush()
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}

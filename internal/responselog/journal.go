@@ -38,8 +38,17 @@ type Log struct {
 	// process holds locked; default 5 seconds.
 	BusyTimeout time.Duration
 	// Keep is how long records are kept: when records are ingested,
-	// those older than Keep are removed. 0 keeps every record.
+	// those older than Keep are removed. 0 keeps every record. A team
+	// database keeps every record.
 	Keep time.Duration
+	// DatabaseURL, when set (postgres://…), is the team database the
+	// journal is ingested into and read from, instead of the folder's
+	// SQLite file; each record appended goes in at once, or waits in the
+	// journal while the database cannot be reached.
+	DatabaseURL string
+	// DatabaseErr, when set, is why the team database setting cannot be
+	// used: a read returns it, and a record appended waits in the journal.
+	DatabaseErr error
 }
 
 // Open returns the log in dir ($ELICIT_HOME/log). It touches nothing on
@@ -84,6 +93,13 @@ func (l *Log) Append(r Record) {
 	}
 	if err := l.append(append(line, '\n')); err != nil {
 		l.warn("%v (the record is lost; set ELICIT_LOG=off to stop logging)", err)
+		return
+	}
+	switch {
+	case l.DatabaseErr != nil:
+		l.warn("%v; the record waits in %s and goes in at the next read", l.DatabaseErr, l.dir)
+	case l.DatabaseURL != "":
+		l.push()
 	}
 }
 

@@ -36,7 +36,7 @@ CREATE TABLE IF NOT EXISTS decisions (
 	project TEXT NOT NULL DEFAULT '',
 	host TEXT NOT NULL DEFAULT '',
 	via TEXT NOT NULL DEFAULT '',
-	user TEXT NOT NULL DEFAULT '',
+	"user" TEXT NOT NULL DEFAULT '',
 	ref TEXT NOT NULL DEFAULT '',
 	body TEXT NOT NULL
 );
@@ -88,31 +88,43 @@ type decisionBody struct {
 	Synthesis *Synthesis `json:"synthesis,omitempty"`
 }
 
-// addDecision adds r to the ledger when it is a decision (a response or a
-// synthesis); a decision already in is left as it is.
-func addDecision(tx *sql.Tx, r *Record, ts string) error {
+// decisionRow is a record as the ledger keeps it.
+type decisionRow struct {
+	ref, body, asked, answered string
+}
+
+// decisionOf is r's decision; ok is false when r is not a decision (a
+// response or a synthesis).
+func decisionOf(r *Record) (d decisionRow, ok bool, err error) {
 	var body decisionBody
-	var ref string
 	switch r.Kind {
 	case KindResponse:
 		body.Answers = answersOf(r)
-		ref = r.ResponseID
+		d.ref = r.ResponseID
 	case KindSynthesis:
 		if r.Synthesis == nil {
-			return nil
+			return d, false, nil
 		}
 		body.Synthesis = r.Synthesis
-		ref = r.Synthesis.Deliberation
+		d.ref = r.Synthesis.Deliberation
 	default:
-		return nil
+		return d, false, nil
 	}
-	asked, answered := body.texts()
+	d.asked, d.answered = body.texts()
 	data, err := json.Marshal(body)
-	if err != nil {
+	d.body = string(data)
+	return d, err == nil, err
+}
+
+// addDecision adds r to an SQLite ledger when it is a decision; a
+// decision already in is left as it is.
+func addDecision(tx *sql.Tx, r *Record, ts string) error {
+	d, ok, err := decisionOf(r)
+	if !ok || err != nil {
 		return err
 	}
-	res, err := tx.Exec(`INSERT OR IGNORE INTO decisions (id, ts, kind, template_id, form_id, shape, title, project, host, via, user, ref, body)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`, r.ID, ts, r.Kind, r.TemplateID, r.FormID, r.Shape, r.Title, r.Project, r.Host, r.Via, r.User, ref, string(data))
+	res, err := tx.Exec(`INSERT INTO decisions (id, ts, kind, template_id, form_id, shape, title, project, host, via, "user", ref, body)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`, r.ID, ts, r.Kind, r.TemplateID, r.FormID, r.Shape, r.Title, r.Project, r.Host, r.Via, r.User, d.ref, d.body)
 	if err != nil {
 		return err
 	}
@@ -123,7 +135,7 @@ func addDecision(tx *sql.Tx, r *Record, ts string) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.Exec(`INSERT INTO decisions_text (rowid, title, asked, answered) VALUES (?,?,?,?)`, row, r.Title, asked, answered)
+	_, err = tx.Exec(`INSERT INTO decisions_text (rowid, title, asked, answered) VALUES (?,?,?,?)`, row, r.Title, d.asked, d.answered)
 	return err
 }
 
@@ -292,21 +304,14 @@ func (s *Store) Decisions(f DecisionFilter) ([]Decision, error) {
 	if f.Limit <= 0 {
 		f.Limit = defaultDecisions
 	}
-	where, args := f.where()
+	where, args := f.where(s)
 	terms := queryTerms(f.Query)
 	if len(terms) == 0 {
 		return s.decisions(`SELECT `+decisionCols+` FROM decisions d`+where+` ORDER BY d.ts DESC LIMIT ?`, append(args, f.Limit)...)
 	}
-	for _, join := range []string{" ", " OR "} { // every word, then any
-		// The index ranks (BM25, the answer weighted above the question
-		// and the title) and gives row ids; the filters apply to those.
-		// The filters and the order are taken on the ranks and the
-		// filtered columns alone; only the rows kept are read whole.
-		q := `SELECT ` + decisionCols + ` FROM (SELECT t.rowid AS rid, t.score, d.ts FROM
-			(SELECT rowid, bm25(decisions_text, 2, 4, 1) AS score FROM decisions_text WHERE decisions_text MATCH ?) t
-			JOIN decisions d ON d.rowid = t.rowid` + where + ` ORDER BY t.score, d.ts DESC LIMIT ?) top
-			JOIN decisions d ON d.rowid = top.rid ORDER BY top.score, top.ts DESC`
-		out, err := s.decisions(q, append(append([]any{strings.Join(terms, join)}, args...), f.Limit)...)
+	for _, anyWord := range []bool{false, true} { // every word, then any
+		q, match := s.backend().search(terms, anyWord, where)
+		out, err := s.decisions(q, append(append([]any{match}, args...), f.Limit)...)
 		if err != nil || len(out) > 0 || len(terms) == 1 {
 			return out, err
 		}
@@ -333,9 +338,9 @@ func (s *Store) Decision(id string) (Decision, error) {
 	return out[0], nil
 }
 
-const decisionCols = `d.id, d.ts, d.kind, d.template_id, d.form_id, d.title, d.project, d.host, d.via, d.user, d.ref, d.body`
+const decisionCols = `d.id, d.ts, d.kind, d.template_id, d.form_id, d.title, d.project, d.host, d.via, d."user", d.ref, d.body`
 
-func (f DecisionFilter) where() (string, []any) {
+func (f DecisionFilter) where(s *Store) (string, []any) {
 	var conds []string
 	var args []any
 	add := func(cond string, v any) {
@@ -353,13 +358,13 @@ func (f DecisionFilter) where() (string, []any) {
 		add("d.form_id = ?", f.FormID)
 	}
 	if f.Field != "" {
-		add("EXISTS (SELECT 1 FROM json_each(d.body, '$.answers') WHERE json_extract(value, '$.field') = ?)", f.Field)
+		add(s.backend().answered(), f.Field)
 	}
 	if f.Project != "" {
 		add("d.project = ?", f.Project)
 	}
 	if f.User != "" {
-		add("d.user = ?", f.User)
+		add(`d."user" = ?`, f.User)
 	}
 	if len(conds) == 0 {
 		return "", nil
@@ -368,7 +373,7 @@ func (f DecisionFilter) where() (string, []any) {
 }
 
 func (s *Store) decisions(q string, args ...any) ([]Decision, error) {
-	rows, err := s.db.Query(q, args...)
+	rows, err := s.query(q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -396,12 +401,12 @@ func (s *Store) decisions(q string, args ...any) ([]Decision, error) {
 	return out, rows.Err()
 }
 
-// queryTerms are the words of a search, each quoted for FTS5 (so no
-// character of a person's query is FTS5 syntax).
+// queryTerms are the words of a search, lower-cased: letters and digits
+// only, so no character of a person's query is search syntax.
 func queryTerms(q string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
-		out = append(out, `"`+strings.ToLower(w)+`"`)
+		out = append(out, strings.ToLower(w))
 	}
 	return out
 }
@@ -427,7 +432,7 @@ func (s *Store) LastAnswers(templateID, formID, shape, project string, fields []
 	default:
 		cond, key = "template_id = 'dict' AND shape = ?", shape
 	}
-	rows, err := s.db.Query(`SELECT ts, ref, body FROM decisions WHERE kind = 'response' AND project = ? AND `+cond+` ORDER BY ts DESC LIMIT 200`, project, key)
+	rows, err := s.query(`SELECT ts, ref, body FROM decisions WHERE kind = 'response' AND project = ? AND `+cond+` ORDER BY ts DESC LIMIT 200`, project, key)
 	if err != nil {
 		return nil, err
 	}
@@ -457,7 +462,7 @@ func (s *Store) LastAnswers(templateID, formID, shape, project string, fields []
 // the responses already logged.
 func migrateLedger(db *sql.DB, before int) error {
 	if before >= 1 && before < 3 {
-		for _, col := range []string{"project", "user"} {
+		for _, col := range []string{"project", `"user"`} {
 			if _, err := db.Exec(`ALTER TABLE records ADD COLUMN ` + col + ` TEXT NOT NULL DEFAULT ''`); err != nil && !strings.Contains(err.Error(), "duplicate column") {
 				return err
 			}
@@ -486,7 +491,7 @@ func migrateLedger(db *sql.DB, before int) error {
 // its field ids; a hand-built form's come from its shape).
 func backfillDecisions(tx *sql.Tx) error {
 	rows, err := tx.Query(`SELECT r.id, r.ts, r.template_id, r.form_id, r.shape, r.title, r.host, r.via, r.response_id, r.responses,
-		r.project, r.user, coalesce(s.form, '') FROM records r LEFT JOIN shapes s ON s.shape = r.shape AND r.template_id = 'dict'
+		r.project, r."user", coalesce(s.form, '') FROM records r LEFT JOIN shapes s ON s.shape = r.shape AND r.template_id = 'dict'
 		WHERE r.kind = 'response' AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.id = r.id)`)
 	if err != nil {
 		return err

@@ -13,9 +13,9 @@ import (
 
 // ledgerLog is a log holding two responses to a cast template in two
 // projects, a hand-built form's response and a deliberation's synthesis.
-func ledgerLog(t *testing.T) *Log {
+func ledgerLog(t *testing.T, open opener) *Log {
 	t.Helper()
-	l, _ := testLog(t)
+	l, _ := open(t)
 	day := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
 	l.Now = func() time.Time { day = day.Add(time.Hour); return day }
 	db := mustForm(t, `{"title": "Storage", "fields": [
@@ -39,84 +39,90 @@ func ledgerLog(t *testing.T) *Log {
 }
 
 func TestDecisionsSearchFindsByAWordOfTheQuestion(t *testing.T) {
-	s := mustRead(t, ledgerLog(t))
-	tests := []struct {
-		name   string
-		filter DecisionFilter
-		want   []string // titles, or response and deliberation ids
-	}{
-		{"every decision, newest first", DecisionFilter{}, []string{"d-42", "r-ship", "r-Oracle", "r-PostgreSQL", "r-SQLite"}},
-		{"a stemmed word of a question", DecisionFilter{Query: "databases"}, []string{"r-Oracle", "r-PostgreSQL", "r-SQLite"}},
-		{"a word of an answer ranks it first", DecisionFilter{Query: "database postgresql"}, []string{"r-PostgreSQL"}},
-		{"any word when none has all", DecisionFilter{Query: "sharded zebra"}, []string{"d-42"}},
-		{"a conclusion's words", DecisionFilter{Query: "working set"}, []string{"d-42"}},
-		{"punctuation is no syntax", DecisionFilter{Query: `"cache" AND (NEAR`}, []string{"d-42"}},
-		{"one project", DecisionFilter{Query: "database", Project: "/src/app"}, []string{"r-PostgreSQL", "r-SQLite"}},
-		{"one person", DecisionFilter{User: "ben"}, []string{"r-Oracle"}},
-		{"one template by name", DecisionFilter{TemplateID: "storage", Limit: 1}, []string{"r-Oracle"}},
-		{"syntheses", DecisionFilter{TemplateID: "deliberation"}, []string{"d-42"}},
-		{"a field", DecisionFilter{Field: "when"}, []string{"r-ship"}},
-		{"nothing matches", DecisionFilter{Query: "zebra"}, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := s.Decisions(tt.filter)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, d := range got {
-				ids = append(ids, d.ResponseID+d.Deliberation)
-			}
-			if strings.Join(ids, ",") != strings.Join(tt.want, ",") {
-				t.Errorf("decisions = %v, want %v", ids, tt.want)
-			}
-		})
-	}
+	forEachStore(t, func(t *testing.T, open opener) {
+		s := mustRead(t, ledgerLog(t, open))
+		tests := []struct {
+			name   string
+			filter DecisionFilter
+			want   []string // titles, or response and deliberation ids
+		}{
+			{"every decision, newest first", DecisionFilter{}, []string{"d-42", "r-ship", "r-Oracle", "r-PostgreSQL", "r-SQLite"}},
+			{"a stemmed word of a question", DecisionFilter{Query: "databases"}, []string{"r-Oracle", "r-PostgreSQL", "r-SQLite"}},
+			{"a word of an answer ranks it first", DecisionFilter{Query: "database postgresql"}, []string{"r-PostgreSQL"}},
+			{"any word when none has all", DecisionFilter{Query: "sharded zebra"}, []string{"d-42"}},
+			{"a conclusion's words", DecisionFilter{Query: "working set"}, []string{"d-42"}},
+			{"punctuation is no syntax", DecisionFilter{Query: `"cache" AND (NEAR`}, []string{"d-42"}},
+			{"one project", DecisionFilter{Query: "database", Project: "/src/app"}, []string{"r-PostgreSQL", "r-SQLite"}},
+			{"one person", DecisionFilter{User: "ben"}, []string{"r-Oracle"}},
+			{"one template by name", DecisionFilter{TemplateID: "storage", Limit: 1}, []string{"r-Oracle"}},
+			{"syntheses", DecisionFilter{TemplateID: "deliberation"}, []string{"d-42"}},
+			{"a field", DecisionFilter{Field: "when"}, []string{"r-ship"}},
+			{"nothing matches", DecisionFilter{Query: "zebra"}, nil},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				got, err := s.Decisions(tt.filter)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var ids []string
+				for _, d := range got {
+					ids = append(ids, d.ResponseID+d.Deliberation)
+				}
+				if strings.Join(ids, ",") != strings.Join(tt.want, ",") {
+					t.Errorf("decisions = %v, want %v", ids, tt.want)
+				}
+			})
+		}
+	})
 }
 
 func TestDecisionKeepsQuestionsAnswersAndWho(t *testing.T) {
-	s := mustRead(t, ledgerLog(t))
-	d, err := s.Decision("r-PostgreSQL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.User != "ana" || d.Project != "/src/app" || d.Host != "claude-code" || d.TemplateID != "template:storage" || len(d.Answers) != 2 ||
-		d.Answers[0] != (Answer{Field: "store", Question: "Which database should the service use?", Answer: "PostgreSQL"}) || d.Answers[1].Answer != 6.0 {
-		t.Errorf("decision = %+v", d)
-	}
-	hand, err := s.Decision("r-ship")
-	if err != nil || len(hand.Answers) != 1 || hand.Answers[0].Question != "Ship on Friday?" {
-		t.Errorf("a hand-built form's decision = %+v, %v", hand, err)
-	}
-	l, _ := testLog(t)
-	aliased := `{"title": "A", "questions": [{"id": "x", "label": "Which alias wins?", "type": "text_input"}]}`
-	l.Append(New(mustForm(t, aliased), Event{Kind: KindResponse, Definition: []byte(aliased),
-		Response: &form.Response{ResponseID: "r-alias", Responses: map[string]any{"x": "label"}}}, Who{}))
-	if d, err := mustRead(t, l).Decision("r-alias"); err != nil || len(d.Answers) != 1 || d.Answers[0].Question != "Which alias wins?" {
-		t.Errorf("a form written with attune's aliases: %+v, %v", d, err)
-	}
-	y, err := s.Decision("d-42")
-	if err != nil || y.Kind != KindSynthesis || y.Synthesis == nil || y.Synthesis.Answer != "No: one node holds the working set" || y.Synthesis.Unresolved[0] != "growth past 2027" {
-		t.Errorf("synthesis = %+v, %v", y, err)
-	}
-	if _, err := s.Decision("nope"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("an unknown id: %v", err)
-	}
+	forEachStore(t, func(t *testing.T, open opener) {
+		s := mustRead(t, ledgerLog(t, open))
+		d, err := s.Decision("r-PostgreSQL")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.User != "ana" || d.Project != "/src/app" || d.Host != "claude-code" || d.TemplateID != "template:storage" || len(d.Answers) != 2 ||
+			d.Answers[0] != (Answer{Field: "store", Question: "Which database should the service use?", Answer: "PostgreSQL"}) || d.Answers[1].Answer != 6.0 {
+			t.Errorf("decision = %+v", d)
+		}
+		hand, err := s.Decision("r-ship")
+		if err != nil || len(hand.Answers) != 1 || hand.Answers[0].Question != "Ship on Friday?" {
+			t.Errorf("a hand-built form's decision = %+v, %v", hand, err)
+		}
+		l, _ := open(t)
+		aliased := `{"title": "A", "questions": [{"id": "x", "label": "Which alias wins?", "type": "text_input"}]}`
+		l.Append(New(mustForm(t, aliased), Event{Kind: KindResponse, Definition: []byte(aliased),
+			Response: &form.Response{ResponseID: "r-alias", Responses: map[string]any{"x": "label"}}}, Who{}))
+		if d, err := mustRead(t, l).Decision("r-alias"); err != nil || len(d.Answers) != 1 || d.Answers[0].Question != "Which alias wins?" {
+			t.Errorf("a form written with attune's aliases: %+v, %v", d, err)
+		}
+		y, err := s.Decision("d-42")
+		if err != nil || y.Kind != KindSynthesis || y.Synthesis == nil || y.Synthesis.Answer != "No: one node holds the working set" || y.Synthesis.Unresolved[0] != "growth past 2027" {
+			t.Errorf("synthesis = %+v, %v", y, err)
+		}
+		if _, err := s.Decision("nope"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("an unknown id: %v", err)
+		}
+	})
 }
 
 func TestLastAnswersAreTheProjectsNewest(t *testing.T) {
-	s := mustRead(t, ledgerLog(t))
-	got, err := s.LastAnswers("template:storage", "", "", "/src/app", []string{"store", "cap", "missing"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || got["store"].Answer != "PostgreSQL" || got["cap"].Answer != 6.0 || got["store"].ResponseID != "r-PostgreSQL" || got["store"].Time.IsZero() {
-		t.Errorf("last answers = %+v", got)
-	}
-	if got, _ := s.LastAnswers("template:storage", "", "", "/src/elsewhere", []string{"store"}); len(got) != 0 {
-		t.Errorf("another project's answers were recalled: %+v", got)
-	}
+	forEachStore(t, func(t *testing.T, open opener) {
+		s := mustRead(t, ledgerLog(t, open))
+		got, err := s.LastAnswers("template:storage", "", "", "/src/app", []string{"store", "cap", "missing"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got["store"].Answer != "PostgreSQL" || got["cap"].Answer != 6.0 || got["store"].ResponseID != "r-PostgreSQL" || got["store"].Time.IsZero() {
+			t.Errorf("last answers = %+v", got)
+		}
+		if got, _ := s.LastAnswers("template:storage", "", "", "/src/elsewhere", []string{"store"}); len(got) != 0 {
+			t.Errorf("another project's answers were recalled: %+v", got)
+		}
+	})
 }
 
 // TestVersion2DatabaseGainsTheLedger opens a database written before the
@@ -125,7 +131,7 @@ func TestLastAnswersAreTheProjectsNewest(t *testing.T) {
 func TestVersion2DatabaseGainsTheLedger(t *testing.T) {
 	l, _ := testLog(t)
 	path := filepath.Join(l.dir, dbName)
-	old := strings.Replace(schema, ",\n\tproject TEXT NOT NULL DEFAULT '',\n\tuser TEXT NOT NULL DEFAULT ''", "", 1)
+	old := strings.Replace(schema, ",\n\tproject TEXT NOT NULL DEFAULT '',\n\t\"user\" TEXT NOT NULL DEFAULT ''", "", 1)
 	if old == schema {
 		t.Fatal("the test's version 2 schema is the current one")
 	}

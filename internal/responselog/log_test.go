@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/elicit/elicit/form"
+	"github.com/elicit/elicit/internal/pgtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,18 +26,13 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv("ELICIT_TEST_WRITER"); spec != "" {
 		parts := strings.Split(spec, ",")
 		n, _ := strconv.Atoi(parts[1])
-		l := Open(parts[0])
-		l.Warn = func(w string) { fmt.Fprintln(os.Stderr, w) }
-		for i := range n {
-			l.Append(Record{Kind: KindResponse, TemplateID: "dict", Shape: parts[2], ResponseID: fmt.Sprintf("%s-%d", parts[2], i)})
-			time.Sleep(time.Millisecond) // spread the writes over the reader's ingests
-		}
+		writerMain(parts[0], os.Getenv("ELICIT_TEST_WRITER_DB"), n, parts[2])
 		os.Exit(0)
 	}
 	if dir := os.Getenv("ELICIT_TEST_READER"); dir != "" {
 		os.Exit(readerMain(dir))
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m, &pg)
 }
 
 func testLog(t *testing.T) (*Log, *[]string) {
@@ -204,124 +200,122 @@ func TestLockedDatabaseIsAWarning(t *testing.T) {
 // TestStatsMatchReference generates a log of random events and checks
 // every figure of Stats against one computed here from the same events.
 func TestStatsMatchReference(t *testing.T) {
-	l, _ := testLog(t)
-	rng := rand.New(rand.NewPCG(1, 2))
-	surfaces := []string{"ask", "widget", "native", "markdown"}
-	hosts := []string{"claude-code", "codex", "cli"}
-	type shapeInfo struct{ id, title string }
-	dicts := []shapeInfo{{"aaa", "Scope this work"}, {"bbb", "Pick a cache"}, {"ccc", "Rare one"}}
-	templates := []string{"template:session-contract", "template:review"}
+	forEachStore(t, func(t *testing.T, open opener) {
+		l, _ := open(t)
+		rng := rand.New(rand.NewPCG(1, 2))
+		surfaces := []string{"ask", "widget", "native", "markdown"}
+		hosts := []string{"claude-code", "codex", "cli"}
+		type shapeInfo struct{ id, title string }
+		dicts := []shapeInfo{{"aaa", "Scope this work"}, {"bbb", "Pick a cache"}, {"ccc", "Rare one"}}
+		templates := []string{"template:session-contract", "template:review"}
 
-	wantRendered, wantRouted, wantHosts := map[string]int{}, map[string]int{}, map[string]int{}
-	wantTemplate := map[[2]string]int{}
-	uses := map[string][2]int{} // dict shape -> renders, submissions
-	var submissions, rejected, fields, inferred, kept, fromTemplates int
-	for i := range 500 {
-		r := Record{ID: fmt.Sprintf("r%04d", i), Time: time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC), Host: hosts[rng.IntN(len(hosts))]}
-		if rng.IntN(3) == 0 {
-			r.TemplateID = templates[rng.IntN(len(templates))]
-			r.Shape = "tpl" + r.TemplateID
-		} else {
-			d := dicts[rng.IntN(2)]
-			if i == 7 || i == 8 {
-				d = dicts[2] // two uses only: no promotion
-			}
-			r.TemplateID, r.Shape, r.Title = "dict", d.id, d.title
-			r.Form = []byte(`{"title": "` + d.title + `"}`)
-		}
-		switch rng.IntN(4) {
-		case 0:
-			r.Kind, r.Surface = KindRender, surfaces[rng.IntN(len(surfaces))]
-			wantRendered[r.Surface]++
-			if r.TemplateID == "dict" {
-				u := uses[r.Shape]
-				u[0]++
-				uses[r.Shape] = u
-			}
-		case 1:
-			r.Kind, r.Surface = KindSurface, surfaces[rng.IntN(2)]
-			wantRouted[r.Surface]++
-		case 2:
-			r.Kind, r.Fields = KindResponse, 1+rng.IntN(6)
-			r.Inferred = rng.IntN(r.Fields + 1)
-			r.Kept = rng.IntN(r.Inferred + 1)
-			r.ResponseID = fmt.Sprintf("resp-%d", i)
-			submissions++
-			fields, inferred, kept = fields+r.Fields, inferred+r.Inferred, kept+r.Kept
-			wantHosts[r.Host]++
-			key := [2]string{r.TemplateID, ""}
-			if r.TemplateID == "dict" {
-				key[1] = r.Shape
-				u := uses[r.Shape]
-				u[1]++
-				uses[r.Shape] = u
+		wantRendered, wantRouted, wantHosts := map[string]int{}, map[string]int{}, map[string]int{}
+		wantTemplate := map[[2]string]int{}
+		uses := map[string][2]int{} // dict shape -> renders, submissions
+		var submissions, rejected, fields, inferred, kept, fromTemplates int
+		for i := range 500 {
+			r := Record{ID: fmt.Sprintf("r%04d", i), Time: time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC), Host: hosts[rng.IntN(len(hosts))]}
+			if rng.IntN(3) == 0 {
+				r.TemplateID = templates[rng.IntN(len(templates))]
+				r.Shape = "tpl" + r.TemplateID
 			} else {
-				fromTemplates++
+				d := dicts[rng.IntN(2)]
+				if i == 7 || i == 8 {
+					d = dicts[2] // two uses only: no promotion
+				}
+				r.TemplateID, r.Shape, r.Title = "dict", d.id, d.title
+				r.Form = []byte(`{"title": "` + d.title + `"}`)
 			}
-			wantTemplate[key]++
-		default:
-			r.Kind, r.Problems = KindRejected, 1+rng.IntN(3)
-			rejected++
+			switch rng.IntN(4) {
+			case 0:
+				r.Kind, r.Surface = KindRender, surfaces[rng.IntN(len(surfaces))]
+				wantRendered[r.Surface]++
+				if r.TemplateID == "dict" {
+					u := uses[r.Shape]
+					u[0]++
+					uses[r.Shape] = u
+				}
+			case 1:
+				r.Kind, r.Surface = KindSurface, surfaces[rng.IntN(2)]
+				wantRouted[r.Surface]++
+			case 2:
+				r.Kind, r.Fields = KindResponse, 1+rng.IntN(6)
+				r.Inferred = rng.IntN(r.Fields + 1)
+				r.Kept = rng.IntN(r.Inferred + 1)
+				r.ResponseID = fmt.Sprintf("resp-%d", i)
+				submissions++
+				fields, inferred, kept = fields+r.Fields, inferred+r.Inferred, kept+r.Kept
+				wantHosts[r.Host]++
+				key := [2]string{r.TemplateID, ""}
+				if r.TemplateID == "dict" {
+					key[1] = r.Shape
+					u := uses[r.Shape]
+					u[1]++
+					uses[r.Shape] = u
+				} else {
+					fromTemplates++
+				}
+				wantTemplate[key]++
+			default:
+				r.Kind, r.Problems = KindRejected, 1+rng.IntN(3)
+				rejected++
+			}
+			l.Append(r)
 		}
-		l.Append(r)
-	}
-	s, err := l.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	st, err := s.Stats(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gotTemplate := map[[2]string]int{}
-	for _, tc := range st.ByTemplate {
-		gotTemplate[[2]string{tc.TemplateID, tc.Shape}] = tc.Submissions
-	}
-	var wantPromote []string
-	for _, d := range dicts {
-		if max(uses[d.id][0], uses[d.id][1]) >= PromoteAfter {
-			wantPromote = append(wantPromote, d.id)
+		s := mustRead(t, l)
+		st, err := s.Stats(false)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	var gotPromote []string
-	for _, p := range st.Promote {
-		gotPromote = append(gotPromote, p.Shape)
-		if u := uses[p.Shape]; p.Uses != max(u[0], u[1]) {
-			t.Errorf("promote %s: uses %d, want %d", p.Shape, p.Uses, max(u[0], u[1]))
+		gotTemplate := map[[2]string]int{}
+		for _, tc := range st.ByTemplate {
+			gotTemplate[[2]string{tc.TemplateID, tc.Shape}] = tc.Submissions
 		}
-	}
-	checks := []struct {
-		name      string
-		got, want any
-	}{
-		{"records", st.Records, 500},
-		{"rendered", st.Rendered, wantRendered},
-		{"routed", st.Routed, wantRouted},
-		{"hosts", st.ByHost, wantHosts},
-		{"submissions", st.Submissions, submissions},
-		{"rejected", st.Rejected, rejected},
-		{"by template", gotTemplate, wantTemplate},
-		{"from templates", st.FromTemplates, float64(fromTemplates) / float64(submissions)},
-		{"inference", st.Inference, Inference{Fields: fields, Inferred: inferred, Kept: kept,
-			Rate: float64(inferred) / float64(fields), KeptRate: float64(kept) / float64(inferred)}},
-		{"keyboard hint", st.KeyboardHint != "", submissions >= KeyboardHintAfter},
-		{"promote", sorted(gotPromote), wantPromote},
-	}
-	for _, c := range checks {
-		if diff := cmp.Diff(c.want, c.got); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		var wantPromote []string
+		for _, d := range dicts {
+			if max(uses[d.id][0], uses[d.id][1]) >= PromoteAfter {
+				wantPromote = append(wantPromote, d.id)
+			}
 		}
-	}
-	if st, _ := s.Stats(true); st.KeyboardHint != "" {
-		t.Error("no keyboard hint when keyboard mode is on")
-	}
-	if err := s.MarkPromoted("aaa", "scope-this-work", time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := s.Stats(false); len(st.Promote) != len(wantPromote)-1 {
-		t.Errorf("a saved shape is still suggested: %+v", st.Promote)
-	}
+		var gotPromote []string
+		for _, p := range st.Promote {
+			gotPromote = append(gotPromote, p.Shape)
+			if u := uses[p.Shape]; p.Uses != max(u[0], u[1]) {
+				t.Errorf("promote %s: uses %d, want %d", p.Shape, p.Uses, max(u[0], u[1]))
+			}
+		}
+		checks := []struct {
+			name      string
+			got, want any
+		}{
+			{"records", st.Records, 500},
+			{"rendered", st.Rendered, wantRendered},
+			{"routed", st.Routed, wantRouted},
+			{"hosts", st.ByHost, wantHosts},
+			{"submissions", st.Submissions, submissions},
+			{"rejected", st.Rejected, rejected},
+			{"by template", gotTemplate, wantTemplate},
+			{"from templates", st.FromTemplates, float64(fromTemplates) / float64(submissions)},
+			{"inference", st.Inference, Inference{Fields: fields, Inferred: inferred, Kept: kept,
+				Rate: float64(inferred) / float64(fields), KeptRate: float64(kept) / float64(inferred)}},
+			{"keyboard hint", st.KeyboardHint != "", submissions >= KeyboardHintAfter},
+			{"promote", sorted(gotPromote), wantPromote},
+		}
+		for _, c := range checks {
+			if diff := cmp.Diff(c.want, c.got); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", c.name, diff)
+			}
+		}
+		if st, _ := s.Stats(true); st.KeyboardHint != "" {
+			t.Error("no keyboard hint when keyboard mode is on")
+		}
+		if err := s.MarkPromoted("aaa", "scope-this-work", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if st, _ := s.Stats(false); len(st.Promote) != len(wantPromote)-1 {
+			t.Errorf("a saved shape is still suggested: %+v", st.Promote)
+		}
+	})
 }
 
 func sorted(s []string) []string {

@@ -93,7 +93,7 @@ func (s *Store) noMatch(f Filter) (string, error) {
 	count := func(f Filter) (int, error) {
 		q, args := f.where()
 		var n int
-		err := s.db.QueryRow("SELECT count(*) FROM records WHERE "+q, args...).Scan(&n)
+		err := s.queryRow("SELECT count(*) FROM records WHERE "+q, args...).Scan(&n)
 		return n, err
 	}
 	if n, err := count(f); err != nil || n > 0 {
@@ -141,7 +141,7 @@ func (f Filter) narrowing() string {
 // templateIDs lists the template ids of the responses, at most
 // listedShapes of them, then how many more.
 func (s *Store) templateIDs() ([]string, error) {
-	rows, err := s.db.Query(`SELECT DISTINCT template_id FROM records WHERE kind = ? ORDER BY template_id`, KindResponse)
+	rows, err := s.query(`SELECT DISTINCT template_id FROM records WHERE kind = ? ORDER BY template_id`, KindResponse)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +234,7 @@ func (s *Store) EachResponse(f Filter, oldestFirst bool, fn func(Entry) error) e
 		if f.Limit > 0 {
 			q += fmt.Sprintf(" LIMIT %d", f.Limit-given)
 		}
-		rows, err := s.db.Query(q, args...)
+		rows, err := s.query(q, args...)
 		if err != nil {
 			return err
 		}
@@ -271,7 +271,7 @@ func (s *Store) Response(id string) (e Entry, err error) {
 }
 
 func (s *Store) response(id string) (Entry, error) {
-	rows, err := s.db.Query("SELECT "+entryColumns+` FROM records WHERE kind = ? AND (response_id = ? OR id = ?
+	rows, err := s.query("SELECT "+entryColumns+` FROM records WHERE kind = ? AND (response_id = ? OR id = ?
 		OR substr(response_id, 1, length(?)) = ? OR substr(id, 1, length(?)) = ?) ORDER BY ts DESC LIMIT 2`,
 		KindResponse, id, id, id, id, id, id)
 	if err != nil {
@@ -343,7 +343,7 @@ func (s *Store) form(shape string) (def []byte, full, title string, err error) {
 		return nil, "", "", notFound
 	}
 	var form string
-	if err := s.db.QueryRow(`SELECT title, form FROM shapes WHERE shape = ?`, full).Scan(&title, &form); err != nil {
+	if err := s.queryRow(`SELECT title, form FROM shapes WHERE shape = ?`, full).Scan(&title, &form); err != nil {
 		return nil, "", "", err
 	}
 	return []byte(form), full, title, nil
@@ -357,7 +357,7 @@ const listedShapes = 20
 // rows whose shape starts with ?1: the shape itself when it is one, the
 // only match, "" for none, or an error listing the matches.
 func (s *Store) matchShape(q, prefix string) (string, error) {
-	rows, err := s.db.Query(q, prefix)
+	rows, err := s.query(q, prefix)
 	if err != nil {
 		return "", err
 	}
@@ -404,7 +404,7 @@ func (s *Store) MarkPromoted(shape, name string, now time.Time) error {
 }
 
 func (s *Store) markPromoted(shape, name string, now time.Time) error {
-	_, err := s.db.Exec(`INSERT INTO promoted (shape, name, ts) VALUES (?, ?, ?)
+	_, err := s.exec(`INSERT INTO promoted (shape, name, ts) VALUES (?, ?, ?)
 		ON CONFLICT (shape) DO UPDATE SET name = excluded.name, ts = excluded.ts`, shape, name, now.UTC().Format(time.RFC3339Nano))
 	return err
 }

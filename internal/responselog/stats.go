@@ -95,7 +95,7 @@ func (s *Store) Stats(keyboardMode bool) (st *Stats, err error) {
 func (s *Store) stats(keyboardMode bool) (*Stats, error) {
 	st := &Stats{Partial: s.Partial, ReadOnly: s.ReadOnly, Rendered: map[string]int{}, Routed: map[string]int{}, ByHost: map[string]int{}, ByFormID: map[string]int{},
 		ByTemplate: []TemplateCount{}, Promote: []Promotion{}}
-	if err := s.db.QueryRow("SELECT count(*) FROM records").Scan(&st.Records); err != nil {
+	if err := s.queryRow("SELECT count(*) FROM records").Scan(&st.Records); err != nil {
 		return nil, err
 	}
 	if err := s.counts(`SELECT surface, count(*) FROM records WHERE kind = ? GROUP BY surface`, KindRender, st.Rendered); err != nil {
@@ -110,13 +110,13 @@ func (s *Store) stats(keyboardMode bool) (*Stats, error) {
 	if err := s.counts(`SELECT form_id, count(*) FROM records WHERE kind = ? AND form_id != '' GROUP BY form_id`, KindResponse, st.ByFormID); err != nil {
 		return nil, err
 	}
-	err := s.db.QueryRow(`SELECT count(*), coalesce(sum(fields), 0), coalesce(sum(inferred), 0), coalesce(sum(kept), 0)
+	err := s.queryRow(`SELECT count(*), coalesce(sum(fields), 0), coalesce(sum(inferred), 0), coalesce(sum(kept), 0)
 		FROM records WHERE kind = ?`, KindResponse).
 		Scan(&st.Submissions, &st.Inference.Fields, &st.Inference.Inferred, &st.Inference.Kept)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.db.QueryRow(`SELECT count(*) FROM records WHERE kind = ?`, KindRejected).Scan(&st.Rejected); err != nil {
+	if err := s.queryRow(`SELECT count(*) FROM records WHERE kind = ?`, KindRejected).Scan(&st.Rejected); err != nil {
 		return nil, err
 	}
 	st.Inference.Rate = ratio(st.Inference.Inferred, st.Inference.Fields)
@@ -143,7 +143,7 @@ func ratio(a, b int) float64 {
 }
 
 func (s *Store) counts(q, kind string, into map[string]int) error {
-	rows, err := s.db.Query(q, kind)
+	rows, err := s.query(q, kind)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func (s *Store) counts(q, kind string, into map[string]int) error {
 }
 
 func (s *Store) byTemplate(st *Stats) error {
-	rows, err := s.db.Query(`SELECT template_id, CASE WHEN template_id = 'dict' THEN shape ELSE '' END AS sh,
+	rows, err := s.query(`SELECT template_id, CASE WHEN template_id = 'dict' THEN shape ELSE '' END AS sh,
 		max(title), count(*) FROM records WHERE kind = ? GROUP BY template_id, sh ORDER BY count(*) DESC, template_id, sh`, KindResponse)
 	if err != nil {
 		return err
@@ -193,11 +193,13 @@ func (s *Store) promotions(st *Stats) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.db.Query(`SELECT r.shape, coalesce(sh.title, max(r.title)),
-		max(sum(r.kind = ?), sum(r.kind = ?)) AS uses
+	rows, err := s.query(`SELECT shape, title, CASE WHEN renders > responses THEN renders ELSE responses END AS uses FROM
+		(SELECT r.shape AS shape, coalesce(max(sh.title), max(r.title)) AS title,
+			sum(CASE WHEN r.kind = ? THEN 1 ELSE 0 END) AS renders, sum(CASE WHEN r.kind = ? THEN 1 ELSE 0 END) AS responses
 		FROM records r LEFT JOIN shapes sh ON sh.shape = r.shape
 		WHERE r.template_id = 'dict' AND r.shape NOT IN (SELECT shape FROM promoted)
-		GROUP BY r.shape HAVING uses >= ? ORDER BY uses DESC, r.shape`, KindRender, KindResponse, PromoteAfter)
+		GROUP BY r.shape) u
+		WHERE renders >= ? OR responses >= ? ORDER BY uses DESC, shape`, KindRender, KindResponse, PromoteAfter, PromoteAfter)
 	if err != nil {
 		return err
 	}
@@ -235,7 +237,7 @@ func TemplatesIn(ts *form.Templates) func(name string) bool {
 
 // promotedNames is the set of names shapes were saved as.
 func (s *Store) promotedNames() (map[string]bool, error) {
-	rows, err := s.db.Query(`SELECT name FROM promoted`)
+	rows, err := s.query(`SELECT name FROM promoted`)
 	if err != nil {
 		return nil, err
 	}
