@@ -13,7 +13,7 @@ BUILDFLAGS ?= -trimpath
 # on a fresh machine by itself.
 test: deps lint unit e2e
 
-# What the tests need besides Go (gcc for -race, Node.js 20+ and npm, tmux,
+# What the tests need besides Go (gcc for -race, Node.js 20+ and npm, tmux, PostgreSQL,
 # Chromium): scripts/test-deps installs what is missing with apt-get, and
 # stops with a message saying what to install when it cannot.
 deps:
@@ -26,8 +26,10 @@ lint:
 	$(GO) tool staticcheck ./...
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }
 
+# ELICIT_TEST_POSTGRES=required: the team store's suite fails instead of
+# skipping when PostgreSQL cannot start (internal/pgtest).
 unit:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 20m -skip '^TestE2E' ./...
+	CGO_ENABLED=1 ELICIT_TEST_POSTGRES=required $(GO) test -race -count=1 -timeout 20m -skip '^TestE2E' ./...
 
 # End-to-end suites with real outside parts: the MCP server driven by the
 # official TypeScript SDK and the MCP Inspector CLI; the real codex CLI and

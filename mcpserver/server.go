@@ -115,7 +115,8 @@ func New(opts *Options) *mcp.Server {
 	groups := groupsOf(o.Tools)
 	s := mcp.NewServer(&mcp.Implementation{Name: "elicit", Title: "elicit", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions(groups)})
-	h := &handlers{opts: o, log: openLog(o), project: responselog.ProjectPath(o.Project), user: responselog.UserName(o.Getenv)}
+	l := openLog(o)
+	h := &handlers{opts: o, log: l, project: l.Project(o.Project), user: responselog.UserName(o.Getenv)}
 	for _, t := range h.tools(o.Tools) {
 		s.AddTool(t.tool, t.handler)
 	}
@@ -158,6 +159,7 @@ func openLog(o *Options) *responselog.Log {
 			o.Warn(w)
 		}
 	}
+	l.UseDatabase(o.Project, o.Getenv)
 	return l
 }
 

@@ -60,7 +60,11 @@ func (a *app) decisionFilter(f *decisionFlags) (responselog.DecisionFilter, erro
 		out.User = responselog.UserName(a.getenv)
 	}
 	if !f.every {
-		out.Project = responselog.ProjectPath(a.project())
+		l, err := a.readLog()
+		if err != nil {
+			return out, err
+		}
+		out.Project = l.Project(a.project())
 	}
 	return out, nil
 }

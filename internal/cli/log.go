@@ -39,6 +39,7 @@ func (a *app) responseLog() *responselog.Log {
 	a.log = responselog.Open(dir)
 	a.log.Warn = a.logWarn
 	a.log.Keep = a.logRetention()
+	a.log.UseDatabase(a.project(), a.getenv)
 	return a.log
 }
 
@@ -74,9 +75,10 @@ func (a *app) logWarn(w string) {
 // when it is off), the agent that ran the command, and the commands that
 // reach each surface.
 func (a *app) door() *formrun.Door {
+	l := a.responseLog()
 	who := responselog.CLIHost(a.getenv)
-	who.Project, who.User = responselog.ProjectPath(a.project()), responselog.UserName(a.getenv)
-	return &formrun.Door{Log: a.responseLog(), Who: who, How: surfaceHow, NoRecall: a.recallOff}
+	who.Project, who.User = l.Project(a.project()), responselog.UserName(a.getenv)
+	return &formrun.Door{Log: l, Who: who, How: surfaceHow, NoRecall: a.recallOff}
 }
 
 // runForm is form f, cast from template tmpl ("" for a hand-built form),

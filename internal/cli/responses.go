@@ -48,17 +48,28 @@ func (o *outputFormat) register(cmd *cobra.Command, what string) {
 
 // openLog ingests the journal and opens the log for reading.
 func (a *app) openLog() (*responselog.Store, error) {
-	l := a.responseLog()
-	if l == nil {
-		dir := responselog.DirFor(a.getenv)
-		if dir == "" {
-			return nil, errors.New("the response log needs ELICIT_HOME or HOME")
-		}
-		l = responselog.Open(dir) // off for writing, still readable
-		l.Warn = a.logWarn
-		l.Keep = a.logRetention()
+	l, err := a.readLog()
+	if err != nil {
+		return nil, err
 	}
 	return l.Read()
+}
+
+// readLog is the log commands read: the response log, still readable when
+// logging is off.
+func (a *app) readLog() (*responselog.Log, error) {
+	if l := a.responseLog(); l != nil {
+		return l, nil
+	}
+	dir := responselog.DirFor(a.getenv)
+	if dir == "" {
+		return nil, errors.New("the response log needs ELICIT_HOME or HOME")
+	}
+	l := responselog.Open(dir) // off for writing, still readable
+	l.Warn = a.logWarn
+	l.Keep = a.logRetention()
+	l.UseDatabase(a.project(), a.getenv)
+	return l, nil
 }
 
 // explainLog says on stderr why the log may hold less than expected:

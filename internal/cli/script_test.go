@@ -7,10 +7,13 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/elicit/elicit/internal/pgtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -18,7 +21,7 @@ import (
 // as "elicit-exit CODE ARGS...", which runs elicit with ARGS and succeeds
 // only when elicit's exit code is CODE (so scripts can assert 1 versus 2).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(stopPostgres{m}, map[string]func(){
 		"elicit":      func() { os.Exit(Main()) },
 		"elicit-exit": elicitExit,
 	})
@@ -49,12 +52,59 @@ func TestScript(t *testing.T) {
 			e.Setenv("HOME", e.WorkDir)
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond != "postgres" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			postgresStarted.Store(true)
+			s, err := postgres()
+			if s == nil && os.Getenv(pgtest.RequiredEnv) == "required" {
+				return false, fmt.Errorf("PostgreSQL is required (%s=required) and cannot start: %v", pgtest.RequiredEnv, err)
+			}
+			return s != nil, nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"teamdb":  teamdb,
 			"mkfifo":  mkfifo,
 			"bigfile": bigfile,
 			"pagereq": pagereq,
 		},
 	})
+}
+
+// The scripts' PostgreSQL server starts with the first script that asks
+// for one, and stops when the tests end.
+var (
+	postgres        = sync.OnceValues(pgtest.Start)
+	postgresStarted atomic.Bool
+)
+
+type stopPostgres struct{ m *testing.M }
+
+func (r stopPostgres) Run() int {
+	code := r.m.Run()
+	if postgresStarted.Load() {
+		if s, _ := postgres(); s != nil {
+			s.Stop()
+		}
+	}
+	return code
+}
+
+// teamdb VAR creates an empty team database on the tests' PostgreSQL
+// server ([postgres] says whether there is one) and sets VAR to its
+// address.
+func teamdb(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: teamdb VAR")
+	}
+	s, err := postgres()
+	if s == nil {
+		ts.Fatalf("no PostgreSQL server (check [postgres] first): %v", err)
+	}
+	url, err := s.Create()
+	ts.Check(err)
+	ts.Setenv(args[0], url)
 }
 
 // mkfifo NAME creates a named pipe.

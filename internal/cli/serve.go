@@ -207,6 +207,7 @@ func (a *app) serveLog() (*responselog.Log, bool) {
 		defer mu.Unlock()
 		a.logWarn(w)
 	}
+	l.UseDatabase(a.project(), a.getenv)
 	return l, writes
 }
 
