@@ -118,6 +118,9 @@ func TestTeamWritersLoseNothingAcrossARestart(t *testing.T) {
 	if n, err := s.Decisions(DecisionFilter{Limit: 10000}); err != nil || len(n) != writers*each {
 		t.Errorf("%d decisions, %v; want %d", len(n), err, writers*each)
 	}
+	if st, err := s.Stats(false); err != nil || st.Records != writers*each || st.Submissions != writers*each {
+		t.Errorf("stats: %+v, %v; want %d records and submissions", st, err, writers*each)
+	}
 	t.Logf("%d of %d writers had records waiting in their journal after the restart", waited, writers)
 }
 
@@ -181,8 +184,7 @@ func TestNewerTeamSchemaIsRefused(t *testing.T) {
 	pgtest.Need(t, pg)
 	l, _ := teamLog(t)
 	mustRead(t, l)
-	name, _, _ := strings.Cut(strings.SplitN(l.DatabaseURL, "@/", 2)[1], "?")
-	if err := pg.Exec(name, fmt.Sprintf("INSERT INTO elicit_schema (version) VALUES (%d)", len(pgMigrations)+1)); err != nil {
+	if err := pg.Exec(teamDatabaseName(l.DatabaseURL), fmt.Sprintf("INSERT INTO elicit_schema (version) VALUES (%d)", len(pgMigrations)+1)); err != nil {
 		t.Fatal(err)
 	}
 	closePools()
@@ -216,4 +218,30 @@ func TestNumberedPlaceholders(t *testing.T) {
 			t.Errorf("numbered(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// TestVersion1TeamDatabaseGainsTheTallies checks the team store's second
+// migration: a database of schema 1 gets its records counted.
+func TestVersion1TeamDatabaseGainsTheTallies(t *testing.T) {
+	pgtest.Need(t, pg)
+	l, _ := teamLog(t)
+	for i := range 3 {
+		l.Append(Record{Kind: KindResponse, TemplateID: "template:a", Shape: "s", ResponseID: fmt.Sprint("r", i)})
+	}
+	mustRead(t, l)
+	if err := pg.Exec(teamDatabaseName(l.DatabaseURL), "DROP TABLE tallies; DELETE FROM elicit_schema WHERE version = 2"); err != nil {
+		t.Fatal(err)
+	}
+	closePools()
+	if st, err := mustRead(t, l).Stats(false); err != nil || st.Records != 3 || st.Submissions != 3 {
+		t.Errorf("stats: %+v, %v; want the 3 records", st, err)
+	}
+}
+
+// teamDatabaseName is the name of the tests' database at url
+// (postgres://postgres@/NAME?host=…).
+func teamDatabaseName(url string) string {
+	_, rest, _ := strings.Cut(url, "@/")
+	name, _, _ := strings.Cut(rest, "?")
+	return name
 }

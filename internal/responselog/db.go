@@ -20,8 +20,9 @@ import (
 )
 
 // schemaVersion is the database's PRAGMA user_version: 2 added the
-// records' form_id, 3 their project and user and the decision ledger.
-const schemaVersion = 3
+// records' form_id, 3 their project and user and the decision ledger, 4
+// the tallies stats reads.
+const schemaVersion = 4
 
 const schema = `
 CREATE TABLE IF NOT EXISTS records (
@@ -59,7 +60,8 @@ CREATE TABLE IF NOT EXISTS promoted (
 	shape TEXT PRIMARY KEY,
 	name TEXT NOT NULL,
 	ts TEXT NOT NULL
-);`
+);
+` + talliesTable + `;`
 
 // Store is the log's database, with the journal ingested.
 type Store struct {
@@ -331,6 +333,11 @@ func migrate(db *sql.DB) error {
 	if err := migrateLedger(db, v); err != nil {
 		return err
 	}
+	if v > 0 && v < 4 { // written before the tallies
+		if err := retallyDB(db); err != nil {
+			return err
+		}
+	}
 	_, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion))
 	return err
 }
@@ -425,6 +432,9 @@ func (s *Store) fill(from string) (note string, err error) {
 			return "", err
 		}
 		if err := reindexDecisions(tx.Tx); err != nil {
+			return "", err
+		}
+		if err := retally(tx); err != nil {
 			return "", err
 		}
 	}

@@ -119,12 +119,44 @@ func decisionOf(r *Record) (d decisionRow, ok bool, err error) {
 // addDecision adds r to an SQLite ledger when it is a decision; a
 // decision already in is left as it is.
 func addDecision(tx *sql.Tx, r *Record, ts string) error {
+	d, err := prepareDecisions(tx)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	return d.add(r, ts)
+}
+
+// decisionStmts insert decisions into the SQLite ledger and its full-text
+// index, prepared once for an ingest.
+type decisionStmts struct{ dec, text *sql.Stmt }
+
+func prepareDecisions(tx *sql.Tx) (*decisionStmts, error) {
+	dec, err := tx.Prepare(`INSERT INTO decisions (id, ts, kind, template_id, form_id, shape, title, project, host, via, "user", ref, body)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`)
+	if err != nil {
+		return nil, err
+	}
+	text, err := tx.Prepare(`INSERT INTO decisions_text (rowid, title, asked, answered) VALUES (?,?,?,?)`)
+	if err != nil {
+		dec.Close()
+		return nil, err
+	}
+	return &decisionStmts{dec, text}, nil
+}
+
+func (s *decisionStmts) close() {
+	s.dec.Close()
+	s.text.Close()
+}
+
+// add inserts r's decision, if it is one and is not in the ledger yet.
+func (s *decisionStmts) add(r *Record, ts string) error {
 	d, ok, err := decisionOf(r)
 	if !ok || err != nil {
 		return err
 	}
-	res, err := tx.Exec(`INSERT INTO decisions (id, ts, kind, template_id, form_id, shape, title, project, host, via, "user", ref, body)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`, r.ID, ts, r.Kind, r.TemplateID, r.FormID, r.Shape, r.Title, r.Project, r.Host, r.Via, r.User, d.ref, d.body)
+	res, err := s.dec.Exec(r.ID, ts, r.Kind, r.TemplateID, r.FormID, r.Shape, r.Title, r.Project, r.Host, r.Via, r.User, d.ref, d.body)
 	if err != nil {
 		return err
 	}
@@ -135,7 +167,7 @@ func addDecision(tx *sql.Tx, r *Record, ts string) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.Exec(`INSERT INTO decisions_text (rowid, title, asked, answered) VALUES (?,?,?,?)`, row, r.Title, d.asked, d.answered)
+	_, err = s.text.Exec(row, r.Title, d.asked, d.answered)
 	return err
 }
 
@@ -299,24 +331,44 @@ type DecisionFilter struct {
 // defaultDecisions is how many decisions a listing shows by default.
 const defaultDecisions = 20
 
+// searchCandidates is how many of a search's matches are ranked: the
+// newest ones. A word most decisions have would otherwise have every one
+// of them scored, at a cost that grows with the ledger; among the newest
+// 5,000 the best are found in milliseconds, and an older decision that
+// matches as well is found by a word it has that fewer others do.
+var searchCandidates = 5000 // a variable for the tests
+
 // Decisions lists the ledger's decisions that f keeps.
 func (s *Store) Decisions(f DecisionFilter) ([]Decision, error) {
+	var out []Decision
+	err := s.EachDecision(f, func(d Decision) error {
+		out = append(out, d)
+		return nil
+	})
+	return out, err
+}
+
+// EachDecision calls fn with each decision f keeps, in order, one row at
+// a time (a listing of any length holds one decision in memory); an error
+// of fn stops it and is returned.
+func (s *Store) EachDecision(f DecisionFilter, fn func(Decision) error) error {
 	if f.Limit <= 0 {
 		f.Limit = defaultDecisions
 	}
 	where, args := f.where(s)
 	terms := queryTerms(f.Query)
 	if len(terms) == 0 {
-		return s.decisions(`SELECT `+decisionCols+` FROM decisions d`+where+` ORDER BY d.ts DESC LIMIT ?`, append(args, f.Limit)...)
+		_, err := s.eachDecision(`SELECT `+decisionCols+` FROM decisions d`+where+` ORDER BY d.ts DESC LIMIT ?`, fn, append(args, f.Limit)...)
+		return err
 	}
 	for _, anyWord := range []bool{false, true} { // every word, then any
 		q, match := s.backend().search(terms, anyWord, where)
-		out, err := s.decisions(q, append(append([]any{match}, args...), f.Limit)...)
-		if err != nil || len(out) > 0 || len(terms) == 1 {
-			return out, err
+		n, err := s.eachDecision(q, fn, append(append([]any{match}, args...), f.Limit)...)
+		if err != nil || n > 0 || len(terms) == 1 {
+			return err
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // Decision is the decision with id (a record id, a response id, or a
@@ -373,22 +425,32 @@ func (f DecisionFilter) where(s *Store) (string, []any) {
 }
 
 func (s *Store) decisions(q string, args ...any) ([]Decision, error) {
+	var out []Decision
+	_, err := s.eachDecision(q, func(d Decision) error {
+		out = append(out, d)
+		return nil
+	}, args...)
+	return out, err
+}
+
+// eachDecision calls fn with each decision q reads, and counts them.
+func (s *Store) eachDecision(q string, fn func(Decision) error, args ...any) (int, error) {
 	rows, err := s.query(q, args...)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer rows.Close()
-	var out []Decision
+	n := 0
 	for rows.Next() {
 		var d Decision
 		var ts, ref, body string
 		if err := rows.Scan(&d.ID, &ts, &d.Kind, &d.TemplateID, &d.FormID, &d.Title, &d.Project, &d.Host, &d.Via, &d.User, &ref, &body); err != nil {
-			return nil, err
+			return n, err
 		}
 		d.Time, _ = time.Parse(time.RFC3339Nano, ts)
 		var b decisionBody
 		if err := json.Unmarshal([]byte(body), &b); err != nil {
-			return nil, fmt.Errorf("decision %s: %w", d.ID, err)
+			return n, fmt.Errorf("decision %s: %w", d.ID, err)
 		}
 		d.Answers, d.Synthesis = b.Answers, b.Synthesis
 		if d.Kind == KindSynthesis {
@@ -396,9 +458,12 @@ func (s *Store) decisions(q string, args ...any) ([]Decision, error) {
 		} else {
 			d.ResponseID = ref
 		}
-		out = append(out, d)
+		n++
+		if err := fn(d); err != nil {
+			return n, err
+		}
 	}
-	return out, rows.Err()
+	return n, rows.Err()
 }
 
 // queryTerms are the words of a search, lower-cased: letters and digits
@@ -516,8 +581,16 @@ func backfillDecisions(tx *sql.Tx) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	if len(old) == 0 {
+		return nil
+	}
+	d, err := prepareDecisions(tx)
+	if err != nil {
+		return err
+	}
+	defer d.close()
 	for i := range old {
-		if err := addDecision(tx, &old[i], times[i]); err != nil {
+		if err := d.add(&old[i], times[i]); err != nil {
 			return err
 		}
 	}

@@ -126,8 +126,8 @@ func TestLastAnswersAreTheProjectsNewest(t *testing.T) {
 }
 
 // TestVersion2DatabaseGainsTheLedger opens a database written before the
-// ledger: its responses become decisions, a hand-built form's with the
-// questions its shape kept.
+// ledger and the tallies: its responses become decisions, a hand-built
+// form's with the questions its shape kept, and are counted.
 func TestVersion2DatabaseGainsTheLedger(t *testing.T) {
 	l, _ := testLog(t)
 	path := filepath.Join(l.dir, dbName)
@@ -152,4 +152,34 @@ func TestVersion2DatabaseGainsTheLedger(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].ResponseID != "resp-old" || got[0].Answers[0].Answer != "MySQL" {
 		t.Errorf("decisions = %+v, %v", got, err)
 	}
+	if st, err := s.Stats(false); err != nil || st.Records != 1 || st.Submissions != 1 || len(st.ByTemplate) != 1 {
+		t.Errorf("stats of the upgraded database: %+v, %v; want its one response counted", st, err)
+	}
+}
+
+// TestSearchRanksTheNewestMatchesOfTheFilter checks that a search scores
+// only the newest searchCandidates matches, and that those are the newest
+// of the decisions the filters keep, not of every decision.
+func TestSearchRanksTheNewestMatchesOfTheFilter(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open opener) {
+		defer func(n int) { searchCandidates = n }(searchCandidates)
+		searchCandidates = 2
+		s := mustRead(t, ledgerLog(t, open))
+		// Three decisions ask "Which database…": two in /src/app (the
+		// older ones), one in /src/other (the newest).
+		got, err := s.Decisions(DecisionFilter{Query: "database", Project: "/src/app"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[0].Project != "/src/app" || got[1].Project != "/src/app" {
+			t.Errorf("got %d decisions, want this project's two: %+v", len(got), got)
+		}
+		got, err = s.Decisions(DecisionFilter{Query: "database"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[0].ResponseID == "r-SQLite" || got[1].ResponseID == "r-SQLite" {
+			t.Errorf("got %+v, want the two newest matches (not the oldest, r-SQLite)", got)
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -91,6 +92,21 @@ CREATE INDEX decisions_project ON decisions (project, ts);
 CREATE INDEX decisions_template ON decisions (template_id, ts);
 CREATE INDEX decisions_ref ON decisions (ref);
 CREATE INDEX decisions_words ON decisions USING gin (words);`,
+	// 2: the tallies stats reads, filled from the records.
+	`CREATE TABLE tallies (
+	kind TEXT COLLATE "C" NOT NULL,
+	dim TEXT COLLATE "C" NOT NULL,
+	key TEXT COLLATE "C" NOT NULL,
+	sub TEXT COLLATE "C" NOT NULL,
+	n BIGINT NOT NULL,
+	fields BIGINT NOT NULL,
+	inferred BIGINT NOT NULL,
+	kept BIGINT NOT NULL,
+	title TEXT COLLATE "C" NOT NULL,
+	PRIMARY KEY (kind, dim, key, sub)
+);
+INSERT INTO tallies (kind, dim, key, sub, n, fields, inferred, kept, title) ` + strings.Join(tallySelects("TRUE"), `;
+INSERT INTO tallies (kind, dim, key, sub, n, fields, inferred, kept, title) `),
 }
 
 // pgSchemaLock is the advisory lock migrations take, so that members
@@ -276,9 +292,10 @@ const pgBatch = 500
 // batch ordered by id (and the shapes by shape), so that members ingesting
 // at once take their rows' locks in one order.
 type pgInserter struct {
-	tx     txn
-	recs   []pgRecord
-	shapes map[string]pgShape
+	tx      txn
+	recs    []pgRecord
+	shapes  map[string]pgShape
+	tallies tallies
 }
 
 type pgRecord struct {
@@ -291,7 +308,7 @@ type pgRecord struct {
 type pgShape struct{ title, form, ts string }
 
 func (postgresDB) inserter(tx txn) (inserter, error) {
-	return &pgInserter{tx: tx, shapes: map[string]pgShape{}}, nil
+	return &pgInserter{tx: tx, shapes: map[string]pgShape{}, tallies: tallies{}}, nil
 }
 
 func (ins *pgInserter) add(r *Record, ts string) error {
@@ -314,6 +331,9 @@ func (ins *pgInserter) add(r *Record, ts string) error {
 
 func (ins *pgInserter) flush() error {
 	if err := ins.flushRecords(); err != nil {
+		return err
+	}
+	if err := ins.tallies.apply(ins.tx); err != nil {
 		return err
 	}
 	if len(ins.shapes) == 0 {
@@ -372,14 +392,37 @@ func (ins *pgInserter) flushRecords() error {
 			}
 		}
 	}
-	ins.recs = ins.recs[:0]
-	_, err := ins.tx.Exec(`INSERT INTO records (id, ts, kind, template_id, shape, title, host, host_version, via,
+	rows, err := ins.tx.Query(`INSERT INTO records (id, ts, kind, template_id, shape, title, host, host_version, via,
 		surface, reason, response_id, responses, form_id, project, "user", fields, inferred, kept, problems)
 		SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
 			?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::int[])
-		ON CONFLICT DO NOTHING`,
+		ON CONFLICT DO NOTHING RETURNING id`,
 		text[0], text[1], text[2], text[3], text[4], text[5], text[6], text[7], text[8], text[9], text[10], text[11], text[12],
 		text[13], text[14], text[15], ints[0], ints[1], ints[2], ints[3])
+	if err != nil {
+		return err
+	}
+	// Only the records that went in are counted: one already in is
+	// another member's, or this journal's ingested before.
+	in := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		in[id] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, p := range ins.recs {
+		if in[p.r.ID] {
+			ins.tallies.add(p.r)
+		}
+	}
+	ins.recs = ins.recs[:0]
 	if err != nil || dec == nil {
 		return err
 	}
@@ -399,7 +442,8 @@ func (ins *pgInserter) flushRecords() error {
 }
 
 // search ranks by ts_rank over the decisions' words, the question
-// weighted above the title and the answer, as SQLite's BM25 does.
+// weighted above the title and the answer, as SQLite's BM25 does, among
+// the newest searchCandidates matches.
 func (postgresDB) search(words []string, anyWord bool, where string) (string, any) {
 	join := " & "
 	if anyWord {
@@ -409,8 +453,9 @@ func (postgresDB) search(words []string, anyWord bool, where string) (string, an
 	if where != "" {
 		cond = where + " AND "
 	}
-	return `SELECT ` + decisionCols + ` FROM (SELECT to_tsquery('english', ?) AS q) m, decisions d` + cond +
-		`d.words @@ m.q ORDER BY ts_rank(d.words, m.q) DESC, d.ts DESC LIMIT ?`, strings.Join(words, join)
+	return `SELECT ` + decisionCols + ` FROM (SELECT ` + decisionCols + `, ts_rank(d.words, m.q) AS score
+		FROM (SELECT to_tsquery('english', ?) AS q) m, decisions d` + cond + `d.words @@ m.q
+		ORDER BY d.ts DESC LIMIT ` + strconv.Itoa(searchCandidates) + `) d ORDER BY d.score DESC, d.ts DESC LIMIT ?`, strings.Join(words, join)
 }
 
 func (postgresDB) answered() string {

@@ -2,6 +2,7 @@ package responselog
 
 import (
 	"database/sql"
+	"strconv"
 	"strings"
 )
 
@@ -14,8 +15,10 @@ func (sqliteDB) bind(q string) string { return q }
 
 // sqliteInserter holds the statements that add records to a transaction.
 type sqliteInserter struct {
-	tx         *sql.Tx
+	tx         txn
 	rec, shape *sql.Stmt
+	dec        *decisionStmts
+	tallies    tallies
 }
 
 func (sqliteDB) inserter(tx txn) (inserter, error) {
@@ -29,7 +32,11 @@ func (sqliteDB) inserter(tx txn) (inserter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sqliteInserter{tx.Tx, rec, shape}, nil
+	dec, err := prepareDecisions(tx.Tx)
+	if err != nil {
+		return nil, err
+	}
+	return &sqliteInserter{tx, rec, shape, dec, tallies{}}, nil
 }
 
 // shapeUpsert keeps the newest definition of each hand-built form's shape.
@@ -38,11 +45,15 @@ const shapeUpsert = `INSERT INTO shapes (shape, title, form, last_seen) VALUES (
 		WHERE excluded.last_seen >= shapes.last_seen`
 
 func (ins *sqliteInserter) add(r *Record, ts string) error {
-	if _, err := ins.rec.Exec(r.ID, ts, r.Kind, r.TemplateID, r.Shape, r.Title, r.Host, r.HostVersion, r.Via,
-		r.Surface, r.Reason, r.Fields, r.Inferred, r.Kept, r.ResponseID, string(r.Responses), r.Problems, r.FormID, r.Project, r.User); err != nil {
+	res, err := ins.rec.Exec(r.ID, ts, r.Kind, r.TemplateID, r.Shape, r.Title, r.Host, r.HostVersion, r.Via,
+		r.Surface, r.Reason, r.Fields, r.Inferred, r.Kept, r.ResponseID, string(r.Responses), r.Problems, r.FormID, r.Project, r.User)
+	if err != nil {
 		return err
 	}
-	if err := addDecision(ins.tx, r, ts); err != nil {
+	if n, _ := res.RowsAffected(); n == 1 {
+		ins.tallies.add(r)
+	}
+	if err := ins.dec.add(r, ts); err != nil {
 		return err
 	}
 	if len(r.Form) > 0 {
@@ -53,9 +64,14 @@ func (ins *sqliteInserter) add(r *Record, ts string) error {
 	return nil
 }
 
-func (*sqliteInserter) flush() error { return nil }
+// flush adds up the tallies; every row went in as it was added (the
+// statements close with the transaction).
+func (ins *sqliteInserter) flush() error { return ins.tallies.apply(ins.tx) }
 
 func (sqliteDB) prune(tx txn, cutoff string) error {
+	if err := untally(tx, "ts < ?", cutoff); err != nil {
+		return err
+	}
 	if _, err := tx.Exec(`DELETE FROM records WHERE ts < ?`, cutoff); err != nil {
 		return err
 	}
@@ -66,9 +82,9 @@ func (sqliteDB) prune(tx txn, cutoff string) error {
 }
 
 // search ranks by BM25, the question weighted above the title and the
-// answer, and gives row ids; the filters apply to those. The filters and
-// the order are taken on the ranks and the filtered columns alone; only
-// the rows kept are read whole.
+// answer, the newest searchCandidates matches that pass the filters (the
+// full-text index gives its matches newest first, so the rest are never
+// scored); only the rows kept are read whole.
 func (sqliteDB) search(words []string, anyWord bool, where string) (string, any) {
 	quoted := make([]string, len(words))
 	for i, w := range words {
@@ -78,9 +94,12 @@ func (sqliteDB) search(words []string, anyWord bool, where string) (string, any)
 	if anyWord {
 		join = " OR "
 	}
-	return `SELECT ` + decisionCols + ` FROM (SELECT t.rowid AS rid, t.score, d.ts FROM
-			(SELECT rowid, bm25(decisions_text, 2, 4, 1) AS score FROM decisions_text WHERE decisions_text MATCH ?) t
-			JOIN decisions d ON d.rowid = t.rowid` + where + ` ORDER BY t.score, d.ts DESC LIMIT ?) top
+	cond := strings.Replace(where, " WHERE ", " AND ", 1)
+	return `SELECT ` + decisionCols + ` FROM (SELECT rid, score, ts FROM
+			(SELECT t.rowid AS rid, bm25(decisions_text, 2, 4, 1) AS score, d.ts AS ts FROM decisions_text t
+				JOIN decisions d ON d.rowid = t.rowid WHERE decisions_text MATCH ?` + cond + `
+				ORDER BY t.rowid DESC LIMIT ` + strconv.Itoa(searchCandidates) + `)
+			ORDER BY score, ts DESC LIMIT ?) top
 			JOIN decisions d ON d.rowid = top.rid ORDER BY top.score, top.ts DESC`, strings.Join(quoted, join)
 }
 

@@ -95,28 +95,25 @@ func (s *Store) Stats(keyboardMode bool) (st *Stats, err error) {
 func (s *Store) stats(keyboardMode bool) (*Stats, error) {
 	st := &Stats{Partial: s.Partial, ReadOnly: s.ReadOnly, Rendered: map[string]int{}, Routed: map[string]int{}, ByHost: map[string]int{}, ByFormID: map[string]int{},
 		ByTemplate: []TemplateCount{}, Promote: []Promotion{}}
-	if err := s.queryRow("SELECT count(*) FROM records").Scan(&st.Records); err != nil {
+	// Every figure comes from the tallies (tally.go), not the records.
+	if err := s.queryRow(`SELECT coalesce(sum(n), 0) FROM tallies WHERE dim = 'all'`).Scan(&st.Records); err != nil {
 		return nil, err
 	}
-	if err := s.counts(`SELECT surface, count(*) FROM records WHERE kind = ? GROUP BY surface`, KindRender, st.Rendered); err != nil {
-		return nil, err
+	for _, c := range []struct {
+		kind, dim string
+		into      map[string]int
+	}{{KindRender, "surface", st.Rendered}, {KindSurface, "surface", st.Routed}, {KindResponse, "host", st.ByHost}, {KindResponse, "form", st.ByFormID}} {
+		if err := s.counts(`SELECT key, n FROM tallies WHERE kind = ? AND dim = ?`, c.kind, c.dim, c.into); err != nil {
+			return nil, err
+		}
 	}
-	if err := s.counts(`SELECT surface, count(*) FROM records WHERE kind = ? GROUP BY surface`, KindSurface, st.Routed); err != nil {
-		return nil, err
-	}
-	if err := s.counts(`SELECT host, count(*) FROM records WHERE kind = ? GROUP BY host`, KindResponse, st.ByHost); err != nil {
-		return nil, err
-	}
-	if err := s.counts(`SELECT form_id, count(*) FROM records WHERE kind = ? AND form_id != '' GROUP BY form_id`, KindResponse, st.ByFormID); err != nil {
-		return nil, err
-	}
-	err := s.queryRow(`SELECT count(*), coalesce(sum(fields), 0), coalesce(sum(inferred), 0), coalesce(sum(kept), 0)
-		FROM records WHERE kind = ?`, KindResponse).
+	err := s.queryRow(`SELECT coalesce(sum(n), 0), coalesce(sum(fields), 0), coalesce(sum(inferred), 0), coalesce(sum(kept), 0)
+		FROM tallies WHERE kind = ? AND dim = 'all'`, KindResponse).
 		Scan(&st.Submissions, &st.Inference.Fields, &st.Inference.Inferred, &st.Inference.Kept)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.queryRow(`SELECT count(*) FROM records WHERE kind = ?`, KindRejected).Scan(&st.Rejected); err != nil {
+	if err := s.queryRow(`SELECT coalesce(sum(n), 0) FROM tallies WHERE kind = ? AND dim = 'all'`, KindRejected).Scan(&st.Rejected); err != nil {
 		return nil, err
 	}
 	st.Inference.Rate = ratio(st.Inference.Inferred, st.Inference.Fields)
@@ -142,8 +139,8 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-func (s *Store) counts(q, kind string, into map[string]int) error {
-	rows, err := s.query(q, kind)
+func (s *Store) counts(q, kind, dim string, into map[string]int) error {
+	rows, err := s.query(q, kind, dim)
 	if err != nil {
 		return err
 	}
@@ -163,8 +160,7 @@ func (s *Store) counts(q, kind string, into map[string]int) error {
 }
 
 func (s *Store) byTemplate(st *Stats) error {
-	rows, err := s.query(`SELECT template_id, CASE WHEN template_id = 'dict' THEN shape ELSE '' END AS sh,
-		max(title), count(*) FROM records WHERE kind = ? GROUP BY template_id, sh ORDER BY count(*) DESC, template_id, sh`, KindResponse)
+	rows, err := s.query(`SELECT key, sub, title, n FROM tallies WHERE kind = ? AND dim = 'template' ORDER BY n DESC, key, sub`, KindResponse)
 	if err != nil {
 		return err
 	}
@@ -194,11 +190,11 @@ func (s *Store) promotions(st *Stats) error {
 		return err
 	}
 	rows, err := s.query(`SELECT shape, title, CASE WHEN renders > responses THEN renders ELSE responses END AS uses FROM
-		(SELECT r.shape AS shape, coalesce(max(sh.title), max(r.title)) AS title,
-			sum(CASE WHEN r.kind = ? THEN 1 ELSE 0 END) AS renders, sum(CASE WHEN r.kind = ? THEN 1 ELSE 0 END) AS responses
-		FROM records r LEFT JOIN shapes sh ON sh.shape = r.shape
-		WHERE r.template_id = 'dict' AND r.shape NOT IN (SELECT shape FROM promoted)
-		GROUP BY r.shape) u
+		(SELECT t.key AS shape, coalesce(max(sh.title), max(t.title)) AS title,
+			sum(CASE WHEN t.kind = ? THEN t.n ELSE 0 END) AS renders, sum(CASE WHEN t.kind = ? THEN t.n ELSE 0 END) AS responses
+		FROM tallies t LEFT JOIN shapes sh ON sh.shape = t.key
+		WHERE t.dim = 'shape' AND t.key NOT IN (SELECT shape FROM promoted)
+		GROUP BY t.key) u
 		WHERE renders >= ? OR responses >= ? ORDER BY uses DESC, shape`, KindRender, KindResponse, PromoteAfter, PromoteAfter)
 	if err != nil {
 		return err
