@@ -113,11 +113,21 @@ func (a *app) printDecisions(f *decisionFlags, query string) error {
 		return err
 	}
 	defer s.Close()
-	list, err := s.Decisions(filter)
+	// One decision at a time: a listing of any length holds one.
+	jw := &jsonArray{w: a.stdout}
+	n := 0
+	err = s.EachDecision(filter, func(d responselog.Decision) error {
+		n++
+		if f.json {
+			return jw.add(d)
+		}
+		a.printDecision(&d, false)
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	if len(list) == 0 {
+	if n == 0 {
 		where := "in this project's ledger (--all-projects reads every project's)"
 		if f.every {
 			where = "in the ledger"
@@ -129,13 +139,7 @@ func (a *app) printDecisions(f *decisionFlags, query string) error {
 		}
 	}
 	if f.json {
-		if list == nil {
-			list = []responselog.Decision{}
-		}
-		return writeJSON(a.stdout, list)
-	}
-	for i := range list {
-		a.printDecision(&list[i], false)
+		return jw.close()
 	}
 	return nil
 }

@@ -107,16 +107,8 @@ func (a *app) responsesList() *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			var n int
-			if out.json || out.csv { // one row at a time: memory does not grow with the log
-				n, err = a.streamEntries(s, filter, false, out)
-			} else {
-				var list []responselog.Entry
-				list, err = s.Responses(filter)
-				if err == nil {
-					n, err = len(list), a.printEntries(list, out)
-				}
-			}
+			// One row at a time: memory does not grow with the log.
+			n, err := a.streamEntries(s, filter, false, out)
 			if err != nil {
 				return err
 			}
@@ -235,21 +227,36 @@ func (a *app) printEntries(list []responselog.Entry, out outputFormat) error {
 	case out.csv:
 		return writeCSV(a.stdout, list)
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RESPONSE\tTIME\tTEMPLATE\tHOST\tTITLE")
+	t := entryTable(a.stdout)
 	for _, e := range list {
-		tmpl := e.TemplateID
-		if tmpl == "dict" {
-			tmpl += " " + e.Shape
+		if err := t.add(e); err != nil {
+			return err
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cells(e.ResponseID, e.Time.Local().Format("2006-01-02 15:04"), tmpl, hostText(e), e.Title)...)
 	}
-	return tw.Flush()
+	return t.flush()
 }
 
-// streamEntries prints the responses f keeps as JSON or CSV one at a
-// time, as they are read (oldest first with oldestFirst), and counts them:
-// an export of any size holds one response in memory.
+// entriesTable is the table responses list prints.
+type entriesTable struct{ streamTable }
+
+func entryTable(w io.Writer) *entriesTable {
+	t := &entriesTable{streamTable{w: w}}
+	t.row("RESPONSE", "TIME", "TEMPLATE", "HOST", "TITLE")
+	return t
+}
+
+func (t *entriesTable) add(e responselog.Entry) error {
+	tmpl := e.TemplateID
+	if tmpl == "dict" {
+		tmpl += " " + e.Shape
+	}
+	return t.row(visible.Line(e.ResponseID), e.Time.Local().Format("2006-01-02 15:04"), visible.Line(tmpl), visible.Line(hostText(e)), visible.Line(e.Title))
+}
+
+// streamEntries prints the responses f keeps as JSON, CSV or a table one
+// at a time, as they are read (oldest first with oldestFirst), and counts
+// them: a listing or an export of any size holds one response in memory
+// (a table, its first block of rows).
 func (a *app) streamEntries(s *responselog.Store, f responselog.Filter, oldestFirst bool, out outputFormat) (int, error) {
 	n := 0
 	var emit func(responselog.Entry) error
@@ -261,6 +268,9 @@ func (a *app) streamEntries(s *responselog.Store, f responselog.Filter, oldestFi
 		}
 		emit = func(e responselog.Entry) error { return writeCSVRows(cw, e) }
 		finish = func() error { cw.Flush(); return cw.Error() }
+	} else if !out.json {
+		t := entryTable(a.stdout)
+		emit, finish = t.add, t.flush
 	} else {
 		jw := &jsonArray{w: a.stdout}
 		emit = func(e responselog.Entry) error { return jw.add(e) }
