@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -133,7 +132,11 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	}
 	client := clientOf(req)
 	if resp, ok := req.Params.InputResponses[askKey].(*mcp.ElicitResult); ok {
-		out, r, err := answer(f, tid, resp, client, elapsed(req.Params.RequestState))
+		sent, err := h.states.open(req.Params.RequestState, req.Params.Name, req.Params.Arguments, time.Now())
+		if err != nil {
+			return failure(problem.List{{Message: err.Error()}}), nil
+		}
+		out, r, err := answer(f, tid, resp, client, time.Since(sent))
 		h.door(req).Collected(rf, form.SurfaceNative, r, err)
 		if out.Reask != nil || len(out.Kept) > 0 {
 			out.CollectID = h.collects.put("", collected{form: rf, kept: out.Kept})
@@ -157,7 +160,7 @@ func (h *handlers) ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	h.door(req).Shown(rf, form.SurfaceNative)
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{askKey: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: r.Schema}},
-		RequestState:  "sent=" + strconv.FormatInt(time.Now().UnixMilli(), 10),
+		RequestState:  h.states.seal(req.Params.Name, req.Params.Arguments, time.Now()),
 	}, nil
 }
 
@@ -167,20 +170,6 @@ func clientOf(req *mcp.CallToolRequest) mcp.Implementation {
 		return *c
 	}
 	return mcp.Implementation{}
-}
-
-// elapsed is how long the client took to answer the request, read from the
-// request state the first round left ("sent=<unix ms>"), or -1.
-func elapsed(state string) time.Duration {
-	ms, err := strconv.ParseInt(strings.TrimPrefix(state, "sent="), 10, 64)
-	if err != nil || !strings.HasPrefix(state, "sent=") {
-		return -1
-	}
-	d := time.Since(time.UnixMilli(ms))
-	if d < 0 {
-		return -1
-	}
-	return d
 }
 
 // canElicitForms reports whether the client declared form elicitation (an

@@ -103,14 +103,18 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 // sessions and their expiry when idle.
 func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 	o := opts.withDefaults()
-	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+	server := func(*http.Request) *mcp.Server { return s }
+	sessions := mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
 		SessionTimeout:      o.SessionTimeout,
 		MaxRequestBodyBytes: maxRequestBody,
 	})
+	stateless := mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
+		Stateless:           true,
+		MaxRequestBodyBytes: maxRequestBody,
+	})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", sdk)
+	mux.Handle("/mcp", byProtocol(stateless, sessionCap(s, o.MaxSessions, sessions)))
 	var h http.Handler = mux
-	h = sessionCap(s, o.MaxSessions, h)
 	h = refuseNullID(h)
 	h = streamCap(max(o.MaxConnections/2, 1), h)
 	h = deadlines(o.BodyTimeout, o.WriteTimeout, h)
@@ -119,6 +123,26 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 		h = bearer(o.Token, h)
 	}
 	return checkOrigin(o.AllowedOrigins, h)
+}
+
+// sessionless is the first protocol version without sessions: its
+// requests carry their version and the client's capabilities themselves.
+const sessionless = "2026-07-28"
+
+// byProtocol serves a request of protocol 2026-07-28 or later (its
+// MCP-Protocol-Version header says so, on every request) statelessly,
+// with no session to keep, so that any replica can answer it; an older
+// client (initialize, then Mcp-Session-Id) gets a session as before. The
+// SDK serves the new protocol only in its stateless mode, and the old one
+// only with sessions for server-to-client requests.
+func byProtocol(stateless, sessions http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := r.Header.Get("MCP-Protocol-Version"); v >= sessionless && r.Header.Get("Mcp-Session-Id") == "" {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	})
 }
 
 // refuseNullID answers a POST holding a request with "id": null (alone or

@@ -116,7 +116,7 @@ func New(opts *Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "elicit", Title: "elicit", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions(groups)})
 	l := openLog(o)
-	h := &handlers{opts: o, log: l, project: l.Project(o.Project), user: responselog.UserName(o.Getenv)}
+	h := &handlers{opts: o, log: l, project: l.Project(o.Project), user: responselog.UserName(o.Getenv), states: newRequestStates(o.Getenv(StateKeyEnv))}
 	for _, t := range h.tools(o.Tools) {
 		s.AddTool(t.tool, t.handler)
 	}
@@ -137,6 +137,8 @@ type handlers struct {
 	collects collectStore
 	// project and user are what the records say of where and for whom.
 	project, user string
+	// states seal the request states of multi-round-trip results.
+	states requestStates
 }
 
 // openLog is the response log in o.ResponseLogDir, its warnings passed to
