@@ -245,3 +245,34 @@ func teamDatabaseName(url string) string {
 	name, _, _ := strings.Cut(rest, "?")
 	return name
 }
+
+// TestBigIngestRefreshesThePlannersStatistics checks that an ingest of
+// many records analyzes the team database's tables, so that the next
+// search is planned for them as they are.
+func TestBigIngestRefreshesThePlannersStatistics(t *testing.T) {
+	pgtest.Need(t, pg)
+	defer func(n int) { pgAnalyzeAfter = n }(pgAnalyzeAfter)
+	analyzed := func(l *Log) bool {
+		var n int
+		if err := mustRead(t, l).queryRow(`SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('records', 'decisions') AND last_analyze IS NOT NULL`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n == 2
+	}
+	for _, tc := range []struct {
+		after int
+		want  bool
+	}{{1000, false}, {20, true}} {
+		pgAnalyzeAfter = tc.after
+		l, _ := teamLog(t)
+		url := l.DatabaseURL
+		l.DatabaseURL = "" // the records wait in the journal: one ingest takes them all
+		for i := range 30 {
+			l.Append(Record{Kind: KindResponse, TemplateID: "dict", Shape: "s", ResponseID: fmt.Sprint("r", i)})
+		}
+		l.DatabaseURL = url
+		if got := analyzed(l); got != tc.want {
+			t.Errorf("30 records with an analyze after %d: analyzed %v", tc.after, got)
+		}
+	}
+}

@@ -296,7 +296,16 @@ type pgInserter struct {
 	recs    []pgRecord
 	shapes  map[string]pgShape
 	tallies tallies
+	added   int // records inserted since the planner's statistics were refreshed
 }
+
+// pgAnalyzeAfter is how many records one ingest inserts before it
+// refreshes the planner's statistics itself: a search right after a big
+// ingest would otherwise be planned for the table as it was (autovacuum
+// comes a minute later), and fetch every match of a common word to find
+// the newest (290 ms at a million decisions, against 20 ms walking the
+// time index back).
+var pgAnalyzeAfter = 10_000 // a variable for the tests
 
 type pgRecord struct {
 	r  *Record
@@ -335,6 +344,12 @@ func (ins *pgInserter) flush() error {
 	}
 	if err := ins.tallies.apply(ins.tx); err != nil {
 		return err
+	}
+	if ins.added >= pgAnalyzeAfter {
+		if _, err := ins.tx.Exec(`ANALYZE records, decisions`); err != nil {
+			return err
+		}
+		ins.added = 0
 	}
 	if len(ins.shapes) == 0 {
 		return nil
@@ -422,6 +437,7 @@ func (ins *pgInserter) flushRecords() error {
 			ins.tallies.add(p.r)
 		}
 	}
+	ins.added += len(in)
 	ins.recs = ins.recs[:0]
 	if err != nil || dec == nil {
 		return err
