@@ -19,7 +19,9 @@ import (
 func TestProgressReachesAStatelessClient(t *testing.T) {
 	b := newBlocking()
 	old := sendConsultant
-	sendConsultant = func(_ func(string) string, name string, _ *consult.CodexOptions) (consult.Consultant, error) { return b, nil }
+	sendConsultant = func(_ func(string) string, name string, _ *consult.CodexOptions) (consult.Consultant, error) {
+		return b, nil
+	}
 	t.Cleanup(func() { sendConsultant = old })
 	opts := &Options{Version: "test", Project: t.TempDir(), DeliberationDir: t.TempDir(), Background: NewBackground()}
 	t.Cleanup(func() { opts.Background.Stop(10 * time.Second) })
