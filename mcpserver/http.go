@@ -43,6 +43,9 @@ type HTTPOptions struct {
 	// Token, when set, must come with every request as "Authorization:
 	// Bearer TOKEN".
 	Token string
+	// Users, when set, replace Token: every request sends one of a team's
+	// tokens, and its calls are that person's (ParseUsers).
+	Users *Users
 	// AllowedOrigins are the browser origins (scheme://host[:port]) allowed
 	// besides loopback ones. A request whose Origin header names any other
 	// origin is refused with 403, as the MCP specification asks; a request
@@ -119,7 +122,10 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 	h = streamCap(max(o.MaxConnections/2, 1), h)
 	h = deadlines(o.BodyTimeout, o.WriteTimeout, h)
 	h = authenticated(h)
-	if o.Token != "" {
+	switch {
+	case o.Users != nil:
+		h = o.Users.require(h)
+	case o.Token != "":
 		h = bearer(o.Token, h)
 	}
 	return checkOrigin(o.AllowedOrigins, h)

@@ -45,6 +45,9 @@ func (h *handlers) stats(_ context.Context, _ *mcp.CallToolRequest, a *args) any
 func (h *handlers) door(req *mcp.CallToolRequest) *formrun.Door {
 	who := whoOf(req)
 	who.Project, who.User = h.project, h.user
+	if u := caller(req); u != "" {
+		who.User = u
+	}
 	d := &formrun.Door{Who: who, How: surfaceHow, NoRecall: h.recallOff}
 	if !h.opts.NoLogWrites {
 		d.Log = h.log

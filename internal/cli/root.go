@@ -85,7 +85,7 @@ func (a *app) rootCommand() *cobra.Command {
 	root.PersistentFlags().StringVar(&a.templatesDir, "templates", "", "a folder of form templates `DIR` (default $ELICIT_TEMPLATES)")
 	root.PersistentFlags().StringVar(&a.projectDir, "project", "", "the project directory `DIR` holding elicit.config.json (default: the working directory)")
 	root.AddCommand(configCommand(a), deliberateCommand(a), formCommand(a), templatesCommand(a), methodsCommand(a),
-		responsesCommand(a), decisionsCommand(a), statsCommand(a), serveCommand(a), versionCommand(a))
+		responsesCommand(a), decisionsCommand(a), statsCommand(a), serveCommand(a), tokenCommand(a), versionCommand(a))
 	return root
 }
 

@@ -24,17 +24,19 @@ import (
 )
 
 func serveCommand(a *app) *cobra.Command {
-	var addr, token, tokenFile, tools string
+	var addr, token, tokenFile, tokensFile, tools string
 	var origins, consultants []string
 	rf := &registryFlags{}
 	cmd := &cobra.Command{
-		Use:   "serve [--tools LIST] [--allow-consultant NAME]... [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]...]",
+		Use:   "serve [--tools LIST] [--allow-consultant NAME]... [--http ADDR [--token-file FILE | --tokens-file FILE] [--allow-origin ORIGIN]...]",
 		Short: "Serve elicit's tools, prompts and resources over MCP (stdio by default, or Streamable HTTP)",
 		Long: `Serve MCP over standard input and output (the default), or over Streamable HTTP at
 http://ADDR/mcp with --http. Over HTTP every request must send a bearer token: the one in
 --token-file or ELICIT_TOKEN, else one elicit keeps in $ELICIT_HOME/serve-token (only you
-can read it; stderr says where it is). A bare port binds to 127.0.0.1; a host that is not
-loopback needs a token of your own. Requests from browser pages of other origins than
+can read it; stderr says where it is). For a team, --tokens-file holds one token per person
+(by hash; elicit token NAME --tokens-file FILE makes one), and each call is its
+person's. A bare port binds to 127.0.0.1; a host that is not loopback needs a token of your
+own. Requests from browser pages of other origins than
 loopback ones and those given with --allow-origin are refused.
 The consultants deliberation_send may run are fixed here: over HTTP codex and those named
 with --allow-consultant (codex, command:PROGRAM ARGS exactly, or command:PROGRAM ARGS *
@@ -44,6 +46,10 @@ is given.
 by commas; the prompts, resources and instructions follow the groups served.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			users, err := a.serveUsers(cmd, tokensFile)
+			if err != nil {
+				return err
+			}
 			tok, err := a.serveToken(cmd, token, tokenFile)
 			if err != nil {
 				return err
@@ -105,17 +111,21 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 				}
 				return err
 			}
-			listen, err := mcpserver.ListenAddr(addr, tok)
+			listenToken := tok
+			if users != nil {
+				listenToken = tokensFile
+			}
+			listen, err := mcpserver.ListenAddr(addr, listenToken)
 			if err != nil {
 				return usagef("%v", err)
 			}
-			if tok == "" {
+			if tok == "" && users == nil {
 				if tok, err = a.keptToken(); err != nil {
 					return err
 				}
 			}
 			served := false
-			err = mcpserver.ServeHTTP(ctx, s, listen, &mcpserver.HTTPOptions{Token: tok, AllowedOrigins: origins}, func(bound string) {
+			err = mcpserver.ServeHTTP(ctx, s, listen, &mcpserver.HTTPOptions{Token: tok, Users: users, AllowedOrigins: origins}, func(bound string) {
 				served = true
 				fmt.Fprintf(a.stderr, "elicit: serving MCP at http://%s/mcp\n", bound)
 			})
@@ -128,10 +138,69 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 	cmd.Flags().StringVar(&tools, "tools", "", "serve only these tools: `LIST` of groups (forms, methods, deliberation) and tool names")
 	cmd.Flags().StringVar(&addr, "http", "", "serve Streamable HTTP on `ADDR` (PORT or HOST:PORT) instead of stdio")
 	cmd.Flags().StringVar(&tokenFile, "token-file", "", "read the bearer token every HTTP request must send from `FILE` (default $ELICIT_TOKEN)")
+	cmd.Flags().StringVar(&tokensFile, "tokens-file", "", "a team's tokens: `FILE` of NAME SHA256 lines, one per person (elicit token makes them); each call is its token's person's")
 	cmd.Flags().StringVar(&token, "token", "", "the bearer `TOKEN` itself (visible to other users in the process list: prefer --token-file or ELICIT_TOKEN)")
 	cmd.Flags().StringArrayVar(&consultants, "allow-consultant", nil, "let deliberation_send run consultant `NAME` (codex, command:PROGRAM ARGS, or command:PROGRAM ARGS * for any further arguments; repeatable); over HTTP only codex and these run")
 	cmd.Flags().StringArrayVar(&origins, "allow-origin", nil, "also accept requests from browser pages of `ORIGIN` (http(s)://host[:port]; repeatable; no *); loopback origins always are")
 	cmd.Flags().StringVar(&rf.registry, "registry", "", "method registry CSV `file` (default $ELICIT_METHODS, else the embedded registry)")
+	return cmd
+}
+
+// tokensInput is the cap on a tokens file.
+var tokensInput = infile.Limit{Max: 1 << 20, What: "a tokens file", Fix: "it holds one NAME SHA256 line per person"}
+
+// serveUsers reads --tokens-file: nil without it. It goes with --http
+// alone, and not with a token of its own.
+func (a *app) serveUsers(cmd *cobra.Command, file string) (*mcpserver.Users, error) {
+	if file == "" {
+		return nil, nil
+	}
+	if cmd.Flags().Changed("token") || cmd.Flags().Changed("token-file") {
+		return nil, usagef("--tokens-file holds every token: give it without --token or --token-file")
+	}
+	if !cmd.Flags().Changed("http") {
+		return nil, usagef("--tokens-file is for --http: over stdio the host that starts the server is its one user")
+	}
+	data, err := a.readInput(file, tokensInput)
+	if err != nil {
+		return nil, fmt.Errorf("--tokens-file: %w", err)
+	}
+	return mcpserver.ParseUsers(file, data)
+}
+
+// serveTokenCommand makes a person's token: it prints the token (once:
+// the file keeps only its hash) and adds its line to the tokens file.
+func tokenCommand(a *app) *cobra.Command {
+	var file string
+	cmd := &cobra.Command{
+		Use:   "token NAME --tokens-file FILE",
+		Short: "Make a person's token for serve --tokens-file: print it, and add its hash to FILE",
+		Args:  exactArgs(1, "NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if file == "" {
+				return usagef("elicit token needs --tokens-file FILE")
+			}
+			token, line, err := mcpserver.NewToken(args[0])
+			if err != nil {
+				return err
+			}
+			f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+			if err != nil {
+				return err
+			}
+			if _, err := f.WriteString(line); err != nil {
+				f.Close()
+				return err
+			}
+			if err := f.Close(); err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, token)
+			fmt.Fprintf(a.stderr, "elicit: %s's token is above, shown this once; %s keeps its SHA-256\n", args[0], file)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "tokens-file", "", "the tokens `FILE` to add the token's hash to (created 0600)")
 	return cmd
 }
 
