@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // damagePages overwrites bytes at the start of count random pages of the
@@ -141,6 +142,37 @@ func TestDamagedDatabaseIsRebuilt(t *testing.T) {
 			t.Logf("pages %v damaged: %d of %d old rows readable, %d responses after the rebuild", hit, len(readable), n, len(list))
 			if left, _ := l.pending(); len(left) > 0 {
 				t.Errorf("files left to ingest: %q", left)
+			}
+		})
+	}
+}
+
+// TestBigDatabaseIsCheckedOnceADay: a database over checkAlways is
+// checked before the first ingest of a day only, a small one before each.
+func TestBigDatabaseIsCheckedOnceADay(t *testing.T) {
+	defer func(n int64) { checkAlways = n }(checkAlways)
+	for _, tc := range []struct {
+		name   string
+		always int64
+		want   []bool // checked before each of four ingests
+	}{{"big", 0, []bool{true, false, false, true}}, {"small", 1 << 40, []bool{true, true, true, true}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkAlways = tc.always
+			l, _ := testLog(t)
+			now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+			l.Now = func() time.Time { return now }
+			var last string
+			for i, hours := range []int{0, 1, 2, 25} { // hours after the first
+				now = time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC).Add(time.Duration(hours) * time.Hour)
+				l.Append(Record{Kind: KindRender, TemplateID: "dict", Shape: "s"})
+				var at string
+				if err := mustRead(t, l).queryRow(`SELECT at FROM checks WHERE id = 1`).Scan(&at); err != nil {
+					t.Fatal(err)
+				}
+				if checked := at != last; checked != tc.want[i] {
+					t.Errorf("ingest %d (%d h): checked %v, want %v", i, hours, checked, tc.want[i])
+				}
+				last = at
 			}
 		})
 	}

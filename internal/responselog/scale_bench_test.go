@@ -114,13 +114,14 @@ func BenchmarkScale(b *testing.B) {
 	}
 	for _, st := range stores {
 		var s *Store
+		var l *Log
 		b.Run(fmt.Sprintf("%s/%d/ingest", st.name, n), func(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				if s != nil {
 					s.Close()
 				}
-				l := Open(b.TempDir())
+				l = Open(b.TempDir())
 				l.DatabaseURL = st.url()
 				writeScaleJournal(b, l.dir, n)
 				b.StartTimer()
@@ -136,9 +137,22 @@ func BenchmarkScale(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("%s/%d/stats", st.name, n), func(b *testing.B) {
 			for b.Loop() {
-				if got, err := s.Stats(false); err != nil || got.Records != n {
+				if got, err := s.Stats(false); err != nil || got.Records < n {
 					b.Fatal(got, err)
 				}
+			}
+		})
+		b.Run(fmt.Sprintf("%s/%d/stats after a collect", st.name, n), func(b *testing.B) {
+			for b.Loop() {
+				l.Append(Record{Kind: KindResponse, TemplateID: "dict", Shape: "s", ResponseID: "one more"})
+				s, err := l.Read()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Stats(false); err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
 			}
 		})
 		for _, q := range []string{"database", "queue option 996"} {
@@ -155,7 +169,7 @@ func BenchmarkScale(b *testing.B) {
 			for b.Loop() {
 				peak = max(peak, peakHeap(func() {
 					got := 0
-					if err := s.EachResponse(Filter{}, true, func(Entry) error { got++; return nil }); err != nil || got != n/2 {
+					if err := s.EachResponse(Filter{}, true, func(Entry) error { got++; return nil }); err != nil || got < n/2 {
 						b.Fatal(got, err)
 					}
 				}))
