@@ -150,6 +150,9 @@ var pools struct {
 // answer.
 const connectWait = 5 * time.Second
 
+// migrateWait is how long a schema migration may take.
+const migrateWait = 10 * time.Minute
+
 // openPostgres is the pool of the team database at url, opened, checked
 // and migrated the first time; a failure is not kept (the next call
 // tries again).
@@ -181,7 +184,11 @@ func openPostgres(url string) (*sql.DB, error) {
 		db.Close()
 		return fail(err)
 	}
-	if err := migratePostgres(ctx, db); err != nil {
+	// A migration fills what it adds from the records: it gets longer
+	// than a connection does.
+	mctx, mcancel := context.WithTimeout(context.Background(), migrateWait)
+	defer mcancel()
+	if err := migratePostgres(mctx, db); err != nil {
 		db.Close()
 		return fail(err)
 	}
