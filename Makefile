@@ -35,7 +35,8 @@ unit:
 # official TypeScript SDK and the MCP Inspector CLI; the real codex CLI and
 # Claude Code against stub model servers, through elicit's plugins; the npm
 # package packed and installed offline (e2e/node and e2e/hosts, each from its
-# committed lockfile with npm ci). The unit run skips TestE2E*: they run here.
+# committed lockfile with npm ci); three serve --http replicas on PostgreSQL
+# behind nginx (e2e/team). The unit run skips TestE2E*: they run here.
 e2e: build
 	ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run TestStatic ./cmd/elicit/
 	cd e2e/node && npm ci --no-audit --no-fund --loglevel=error
@@ -43,7 +44,7 @@ e2e: build
 	cd e2e/browser && npm ci --no-audit --no-fund --loglevel=error
 	cd e2e/browser && ELICIT_BIN=$(CURDIR)/bin/elicit node --test
 	cd e2e/hosts && npm ci --no-audit --no-fund --loglevel=error
-	ELICIT_E2E_CODEX=1 ELICIT_E2E_HOSTS=1 ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run E2E ./consult/... ./internal/relay/ ./internal/crossmodel/ ./e2e/hosts/
+	ELICIT_E2E_CODEX=1 ELICIT_E2E_HOSTS=1 ELICIT_E2E_TEAM=1 ELICIT_BIN=$(CURDIR)/bin/elicit $(GO) test -count=1 -run E2E ./consult/... ./internal/relay/ ./internal/crossmodel/ ./e2e/hosts/ ./e2e/team/
 
 bench: bench-go bench-process bench-mcp
 
