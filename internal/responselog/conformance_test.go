@@ -3,8 +3,10 @@ package responselog
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -274,5 +276,50 @@ func TestBigIngestRefreshesThePlannersStatistics(t *testing.T) {
 		if got := analyzed(l); got != tc.want {
 			t.Errorf("30 records with an analyze after %d: analyzed %v", tc.after, got)
 		}
+	}
+}
+
+// TestPushesPauseWhileTheTeamDatabaseIsAway: a team database that
+// accepts connections and never answers (a VPN half up) costs the first
+// record pushWait, and the next ones of the minute nothing; they all wait
+// in the journal, and go in once it answers.
+func TestPushesPauseWhileTheTeamDatabaseIsAway(t *testing.T) {
+	pgtest.Need(t, pg)
+	hole, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hole.Close()
+	go func() {
+		for {
+			c, err := hole.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	l, warnings := testLog(t)
+	l.DatabaseURL = "postgres://elicit@" + hole.Addr().String() + "/team?sslmode=disable"
+	for i := range 3 {
+		began := time.Now()
+		l.Append(Record{Kind: KindResponse, TemplateID: "dict", Shape: "s", ResponseID: fmt.Sprint("r", i)})
+		took := time.Since(began)
+		if i == 0 && (took < pushWait-100*time.Millisecond || took > 4*pushWait) {
+			t.Errorf("the first push took %s, want about %s", took, pushWait)
+		}
+		if i > 0 && took > pushWait/2 {
+			t.Errorf("push %d took %s: it should not try again within %s", i, took, pushPause)
+		}
+	}
+	if n := len(*warnings); n != 3 || !strings.Contains((*warnings)[2], "could not be reached at") {
+		t.Errorf("warnings: %q", *warnings)
+	}
+	l.DatabaseURL = pg.NewDatabase(t) // it answers: the records go in
+	if list, err := mustRead(t, l).Responses(Filter{}); err != nil || len(list) != 3 {
+		t.Errorf("%d responses, %v; want the 3 that waited", len(list), err)
+	}
+	if _, err := os.Stat(filepath.Join(l.dir, unreachableName)); err == nil {
+		t.Error("the pause is still on after the database answered")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,7 +158,7 @@ const migrateWait = 10 * time.Minute
 // openPostgres is the pool of the team database at url, opened, checked
 // and migrated the first time; a failure is not kept (the next call
 // tries again).
-func openPostgres(url string) (*sql.DB, error) {
+func openPostgres(url string, wait time.Duration) (*sql.DB, error) {
 	pools.Lock()
 	defer pools.Unlock()
 	if db := pools.m[url]; db != nil {
@@ -178,7 +180,7 @@ func openPostgres(url string) (*sql.DB, error) {
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(8)
 	db.SetConnMaxIdleTime(time.Minute)
-	ctx, cancel := context.WithTimeout(context.Background(), connectWait)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
@@ -253,8 +255,11 @@ func migratePostgres(ctx context.Context, db *sql.DB) error {
 // team opens the team database and ingests the journal into it. Two
 // members' transactions that wait on each other's rows (one is chosen
 // to fail) are tried again.
-func (l *Log) team() (*Store, error) {
-	db, err := openPostgres(l.DatabaseURL)
+func (l *Log) team() (*Store, error) { return l.teamWithin(connectWait) }
+
+// teamWithin is team, waiting at most wait for a first connection.
+func (l *Log) teamWithin(wait time.Duration) (*Store, error) {
+	db, err := openPostgres(l.DatabaseURL, wait)
 	if err != nil {
 		return nil, err
 	}
@@ -269,6 +274,7 @@ func (l *Log) team() (*Store, error) {
 	if err != nil {
 		return nil, &DatabaseError{URL: redact(l.DatabaseURL), Err: err}
 	}
+	os.Remove(filepath.Join(l.dir, unreachableName)) // pushes try again at once
 	return s, nil
 }
 
@@ -279,12 +285,36 @@ func retryable(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
 }
 
+// pushWait is how long a push waits for the team database to answer:
+// the caller (a collect, a render) has its answer already, and the record
+// waits in the journal anyway. After a push that could not reach it, the
+// pushes of the next pushPause do not try (each would wait again): a
+// member whose VPN is down renders and collects at full speed.
+const (
+	pushWait  = time.Second
+	pushPause = time.Minute
+)
+
+// unreachableName is the file whose time says when a push last could not
+// reach the team database.
+const unreachableName = "team-unreachable"
+
 // push ingests the journal into the team database right after a record
 // is appended, so that the team sees it at once; when the database
 // cannot be used, the record waits in the journal for the next read.
 func (l *Log) push() {
-	if _, err := l.team(); err != nil {
+	mark := filepath.Join(l.dir, unreachableName)
+	if fi, err := os.Stat(mark); err == nil && l.now().Sub(fi.ModTime()) < pushPause && !fi.ModTime().After(l.now()) {
+		l.warn("the team database %s could not be reached at %s; the record waits in %s and goes in at the next read",
+			redact(l.DatabaseURL), fi.ModTime().Local().Format("15:04:05"), l.dir)
+		return
+	}
+	if _, err := l.teamWithin(pushWait); err != nil {
 		l.warn("%v; the record waits in %s and goes in at the next read", err, l.dir)
+		if f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode); err == nil {
+			f.Close()
+			os.Chtimes(mark, l.now(), l.now())
+		}
 	}
 }
 
