@@ -30,8 +30,8 @@ func (h *handlers) renderWidget(_ context.Context, req *mcp.CallToolRequest, a *
 	return d.Render(rf, form.SurfaceWidget)
 }
 
-// widgetValidateTool is the app's: hosts show it to the app, not the model
-// (visibility ["app"]), and it is listed only to clients with MCP Apps.
+// widgetValidateTool is the app's: hosts with MCP Apps show it to the
+// app, not the model (visibility ["app"]).
 func (h *handlers) widgetValidateTool() toolDef {
 	return toolDef{&mcp.Tool{Name: widget.ValidateTool, Annotations: readOnly,
 		Description: "App-only: collect, with problems by field.",
@@ -68,17 +68,14 @@ func (h *handlers) widgetValidate(_ context.Context, req *mcp.CallToolRequest) (
 	return result(map[string]any{"success": false, "problems": probs.Strings(), "fields": widget.FieldProblems(f, probs)}, true), nil
 }
 
-// AppOnlyTools are listed only to clients that advertise MCP Apps (and
-// hosts show them to the app, not the model): every other client's
-// tools/list has ToolNames less these.
+// AppOnlyTools are for the app: listed with visibility ["app"], which a
+// host with MCP Apps shows the app, not the model.
 var AppOnlyTools = []string{widget.ValidateTool}
 
 // appTools are the form tools a host with MCP Apps shows the app for.
 var appTools = []string{"elicitation_render_form", "elicitation_render_widget"}
 
-// addApp serves the app's page and makes tools/list fit each client: to a
-// client that advertises MCP Apps the form tools point at the page and the
-// app-only tool is listed; to every other client neither.
+// addApp serves the app's page and points the form tools at it.
 func (h *handlers) addApp(s *mcp.Server) {
 	s.AddResource(&mcp.Resource{URI: widget.AppURI, Name: "elicit-form", Title: "elicit form",
 		Description: "The widget as an MCP App: shows a form tool's form and hands the validated answers to the model.",
@@ -91,9 +88,12 @@ func (h *handlers) addApp(s *mcp.Server) {
 	s.AddReceivingMiddleware(appToolList)
 }
 
-// appToolList is a receiving middleware for tools/list. tools/list is per
-// session, so what a client gets depends on the capabilities it sent (at
-// initialize, or with the request on protocol 2026-07-28).
+// appToolList is a receiving middleware for tools/list: the form tools
+// point at the app (_meta.ui.resourceUri, visible to model and app). Every
+// client gets the same list, whatever it advertised: protocol 2026-07-28
+// asks that tools/list not vary by connection, and a host without MCP
+// Apps ignores _meta.ui (it shows the app-only tool to its model, where
+// the tool's description says it is the app's).
 func appToolList(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -101,21 +101,16 @@ func appToolList(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil || !ok {
 			return res, err
 		}
-		lr, _ := req.(*mcp.ListToolsRequest)
-		apps := lr != nil && showsApps(lr.ClientCapabilities())
 		out := *list
 		out.Tools = make([]*mcp.Tool, 0, len(list.Tools))
 		for _, t := range list.Tools {
-			switch {
-			case !apps && slices.Contains(AppOnlyTools, t.Name):
-				continue
-			case apps && slices.Contains(appTools, t.Name):
+			if slices.Contains(appTools, t.Name) {
 				withUI := *t
 				withUI.Meta = mcp.Meta{}
 				for k, v := range t.Meta {
 					withUI.Meta[k] = v
 				}
-				withUI.Meta["ui"] = map[string]any{"resourceUri": widget.AppURI} // visible to model and app
+				withUI.Meta["ui"] = map[string]any{"resourceUri": widget.AppURI}
 				t = &withUI
 			}
 			out.Tools = append(out.Tools, t)

@@ -55,39 +55,38 @@ func TestRenderWidgetTool(t *testing.T) {
 	}
 }
 
-// TestAppsPerSession: only a client that advertises MCP Apps gets the
-// form tools pointing at the app and the app-only tool, on every protocol.
-func TestAppsPerSession(t *testing.T) {
+// TestOneToolListForEveryClient: every client, with MCP Apps or without,
+// on every protocol, gets the same tools/list: the form tools pointing at
+// the app and the app-only tool with its app visibility.
+func TestOneToolListForEveryClient(t *testing.T) {
+	var first []byte
 	for _, v := range protocols {
-		t.Run(v, func(t *testing.T) {
-			plain := toolsByName(t, connect(t, v, nil))
-			if _, ok := plain[widget.ValidateTool]; ok {
-				t.Error("a client without MCP Apps is listed the app-only tool")
+		for _, client := range []*mcp.ClientOptions{nil, appsClient()} {
+			res, err := connect(t, v, client).ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for name, tool := range plain {
-				if _, ok := tool.Meta["ui"]; ok {
-					t.Errorf("a client without MCP Apps sees _meta.ui on %s", name)
-				}
+			raw, _ := json.Marshal(res.Tools)
+			if first == nil {
+				first = raw
+			} else if string(raw) != string(first) {
+				t.Errorf("%s (apps %v): tools/list differs from the first client's", v, client != nil)
 			}
-			apps := toolsByName(t, connect(t, v, appsClient()))
+			byName := map[string]*mcp.Tool{}
+			for _, tool := range res.Tools {
+				byName[tool.Name] = tool
+			}
 			for _, name := range appTools {
-				ui, _ := apps[name].Meta["ui"].(map[string]any)
+				ui, _ := byName[name].Meta["ui"].(map[string]any)
 				if ui["resourceUri"] != widget.AppURI || ui["visibility"] != nil {
-					t.Errorf("%s: _meta.ui = %v", name, apps[name].Meta)
+					t.Errorf("%s: _meta.ui = %v", name, byName[name].Meta)
 				}
 			}
-			ui, _ := apps[widget.ValidateTool].Meta["ui"].(map[string]any)
+			ui, _ := byName[widget.ValidateTool].Meta["ui"].(map[string]any)
 			if !cmp.Equal(ui["visibility"], []any{"app"}) {
 				t.Errorf("%s: _meta.ui = %v", widget.ValidateTool, ui)
 			}
-			if len(apps) != len(plain)+1 {
-				t.Errorf("%d tools with apps, %d without", len(apps), len(plain))
-			}
-			// The first session's list is not changed by the second's.
-			if again := toolsByName(t, connect(t, v, nil)); !cmp.Equal(len(again), len(plain)) || again["elicitation_render_form"].Meta["ui"] != nil {
-				t.Error("tools/list leaked from one session to another")
-			}
-		})
+		}
 	}
 }
 

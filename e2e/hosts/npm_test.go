@@ -74,7 +74,7 @@ func TestE2ENpmPackageInstallsOfflineAndServesMCP(t *testing.T) {
 	defer cs.Close()
 	tools, err := cs.ListTools(ctx, nil)
 	names, _ := mcpserver.ToolNames()
-	if want := len(names) - len(mcpserver.AppOnlyTools); err != nil || len(tools.Tools) != want {
+	if want := len(names); err != nil || len(tools.Tools) != want {
 		t.Fatalf("tools/list through npx: %v, %d tools, want %d", err, len(tools.Tools), want)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "elicitation_list_templates", Arguments: map[string]any{}})
