@@ -136,12 +136,18 @@ func salvageTable(src *sql.DB, tx *sql.Tx, table string, cols map[string]bool) (
 func (c *copier) copyAt(v int64) (found, added bool, err error) {
 	rows, err := c.src.Query(fmt.Sprintf(`SELECT rowid, * FROM %q WHERE rowid = ?`, c.table), v)
 	if err != nil {
-		return false, false, nil
+		return c.copyReadable(v)
 	}
 	defer rows.Close()
 	names, err := rows.Columns()
-	if err != nil || !rows.Next() {
-		return false, false, nil
+	if err != nil {
+		return c.copyReadable(v)
+	}
+	if !rows.Next() {
+		if rows.Err() != nil {
+			return c.copyReadable(v)
+		}
+		return false, false, nil // no row of this rowid
 	}
 	if c.ins == nil {
 		if err := c.prepare(names); err != nil {
@@ -154,10 +160,50 @@ func (c *copier) copyAt(v int64) (found, added bool, err error) {
 		ptrs[i] = &vals[i]
 	}
 	if rows.Scan(ptrs...) != nil {
-		return false, false, nil
+		return c.copyReadable(v)
 	}
 	added, err = c.insert(vals)
 	return err == nil, added, err
+}
+
+// copyReadable copies what can be read of the row of rowid v, a column
+// at a time: a row whose long value lies on a damaged overflow page still
+// has its other columns. A column that cannot be read takes its default;
+// a row that cannot do without it (its id, its time) is left out.
+func (c *copier) copyReadable(v int64) (found, added bool, err error) {
+	rows, err := c.src.Query(`SELECT name FROM pragma_table_info(?)`, c.table)
+	if err != nil {
+		return false, false, nil
+	}
+	var names []string
+	for rows.Next() {
+		var name string
+		if rows.Scan(&name) == nil {
+			names = append(names, name)
+		}
+	}
+	rows.Close()
+	var cols, marks []string
+	var args []any
+	for _, name := range names {
+		if !c.cols[name] {
+			continue
+		}
+		var val any
+		if c.src.QueryRow(fmt.Sprintf(`SELECT %q FROM %q WHERE rowid = ?`, name, c.table), v).Scan(&val) != nil {
+			continue
+		}
+		cols, marks, args = append(cols, fmt.Sprintf("%q", name)), append(marks, "?"), append(args, val)
+	}
+	if len(args) == 0 {
+		return false, false, nil
+	}
+	res, err := c.tx.Exec(fmt.Sprintf(`INSERT OR IGNORE INTO %q (%s) VALUES (%s)`, c.table, strings.Join(cols, ", "), strings.Join(marks, ", ")), args...)
+	if err != nil {
+		return false, false, err
+	}
+	n, _ := res.RowsAffected()
+	return true, n > 0, nil
 }
 
 // insert adds a row read (rowid first) to the new table.
