@@ -142,6 +142,9 @@ func (c *Council) merged() func(string) string {
 		return root
 	}
 	for _, g := range c.Same {
+		if len(g) < 2 {
+			continue // a hand-edited file: nothing to merge
+		}
 		for _, ref := range g[1:] {
 			if a, b := find(g[0]), find(ref); a != b {
 				parent[b] = a

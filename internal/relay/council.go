@@ -212,6 +212,9 @@ func SendReviews(ctx context.Context, st *deliberation.Store, id string, consult
 	if err != nil {
 		return nil, err
 	}
+	if c == nil {
+		return nil, fmt.Errorf("%s is not a council", id)
+	}
 	if c.Review != nil && c.Review.Status == deliberation.ReviewPending {
 		if c, err = st.BeginReview(id); err != nil {
 			return nil, err
