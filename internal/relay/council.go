@@ -29,9 +29,9 @@ type CouncilOutcome struct {
 
 // MemberOutcome is one member's consultation.
 type MemberOutcome struct {
-	Name    string `json:"name"`
-	Failed  bool   `json:"failed,omitempty"`
-	Outcome *Outcome
+	Name    string   `json:"name"`
+	Failed  bool     `json:"failed,omitempty"`
+	Outcome *Outcome `json:"outcome"`
 }
 
 // Review statuses of a reviewer in CouncilOutcome.Reviews.
