@@ -132,6 +132,10 @@ type ReviewVerdict struct {
 	Verdict      string `json:"verdict"`
 	Flaw         string `json:"flaw,omitempty"`
 	EvidenceType string `json:"evidence_type,omitempty"`
+	// Issued is the challenge a challenge became in the owner's ledger
+	// (C#), or NotIssued says why it did not (the owner had finished, ...).
+	Issued    string `json:"issued,omitempty"`
+	NotIssued string `json:"not_issued,omitempty"`
 }
 
 // CouncilPath is the council file of id.

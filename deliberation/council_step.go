@@ -2,6 +2,7 @@ package deliberation
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -244,7 +245,7 @@ func (st *Store) EvaluateCouncil(id string, doc []byte) (*CouncilStep, error) {
 		return nil, err
 	}
 	assigned := map[string]string{} // A:points[0] -> A:P3
-	for i, m := range c.Members {
+	for _, m := range c.Members {
 		raw, given := ev.Consultees[m.Name]
 		if !given {
 			continue
@@ -253,14 +254,13 @@ func (st *Store) EvaluateCouncil(id string, doc []byte) (*CouncilStep, error) {
 		if err != nil {
 			return nil, fmt.Errorf("council %s, member %s: %w", id, m.Name, err)
 		}
-		states[i] = s
 		if s.Next != nil && s.Next.Assigned != nil {
 			for _, p := range s.Next.Assigned.Points {
 				assigned[pointRef(m.Name, p.Path)] = pointRef(m.Name, p.ID)
 			}
 		}
 	}
-	c, err = st.UpdateCouncil(id, func(c *Council) error {
+	_, err = st.UpdateCouncil(id, func(c *Council) error {
 		c.Round++
 		for _, group := range ev.Same {
 			var g []string
@@ -275,8 +275,12 @@ func (st *Store) EvaluateCouncil(id string, doc []byte) (*CouncilStep, error) {
 		if c.Review != nil && c.Review.Status == ReviewSent {
 			for _, v := range ev.Review {
 				v.Point = c.Review.Labels[v.By][v.Point]
-				if v.EvidenceType == "" && v.Verdict == "challenge" {
-					v.EvidenceType = "claim"
+				v.Issued, v.NotIssued = "", ""
+				if v.Verdict == "challenge" {
+					if v.EvidenceType == "" {
+						v.EvidenceType = "claim"
+					}
+					st.issue(c, &v)
 				}
 				c.Review.Verdicts = append(c.Review.Verdicts, v)
 			}
@@ -287,7 +291,32 @@ func (st *Store) EvaluateCouncil(id string, doc []byte) (*CouncilStep, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.step(states), nil
+	return st.CouncilStep(id)
+}
+
+// issue makes a review's challenge a challenge in the ledger of the
+// point's owner, under the ledger's rules, when the owner is still
+// deliberating and awaits the answer to a critique or a reminder;
+// otherwise it stays the reviewer's recorded disagreement, and NotIssued
+// says why.
+func (st *Store) issue(c *Council, v *ReviewVerdict) {
+	member, pid, _ := splitRef(v.Point)
+	m := c.Member(member)
+	if m == nil || m.Failure != nil {
+		v.NotIssued = "its consultee failed"
+		return
+	}
+	cid, err := st.PeerChallenge(m.ID, pid, v.Flaw)
+	if err != nil {
+		var p problem.List
+		if errors.As(err, &p) && len(p) > 0 {
+			v.NotIssued = p[0].Message
+		} else {
+			v.NotIssued = err.Error()
+		}
+		return
+	}
+	v.Issued = cid
 }
 
 func joinPath(prefix, path string) string {

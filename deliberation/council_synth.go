@@ -197,7 +197,7 @@ func (c *Council) entry(group []string, where map[string]placed) AgreementEntry 
 				if v.By == m.Name {
 					verdict = v.Verdict
 					if v.Verdict == "challenge" {
-						e.Challenges = append(e.Challenges, fmt.Sprintf("%s: %s (%s)", m.Name, v.Flaw, v.EvidenceType))
+						e.Challenges = append(e.Challenges, challengeNote(m.Name, v))
 						break
 					}
 				}
@@ -282,6 +282,16 @@ func (y *CouncilSynthesis) Markdown() string {
 		b.WriteString(strings.ReplaceAll(body, "\n## ", "\n### "))
 	}
 	return b.String()
+}
+
+// challengeNote is a review's challenge as the agreement table shows it:
+// who, the flaw, its evidence type, and the challenge it became.
+func challengeNote(by string, v ReviewVerdict) string {
+	note := fmt.Sprintf("%s: %s (%s", by, v.Flaw, v.EvidenceType)
+	if v.Issued != "" {
+		note += "; " + v.Issued + " in its ledger"
+	}
+	return note + ")"
 }
 
 func dash(names []string) string {

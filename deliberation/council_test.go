@@ -243,3 +243,68 @@ func TestDocsCouncilExample(t *testing.T) {
 		t.Errorf("same %v", c.Same)
 	}
 }
+
+// TestReviewChallengeEntersTheOwnersLedger: a cross-review's challenge of
+// a point whose consultee is still deliberating becomes a challenge in
+// that consultee's ledger (its pending prompt names it); one whose
+// consultee finished stays the reviewer's recorded disagreement.
+func TestReviewChallengeEntersTheOwnersLedger(t *testing.T) {
+	st, clock := newTestStore(t)
+	c, _, err := st.StartCouncil("Should the importer retry on HTTP 429?", nil, []MemberSpec{{Consultant: "codex"}, {Consultant: "codex"}}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := c.Members[0].ID, c.Members[1].ID
+	rounds := []struct{ a, b, doc string }{
+		{"1. Honour Retry-After. EVIDENCE.\n2. Retry 5 times. GUESS.", "1. Add jitter. INFERENCE.", `{"round": 1, "consultees": {
+		  "A": {"iteration": 1, "response": "valid", "points": [
+		    {"text": "honour Retry-After", "triage": "in-scope", "classification": "AGREE", "claim_type": "empirical", "evidence_type": "textual"},
+		    {"text": "retry 5 times", "triage": "in-scope", "classification": "SKEPTICAL", "flaw": "5 is arbitrary"}]},
+		  "B": {"iteration": 1, "response": "valid", "points": [
+		    {"text": "add jitter", "triage": "in-scope", "classification": "AGREE", "claim_type": "value", "evidence_type": "n/a"}]}}}`},
+		{"Re C1: the SLA says 5.", "Nothing to add.", `{"round": 2, "consultees": {
+		  "A": {"iteration": 2, "response": "valid", "challenges": [{"id": "C1", "outcome": "evaluating"}]},
+		  "B": {"iteration": 2, "response": "valid"}}}`},
+		{"Re C1: still the SLA.", "Nothing is missing.", `{"round": 3, "consultees": {
+		  "A": {"iteration": 3, "response": "valid", "challenges": [{"id": "C1", "outcome": "evaluating"}]},
+		  "B": {"iteration": 2, "response": "valid", "coverage": {"artifacts": [], "attack": false}}}}`},
+	}
+	for _, r := range rounds {
+		clock.advance(time.Second)
+		for id, text := range map[string]string{a: r.a, b: r.b} {
+			if _, err := st.Respond(id, text); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := st.EvaluateCouncil(c.ID, []byte(r.doc)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err = st.BeginReview(c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Review.Labels["B"]; got["R1"] != "A:P1" || got["R2"] != "A:P2" || c.Review.Labels["A"]["R1"] != "B:P1" {
+		t.Fatalf("labels %v", c.Review.Labels)
+	}
+	st.RecordReview(c.ID, "A", "R1: CHALLENGE: jitter unmeasured.")
+	st.RecordReview(c.ID, "B", "R1: CHALLENGE: ignored on 503.")
+	step, err := st.EvaluateCouncil(c.ID, []byte(`{"round": 4, "review": [
+	  {"by": "B", "point": "R1", "verdict": "challenge", "flaw": "the header is ignored on 503", "evidence_type": "textual"},
+	  {"by": "A", "point": "R1", "verdict": "challenge", "flaw": "no thundering herd measured"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := step.Consultees[0].Challenges; got.Issued != 2 || got.Open != 2 {
+		t.Errorf("A's challenges %+v, want C2 issued beside C1", got)
+	}
+	s, _ := st.Load(a)
+	if !strings.Contains(s.Next.Prompt, "- C2: honour Retry-After — a peer consultee's review: the header is ignored on 503") {
+		t.Errorf("A's pending prompt:\n%s", s.Next.Prompt)
+	}
+	c, _ = st.Council(c.ID)
+	v := c.Review.Verdicts
+	if v[0].Issued != "C2" || v[1].Issued != "" || !strings.Contains(v[1].NotIssued, "only while a full deliberation awaits") {
+		t.Errorf("verdicts %+v", v)
+	}
+}

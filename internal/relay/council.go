@@ -80,20 +80,31 @@ func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string
 		out.Consultees = append(out.Consultees, MemberOutcome{Name: m.Name, Failed: m.Failure != nil, Outcome: o})
 	}
 	if r := c.Review; r != nil && r.Status == deliberation.ReviewSent {
-		out.Reviews = map[string]string{}
+		// Which reviewers still run is asked first, the answers read
+		// after: a review that ended has recorded its answer by then.
+		running := map[string]bool{}
 		for name := range r.Prompts {
-			switch _, answered := r.Answers[name]; {
-			case answered:
-				out.Reviews[name] = ReviewAnswered
-			default:
-				out.Reviews[name] = ReviewOut
-				if reviewing != nil && reviewing(name) {
-					out.Status = StatusRunning
+			running[name] = reviewing != nil && reviewing(name)
+		}
+		if c, err = st.Council(id); err != nil {
+			return nil, err
+		}
+		if r = c.Review; r != nil {
+			out.Reviews = map[string]string{}
+			for name := range r.Prompts {
+				switch _, answered := r.Answers[name]; {
+				case answered:
+					out.Reviews[name] = ReviewAnswered
+				default:
+					out.Reviews[name] = ReviewOut
+					if running[name] {
+						out.Status = StatusRunning
+					}
 				}
 			}
-		}
-		for name := range r.Failures {
-			out.Reviews[name] = ReviewFailed
+			for name := range r.Failures {
+				out.Reviews[name] = ReviewFailed
+			}
 		}
 	}
 	step, err := st.CouncilStep(id)
