@@ -99,6 +99,16 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 		a.errorf("consultant", "a council's consultants are named at deliberation_start (consultants): this one has %d", len(c.Members))
 		return nil
 	}
+	// The members' consultants were named where the council started,
+	// maybe another server: this one runs only those its operator allows.
+	for _, m := range c.Members {
+		if err := h.allowConsultant(m.Consultant); m.Failure == nil && err != nil {
+			a.errorf("consultees."+m.Name, "%v", err)
+		}
+	}
+	if len(a.probs) > 0 {
+		return nil
+	}
 	build := func(m deliberation.Member) (consult.Consultant, error) {
 		opts := o
 		return sendConsultant(h.opts.Getenv, m.Consultant, &opts)

@@ -268,3 +268,28 @@ func TestCouncilOfThreeToSynthesisOverMCP(t *testing.T) {
 	}
 	golden.Check(t, "council_synthesis.md", []byte(y["markdown"].(string)))
 }
+
+// TestCouncilRunsOnlyAllowedConsultants: a server whose operator fixed its
+// consultants refuses a council naming others at the start, and at a send
+// of a council started elsewhere, naming each member it would not run.
+func TestCouncilRunsOnlyAllowedConsultants(t *testing.T) {
+	allowed, err := consult.AllowConsultants([]string{"command:alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cs := connectWith(t, &Options{Version: "test", DeliberationDir: dir, Consultants: allowed, Background: NewBackground()})
+	got, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Q?", "consultants": []string{"command:alpha", "against=command:beta"}})
+	if probs, _ := got["problems"].([]any); !isErr || len(probs) != 1 || !strings.HasPrefix(probs[0].(string), `consultants[1]: "command:beta" is not allowed on this server`) {
+		t.Fatalf("start: %v", got)
+	}
+	open := connectWith(t, &Options{Version: "test", DeliberationDir: dir})
+	started, isErr := call(t, open, "deliberation_start", map[string]any{"question": "Q?", "consultants": []string{"command:alpha", "command:beta"}})
+	if isErr {
+		t.Fatalf("start elsewhere: %v", started)
+	}
+	got, isErr = call(t, cs, "deliberation_send", map[string]any{"id": started["id"]})
+	if probs, _ := got["problems"].([]any); !isErr || len(probs) != 1 || !strings.HasPrefix(probs[0].(string), `consultees.B: "command:beta" is not allowed on this server`) {
+		t.Fatalf("send: %v", got)
+	}
+}
