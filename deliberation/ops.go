@@ -48,6 +48,21 @@ func (st *Store) Evaluate(id string, doc []byte) (*State, error) {
 	})
 }
 
+// CheckEvaluation reports every problem Evaluate would find in doc for
+// deliberation id, and changes nothing: a council checks every member's
+// evaluation before it applies any.
+func (st *Store) CheckEvaluation(id string, doc []byte) error {
+	if _, _, err := decodeEvaluation(doc); err != nil {
+		return err
+	}
+	s, err := st.Load(id)
+	if err != nil {
+		return err
+	}
+	_, err = s.evaluateJSON(doc, st.clock.Now())
+	return err
+}
+
 // RecoverIdle is Recover for a person or a client: it refuses while a
 // consultation runs (its answer would then be for a prompt no longer
 // pending); cancel that first.

@@ -116,6 +116,13 @@ func replayRecord(s *State, rec Record) (*State, error) {
 	case "recovery":
 		_, err := s.Recover()
 		return s, err
+	case recordPeerChallenge:
+		var d peerChallengeData
+		if err := json.Unmarshal(rec.Data, &d); err != nil {
+			return nil, fmt.Errorf("peer_challenge record: %s", jsonError(err))
+		}
+		_, err := s.peerChallenge(d.Point, d.Objection)
+		return s, err
 	}
 	return s, nil // prompt, exit: outputs, not operations
 }

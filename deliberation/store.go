@@ -456,5 +456,11 @@ func (st *Store) remove(id string) error {
 	if err := os.Remove(st.TranscriptPath(id)); err != nil {
 		return fmt.Errorf("deliberation store: %w", err)
 	}
+	// A council goes with its first member, whose ID it has.
+	for _, name := range []string{st.CouncilPath(id), filepath.Join(st.dir, "."+councilPrefix+id+".lock")} {
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("deliberation store: %w", err)
+		}
+	}
 	return nil
 }

@@ -28,13 +28,13 @@ func (h *handlers) delibSendTool() toolDef {
 		"fresh":                obj{"type": "boolean"},
 	}
 	return toolDef{&mcp.Tool{Name: "deliberation_send", Annotations: consults,
-		Description: "Consult (codex by default) on the pending prompt, in the background; then deliberation_wait.",
+		Description: "Consult (default codex) on the pending prompt in the background; then deliberation_wait.",
 		InputSchema: inputSchema(props, "id")}, simple(sendArgs, h.delibSend)}
 }
 
 func (h *handlers) delibWaitTool() toolDef {
 	d := idTool(&mcp.Tool{Name: "deliberation_wait", Annotations: readOnly,
-		Description: "Wait up to timeout_seconds for the consultation; again while running."},
+		Description: "Wait up to timeout_seconds for consultation; again while running."},
 		h.delibWait, obj{"timeout_seconds": obj{"type": "integer", "minimum": 1, "maximum": maxWait}})
 	d.tool.InputSchema.(obj)["required"] = []string{"id"} // the timeout defaults to 50 s
 	return d
@@ -42,7 +42,7 @@ func (h *handlers) delibWaitTool() toolDef {
 
 func (h *handlers) delibCancelTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_cancel", Annotations: cancels,
-		Description: "Stop the running consultation; the prompt stays pending."},
+		Description: "Stop the consultation; the prompt stays pending."},
 		h.delibCancel, nil)
 }
 
@@ -57,6 +57,13 @@ var sendConsultant = func(getenv func(string) string, name string, o *consult.Co
 }
 
 func (h *handlers) delibSend(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
+	if st, c := h.councilOf(a); c != nil {
+		o, ro := sendOptions(a)
+		if len(a.probs) > 0 {
+			return nil
+		}
+		return h.councilSend(a, st, c, o, ro)
+	}
 	name := a.str("consultant", false)
 	if name == "" {
 		name = "codex"
@@ -65,20 +72,13 @@ func (h *handlers) delibSend(_ context.Context, _ *mcp.CallToolRequest, a *args)
 		a.errorf("consultant", "%v", err)
 		return nil
 	}
-	effort := a.str("effort", false)
-	if effort != "" && effort != "high" && effort != "xhigh" {
-		a.errorf("effort", "must be high or xhigh (got %q)", effort)
-	}
-	o := &consult.CodexOptions{Model: a.str("model", false), Effort: effort,
-		Timeout: a.seconds("timeout_seconds"), IdleTimeout: a.seconds("idle_timeout_seconds")}
-	budget := relay.Budget{MaxTokens: int64(a.integer("max_tokens", maxCount)), MaxTime: a.seconds("max_time_seconds")}
-	structured, fresh := a.boolean("structured"), a.boolean("fresh")
-	c, err := sendConsultant(h.opts.Getenv, name, o)
+	o, ro := sendOptions(a)
+	c, err := sendConsultant(h.opts.Getenv, name, &o)
 	if err != nil {
 		a.errorf("consultant", "%v", err)
 	}
 	return h.withID(a, func(st *deliberation.Store, id string) any {
-		err := h.opts.Background.start(st, id, c, relay.Options{Effort: effort, Budget: budget, Structured: structured != nil && *structured, Fresh: fresh != nil && *fresh, Words: &toolWords})
+		err := h.opts.Background.start(st, id, c, ro)
 		if !a.check(err) {
 			return nil
 		}
@@ -88,6 +88,20 @@ func (h *handlers) delibSend(_ context.Context, _ *mcp.CallToolRequest, a *args)
 		}
 		return outcome(out)
 	})
+}
+
+// sendOptions reads deliberation_send's options of the consultant and of
+// the consultation.
+func sendOptions(a *args) (consult.CodexOptions, relay.Options) {
+	effort := a.str("effort", false)
+	if effort != "" && effort != "high" && effort != "xhigh" {
+		a.errorf("effort", "must be high or xhigh (got %q)", effort)
+	}
+	o := consult.CodexOptions{Model: a.str("model", false), Effort: effort,
+		Timeout: a.seconds("timeout_seconds"), IdleTimeout: a.seconds("idle_timeout_seconds")}
+	budget := relay.Budget{MaxTokens: int64(a.integer("max_tokens", maxCount)), MaxTime: a.seconds("max_time_seconds")}
+	structured, fresh := a.boolean("structured"), a.boolean("fresh")
+	return o, relay.Options{Effort: effort, Budget: budget, Structured: structured != nil && *structured, Fresh: fresh != nil && *fresh, Words: &toolWords}
 }
 
 // toolWords name the next steps in messages as the tools and arguments.

@@ -89,9 +89,15 @@ func (b *Background) start(st *deliberation.Store, id string, c consult.Consulta
 	if err != nil {
 		return err
 	}
+	b.run(st.StatePath(id), r, func(ctx context.Context) { call.Run(ctx) })
+	return nil
+}
+
+// run runs fn in the background as r, known by key until the next run
+// of that key, canceled when the server stops.
+func (b *Background) run(key string, r *bgRun, fn func(ctx context.Context)) {
 	ctx, cancel := context.WithCancel(b.ctx)
 	r.cancel = cancel
-	key := st.StatePath(id)
 	b.mu.Lock()
 	b.runs[key] = r
 	b.mu.Unlock()
@@ -100,9 +106,22 @@ func (b *Background) start(st *deliberation.Store, id string, c consult.Consulta
 		defer b.wg.Done()
 		defer cancel()
 		defer close(r.done)
-		call.Run(ctx)
+		fn(ctx)
 	}()
-	return nil
+}
+
+// running reports whether the run known by key is in progress.
+func (b *Background) running(key string) bool {
+	r := b.get(key)
+	if r == nil {
+		return false
+	}
+	select {
+	case <-r.done:
+		return false
+	default:
+		return true
+	}
 }
 
 // progress adds the live progress to a consultation this server runs.
@@ -141,6 +160,12 @@ func (h *handlers) delibWait(ctx context.Context, req *mcp.CallToolRequest, a *a
 		secs = n
 	}
 	return h.withID(a, func(st *deliberation.Store, id string) any {
+		if c, err := st.Council(id); c != nil || err != nil {
+			if !a.check(err) {
+				return nil
+			}
+			return h.councilWait(ctx, a, st, id, secs)
+		}
 		n := &notifier{req: req, token: req.Params.GetProgressToken(), start: time.Now()}
 		deadline := time.Now().Add(time.Duration(secs) * time.Second)
 		for {
@@ -231,6 +256,12 @@ func (n *notifier) notify(ctx context.Context, o *relay.Outcome) {
 
 func (h *handlers) delibCancel(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	return h.withID(a, func(st *deliberation.Store, id string) any {
+		if c, err := st.Council(id); c != nil || err != nil {
+			if !a.check(err) {
+				return nil
+			}
+			return h.councilCancel(a, st, c)
+		}
 		if r := h.opts.Background.get(st.StatePath(id)); r != nil {
 			r.cancel()
 			select {

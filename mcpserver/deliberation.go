@@ -105,7 +105,7 @@ func restoreTool(id string) string {
 	return fmt.Sprintf(`deliberation_recover {"id": %q, "restore": true}`, id)
 }
 
-var startArgs = []string{"question", "quick", "facts", "interpretations", "paths", "shape", "tangents", "drift_signals", "ledger_budget"}
+var startArgs = []string{"question", "quick", "facts", "interpretations", "paths", "shape", "tangents", "drift_signals", "ledger_budget", "consultants", "review"}
 
 func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	q := a.str("question", true)
@@ -119,11 +119,18 @@ func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args
 	if b := a.boolean("quick"); b != nil {
 		opts.Quick = *b
 	}
+	specs, review := h.councilSpecs(a), a.boolean("review")
+	if review != nil && *review && !a.has("consultants") {
+		a.errorf("review", "is for a council: name 2 to 5 consultants")
+	}
 	// Every problem at once: the start's own checks join the arguments'
 	// type problems (an argument already reported is not judged again).
 	if len(a.probs) > 0 {
 		a.addUnreported(deliberation.CheckStart(q, opts))
 		return nil
+	}
+	if a.has("consultants") {
+		return h.councilStart(a, q, opts, specs, review != nil && *review)
 	}
 	st := h.store(a)
 	if st == nil {
@@ -143,6 +150,9 @@ func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args
 func (h *handlers) delibRespond(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	text := a.str("response", true)
 	return h.withID(a, func(st *deliberation.Store, id string) any {
+		if h.notForCouncil(a, st, id) {
+			return nil
+		}
 		s, err := st.Respond(id, text)
 		if !a.check(err) {
 			return nil
@@ -157,6 +167,12 @@ func (h *handlers) delibEvaluate(_ context.Context, _ *mcp.CallToolRequest, a *a
 		if doc == nil {
 			return nil
 		}
+		if c, err := st.Council(id); c != nil || err != nil {
+			if !a.check(err) {
+				return nil
+			}
+			return h.councilEvaluate(a, st, id, doc)
+		}
 		s, err := st.Evaluate(id, doc)
 		if !a.check(err) {
 			return nil
@@ -170,6 +186,12 @@ func (h *handlers) delibEvaluate(_ context.Context, _ *mcp.CallToolRequest, a *a
 // progress, or interrupted).
 func (h *handlers) delibStatus(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	return h.withID(a, func(st *deliberation.Store, id string) any {
+		if c, err := st.Council(id); c != nil || err != nil {
+			if !a.check(err) {
+				return nil
+			}
+			return h.councilOutcome(a, st, id)
+		}
 		s, err := st.Load(id)
 		if !a.check(err) {
 			return nil
@@ -199,6 +221,12 @@ func (h *handlers) delibList(_ context.Context, _ *mcp.CallToolRequest, a *args)
 func (h *handlers) delibSynthesize(_ context.Context, req *mcp.CallToolRequest, a *args) any {
 	answer := a.str("answer", false) // required but after an early exit (trivial): the domain says so
 	return h.withID(a, func(st *deliberation.Store, id string) any {
+		if c, err := st.Council(id); c != nil || err != nil {
+			if !a.check(err) {
+				return nil
+			}
+			return h.councilSynthesize(req, a, st, id, answer)
+		}
 		y, err := st.Synthesize(id, answer)
 		if !a.check(err) {
 			return nil
@@ -220,6 +248,9 @@ func (h *handlers) delibSynthesize(_ context.Context, req *mcp.CallToolRequest, 
 func (h *handlers) delibRecover(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	restore := a.boolean("restore")
 	return h.withID(a, func(st *deliberation.Store, id string) any {
+		if h.notForCouncil(a, st, id) {
+			return nil
+		}
 		out := map[string]any{"id": id}
 		if restore != nil && *restore {
 			s, kept, written, err := st.Restore(id)
@@ -262,6 +293,8 @@ func (h *handlers) delibStartTool() toolDef {
 			"tangents":        obj{"type": "string"},
 			"drift_signals":   obj{"type": "string"},
 			"ledger_budget":   obj{"type": "integer"},
+			"consultants":     strList,
+			"review":          obj{"type": "boolean"},
 		}, "question")}, simple(startArgs, h.delibStart)}
 }
 
@@ -280,7 +313,7 @@ func idTool(t *mcp.Tool, run func(context.Context, *mcp.CallToolRequest, *args) 
 
 func (h *handlers) delibRespondTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_respond", Annotations: records,
-		Description: "Record the consultee's answer to a prompt you relayed."},
+		Description: "Record the answer to a prompt you relayed."},
 		h.delibRespond, obj{"response": obj{"type": "string"}})
 }
 
@@ -292,7 +325,7 @@ func (h *handlers) delibEvaluateTool() toolDef {
 
 func (h *handlers) delibStatusTool() toolDef {
 	return idTool(&mcp.Tool{Name: "deliberation_status", Annotations: readOnly,
-		Description: "A deliberation's state (phase, ledger, buckets) and next step."}, h.delibStatus, nil)
+		Description: "A deliberation's state (phase, buckets) and next step."}, h.delibStatus, nil)
 }
 
 func (h *handlers) delibListTool() toolDef {
@@ -309,7 +342,7 @@ func (h *handlers) delibSynthesizeTool() toolDef {
 
 func (h *handlers) delibRecoverTool() toolDef {
 	return toolDef{&mcp.Tool{Name: "deliberation_recover", Annotations: records,
-		Description: "Recovery prompt for a fresh consultee session (restore: rebuild a lost state first).",
+		Description: "Recovery prompt for a fresh session (restore: rebuild a lost state first).",
 		InputSchema: inputSchema(obj{"id": obj{"type": "string"}, "restore": obj{"type": "boolean"}}, "id")},
 		simple([]string{"id", "restore"}, h.delibRecover)}
 }

@@ -27,6 +27,8 @@ type sendFlags struct {
 	timeout, idle, maxTime    time.Duration
 	maxTokens                 int64
 	structured, fresh         bool
+	// consultantSet: --consultant was given (a council's are fixed).
+	consultantSet bool
 	// background runs the consultation in a process of its own; worker is
 	// that process (a hidden flag).
 	background, worker bool
@@ -118,10 +120,11 @@ With --background the consultation runs in a process of its own and send returns
 ({"status":"running",...}); 'elicit deliberate wait ID' waits for it, 'elicit deliberate status ID'
 shows it, 'elicit deliberate cancel ID' stops it.`,
 		Args: exactArgs(1, "ID"),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {
 				return err
 			}
+			f.consultantSet = cmd.Flags().Changed("consultant")
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
 				return a.send(st, id, f, asJSON)
 			})
@@ -162,6 +165,7 @@ func (a *app) addStartSend(start *cobra.Command) {
 		if err := f.check(); err != nil {
 			return err
 		}
+		f.consultantSet = cmd.Flags().Changed("consultant")
 		// The consultant is checked before the deliberation is created: a
 		// usage error leaves nothing behind.
 		if _, _, err := a.consultant(f.spec()); err != nil {
@@ -219,6 +223,12 @@ var cliWords = relay.Words{Evaluate: "elicit deliberate evaluate", Wait: "delibe
 	MaxTokens: "--max-tokens", MaxTime: "--max-time"}
 
 func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool) error {
+	if council, err := st.Council(id); err != nil || council != nil {
+		if err != nil {
+			return a.delibProblems(asJSON, err)
+		}
+		return a.councilSend(st, council, f, f.consultantSet, asJSON)
+	}
 	c, _, err := a.consultant(f.spec())
 	if err != nil {
 		return err

@@ -108,7 +108,8 @@ const cliMapping = "CLI --shape, --tangents, --drift-signals"
 func (a *app) deliberateStart() *cobra.Command {
 	var question string
 	var opts deliberation.StartOptions
-	var asJSON bool
+	var asJSON, review bool
+	var council []string
 	cmd := &cobra.Command{
 		Use:   "start --question Q",
 		Short: "Start a deliberation and print the First Call prompt",
@@ -117,9 +118,22 @@ func (a *app) deliberateStart() *cobra.Command {
 			if !cmd.Flags().Changed("question") {
 				return usagef("%s needs --question", cmd.CommandPath())
 			}
+			if review && len(council) == 0 {
+				return usagef("%s: --review is for a council: give 2 to 5 --council consultants", cmd.CommandPath())
+			}
+			var specs []deliberation.MemberSpec
+			if len(council) > 0 {
+				var err error
+				if specs, err = a.councilSpecs(council); err != nil {
+					return err
+				}
+			}
 			st, err := a.deliberationStore()
 			if err != nil {
 				return err
+			}
+			if specs != nil {
+				return a.councilStart(st, question, &opts, specs, review, asJSON)
 			}
 			id, s, err := st.Start(question, &opts)
 			if err != nil {
@@ -151,6 +165,8 @@ func (a *app) deliberateStart() *cobra.Command {
 	f.StringVar(&opts.SSM.DriftSignals, "drift-signals", "", "Solution Space Mapping: signs the deliberation left productive territory")
 	f.IntVar(&opts.LedgerBudget, "ledger-budget", 0, "cap on the ledger characters per prompt (0: none); over it, user entries and those open disputes cite are kept")
 	f.BoolVar(&opts.Quick, "quick", false, "quick mode: at most 2 iterations, no phases, ledger or challenge IDs")
+	f.StringArrayVar(&council, "council", nil, "a council member, [STANCE=]CONSULTANT (stance: for, against, neutral, red_team, failure, critic); 2 to 5 of them make a council")
+	f.BoolVar(&review, "review", false, "with --council: an anonymized cross-review after CONSTRUCTIVE")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print {id, state_file, prompt} as JSON")
 	return cmd
 }
@@ -185,6 +201,9 @@ func (a *app) delibFileCommand(use, short, fileHelp, jsonHelp string, run func(s
 func (a *app) deliberateRespond() *cobra.Command {
 	return a.delibFileCommand("respond", "Record the consultee's answer to the pending prompt", "the answer", "print the pending step as JSON",
 		func(st *deliberation.Store, id string, text []byte, asJSON bool) error {
+			if err := notForCouncil(st, id, "respond"); err != nil {
+				return a.delibProblems(asJSON, err)
+			}
 			s, err := st.Respond(id, string(text))
 			if err != nil {
 				return a.delibProblems(asJSON, err)
@@ -200,6 +219,12 @@ func (a *app) deliberateRespond() *cobra.Command {
 func (a *app) deliberateEvaluate() *cobra.Command {
 	return a.delibFileCommand("evaluate", "Apply your evaluation of the last answer and print the next action and prompt", "the evaluation document", "print the next action as JSON",
 		func(st *deliberation.Store, id string, doc []byte, asJSON bool) error {
+			if c, err := st.Council(id); err != nil || c != nil {
+				if err != nil {
+					return a.delibProblems(asJSON, err)
+				}
+				return a.councilEvaluate(st, id, doc, asJSON)
+			}
 			s, err := st.Evaluate(id, doc)
 			if err != nil {
 				return a.delibProblems(asJSON, err)
@@ -240,6 +265,9 @@ func (a *app) deliberatePrompt() *cobra.Command {
 		Args:  exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				if err := notForCouncil(st, id, "prompt (each member's is in its deliberate status --json)"); err != nil {
+					return err
+				}
 				s, err := st.Load(id)
 				if err != nil {
 					return err
@@ -263,6 +291,12 @@ func (a *app) deliberateStatus() *cobra.Command {
 		Args:  exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				if c, err := st.Council(id); err != nil || c != nil {
+					if err != nil {
+						return err
+					}
+					return a.councilStatus(st, id, asJSON)
+				}
 				s, err := st.Load(id)
 				if err != nil {
 					return err
@@ -440,6 +474,12 @@ evaluated and the arbitration concerns. Refused unless the state permits Synthes
 		Args: exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				if c, err := st.Council(id); err != nil || c != nil {
+					if err != nil {
+						return a.delibProblems(asJSON, err)
+					}
+					return a.councilSynthesize(st, c, answer, asJSON)
+				}
 				y, err := st.Synthesize(id, answer)
 				if err != nil {
 					return a.delibProblems(asJSON, asFlags(err, "answer"))

@@ -110,6 +110,12 @@ server, another terminal) and print the answer as send does. Exit 0 when the ans
 				if limit == 0 {
 					limit = 1<<63 - 1
 				}
+				if c, err := st.Council(id); err != nil || c != nil {
+					if err != nil {
+						return a.delibProblems(asJSON, err)
+					}
+					return a.councilWait(st, id, limit, asJSON)
+				}
 				o, err := relay.Wait(ctx, st, id, limit, 250*time.Millisecond)
 				if err != nil {
 					return a.delibProblems(asJSON, err)
@@ -185,6 +191,12 @@ next send opens a fresh session. A consultation whose process is gone is ended a
 		Args: exactArgs(1, "ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
+				if c, err := st.Council(id); err != nil || c != nil {
+					if err != nil {
+						return a.delibProblems(asJSON, err)
+					}
+					return a.councilCancel(st, c, asJSON)
+				}
 				if err := relay.Cancel(st, id, 15*time.Second); err != nil {
 					return a.delibProblems(asJSON, err)
 				}

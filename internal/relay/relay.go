@@ -48,6 +48,10 @@ type Options struct {
 	// Background marks the consultation as running in the background (an
 	// MCP server, or send --background) in the state.
 	Background bool
+	// Stance is a council member's stance: a session it opens (the First
+	// Call, a Recovery prompt; not a side session) is told it
+	// (deliberation.WithStance).
+	Stance string
 	// Words name the next steps in messages in the caller's words (the
 	// CLI's commands, the MCP server's tools); nil names this package's
 	// functions (APIWords).

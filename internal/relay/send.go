@@ -34,7 +34,11 @@ func (sn *sender) request(prompt string) consult.Request {
 func (sn *sender) send(ctx context.Context, prompt string, p plan) (*Result, error) {
 	switch {
 	case p.side || p.start:
-		rep, err := sn.c.Start(ctx, sn.request(prompt))
+		req := sn.request(prompt)
+		if !p.side {
+			req.Prompt = deliberation.WithStance(prompt, sn.o.Stance)
+		}
+		rep, err := sn.c.Start(ctx, req)
 		if err != nil {
 			return nil, sn.fail(err, false)
 		}
@@ -73,7 +77,7 @@ func (sn *sender) recover(ctx context.Context, why string) (*Result, error) {
 		sn.end("the state could not be recovered")
 		return nil, err
 	}
-	rep, err := sn.c.Start(ctx, sn.request(prompt))
+	rep, err := sn.c.Start(ctx, sn.request(deliberation.WithStance(prompt, sn.o.Stance)))
 	if err != nil {
 		return nil, sn.fail(err, false)
 	}

@@ -1,0 +1,300 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/internal/relay"
+	"github.com/elicit/elicit/internal/responselog"
+	"github.com/elicit/elicit/internal/visible"
+	"github.com/elicit/elicit/problem"
+)
+
+// A council is a deliberation with 2 to 5 consultants (deliberate start
+// --council SPEC, repeated); its ID is its first member's, and the
+// commands given it act on every member (deliberation/council.go). The
+// CLI consults a council in the foreground, every member in parallel;
+// over MCP, deliberation_send does it in the background.
+
+// councilSpecs parses --council, each [STANCE=]CONSULTANT; every problem
+// is a usage error, all at once.
+func (a *app) councilSpecs(names []string) ([]deliberation.MemberSpec, error) {
+	var specs []deliberation.MemberSpec
+	var bad []string
+	for i, name := range names {
+		m, err := deliberation.ParseMemberSpec(name)
+		if err == nil {
+			_, err = consult.New(m.Consultant, nil)
+		}
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("--council #%d: %v", i+1, err))
+			continue
+		}
+		specs = append(specs, m)
+	}
+	if len(bad) > 0 {
+		return nil, usagef("%s", strings.Join(bad, "; "))
+	}
+	return specs, nil
+}
+
+func (a *app) councilStart(st *deliberation.Store, question string, opts *deliberation.StartOptions, specs []deliberation.MemberSpec, review, asJSON bool) error {
+	c, states, err := st.StartCouncil(question, opts, specs, review)
+	if err != nil {
+		return a.delibProblems(asJSON, err)
+	}
+	step, err := st.CouncilStep(c.ID)
+	if err != nil {
+		return a.delibProblems(asJSON, err)
+	}
+	notes := states[0].NotesNaming(cliMapping)
+	if asJSON {
+		return writeJSON(a.stdout, struct {
+			ID          string                    `json:"id"`
+			StateFile   string                    `json:"state_file"`
+			CouncilFile string                    `json:"council_file"`
+			Notes       []string                  `json:"notes,omitempty"`
+			Next        *deliberation.CouncilStep `json:"next"`
+		}{c.ID, st.StatePath(c.ID), st.CouncilPath(c.ID), notes, step})
+	}
+	fmt.Fprintf(a.stdout, "council %s of %d consultants (council: %s)\n", c.ID, len(c.Members), st.CouncilPath(c.ID))
+	for _, n := range notes {
+		fmt.Fprintf(a.stdout, "note: %s\n", n)
+	}
+	a.printCouncilStep(step)
+	return nil
+}
+
+// printCouncilStep prints each consultee and the council's next step.
+func (a *app) printCouncilStep(step *deliberation.CouncilStep) {
+	for _, m := range step.Consultees {
+		stance := ""
+		if m.Stance != "" {
+			stance = ", " + m.Stance
+		}
+		fmt.Fprintf(a.stdout, "%s: %s%s (%s): %s, iteration %d", m.Name, visible.Line(m.Consultant), stance, m.ID, m.Status, m.Iteration)
+		switch {
+		case m.Failure != nil:
+			fmt.Fprintf(a.stdout, ", failed at iteration %d: %s: %s", m.Failure.Iteration, m.Failure.Kind, visible.Line(m.Failure.Message))
+		case m.ExitReason != "":
+			fmt.Fprintf(a.stdout, " (%s)", m.ExitReason)
+		case m.Next != nil:
+			fmt.Fprintf(a.stdout, ", next %s (awaiting %s)", m.Next.Action, orNone(m.Next.Awaiting))
+		}
+		ch := m.Challenges
+		fmt.Fprintf(a.stdout, "; challenges %d, open %d, reminded %d, undefended %d, conceded %d, missing-ID %d\n",
+			ch.Issued, ch.Open, ch.Reminded, ch.Undefended, ch.Conceded, ch.MissingID)
+	}
+	if step.Review != "" {
+		fmt.Fprintf(a.stdout, "cross-review: %s\n", step.Review)
+	}
+	fmt.Fprintf(a.stdout, "next: %s (round %d)", step.Action, step.Round)
+	if step.Reason != "" {
+		fmt.Fprintf(a.stdout, ": %s", step.Reason)
+	}
+	fmt.Fprintln(a.stdout)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
+}
+
+// councilSend consults, in parallel, every member whose answer is
+// awaited, or sends the cross-review when it is due, and waits for all.
+func (a *app) councilSend(st *deliberation.Store, c *deliberation.Council, f *sendFlags, consultantGiven, asJSON bool) error {
+	switch {
+	case consultantGiven:
+		return usagef("a council's consultants are named at start (--council): %s has %d", c.ID, len(c.Members))
+	case f.background || f.worker:
+		return usagef("a council is consulted in the foreground from the command line, every member in parallel (over MCP, deliberation_send runs it in the background)")
+	}
+	build := func(m deliberation.Member) (consult.Consultant, error) {
+		spec := f.spec()
+		spec.name = m.Consultant
+		cons, _, err := a.consultant(spec)
+		return cons, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	step, err := st.CouncilStep(c.ID)
+	if err != nil {
+		return a.delibProblems(asJSON, err)
+	}
+	var o *relay.CouncilOutcome
+	switch {
+	case step.Action == deliberation.CouncilReview || c.Review != nil && c.Review.Status == deliberation.ReviewSent:
+		o, err = relay.SendReviews(ctx, st, c.ID, build, f.effort)
+	case step.Action == deliberation.CouncilSend:
+		opts := &relay.Options{Effort: f.effort, Budget: relay.Budget{MaxTokens: f.maxTokens, MaxTime: f.maxTime},
+			Structured: f.structured, Fresh: f.fresh, Words: &cliWords}
+		o, err = relay.SendCouncil(ctx, st, c.ID, build, opts)
+	default:
+		return a.delibProblems(asJSON, problem.List{{Path: "id", Message: fmt.Sprintf("council %s has nothing to send: next is %s", c.ID, step.Action)}})
+	}
+	if err != nil {
+		return a.delibProblems(asJSON, err)
+	}
+	return a.printCouncilOutcome(o, asJSON)
+}
+
+// printCouncilOutcome prints each member's consultation, the reviews and
+// the next step; exit 3 while one still runs.
+func (a *app) printCouncilOutcome(o *relay.CouncilOutcome, asJSON bool) error {
+	var ret error
+	if o.Status == relay.StatusRunning {
+		ret = &noAnswerError{}
+	}
+	if asJSON {
+		if err := writeJSON(a.stdout, o); err != nil {
+			return err
+		}
+		return ret
+	}
+	for _, m := range o.Consultees {
+		out := m.Outcome
+		fmt.Fprintf(a.stdout, "%s: %s", m.Name, out.Status)
+		switch {
+		case out.Failure != nil:
+			fmt.Fprintf(a.stdout, " (%s: %s)", out.Failure.Kind, visible.Line(out.Failure.Message))
+		case out.Result != nil:
+			fmt.Fprintf(a.stdout, ", answered iteration %d", out.Result.Iteration)
+		}
+		if m.Failed {
+			fmt.Fprint(a.stdout, "; failed: consulted no more")
+		}
+		fmt.Fprintln(a.stdout)
+	}
+	for _, name := range sortedNames(o.Reviews) {
+		fmt.Fprintf(a.stdout, "review by %s: %s\n", name, o.Reviews[name])
+	}
+	a.printCouncilStep(o.Next)
+	return ret
+}
+
+func sortedNames(m map[string]string) []string {
+	var out []string
+	for _, n := range []string{"A", "B", "C", "D", "E"} {
+		if _, ok := m[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// councilWait waits until no member's consultation runs, or timeout.
+func (a *app) councilWait(st *deliberation.Store, id string, timeout time.Duration, asJSON bool) error {
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	deadline := time.Now().Add(timeout)
+	for {
+		o, err := relay.CouncilStatus(st, id, nil)
+		if err != nil {
+			return a.delibProblems(asJSON, err)
+		}
+		if o.Status != relay.StatusRunning || !time.Now().Before(deadline) || ctx.Err() != nil {
+			return a.printCouncilOutcome(o, asJSON)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// councilCancel stops every member's consultation.
+func (a *app) councilCancel(st *deliberation.Store, c *deliberation.Council, asJSON bool) error {
+	var probs problem.List
+	for _, m := range c.Members {
+		if err := relay.Cancel(st, m.ID, 15*time.Second); err != nil {
+			for _, p := range deliberationProblems(err) {
+				probs.Add(joinCouncilPath(m.Name, p.Path), "%s", p.Message)
+			}
+		}
+	}
+	if err := probs.Err(); err != nil {
+		return a.delibProblems(asJSON, err)
+	}
+	o, err := relay.CouncilStatus(st, c.ID, nil)
+	if err != nil {
+		return a.delibProblems(asJSON, err)
+	}
+	return a.printCouncilOutcome(o, asJSON)
+}
+
+func deliberationProblems(err error) problem.List {
+	if p, ok := err.(problem.List); ok {
+		return p
+	}
+	return problem.List{{Message: err.Error()}}
+}
+
+func joinCouncilPath(member, path string) string {
+	if path == "" {
+		return "consultees." + member
+	}
+	return "consultees." + member + "." + path
+}
+
+func (a *app) councilEvaluate(st *deliberation.Store, id string, doc []byte, asJSON bool) error {
+	step, err := st.EvaluateCouncil(id, doc)
+	if err != nil {
+		return a.delibProblems(asJSON, err)
+	}
+	if asJSON {
+		return writeJSON(a.stdout, step)
+	}
+	a.printCouncilStep(step)
+	return nil
+}
+
+func (a *app) councilSynthesize(st *deliberation.Store, c *deliberation.Council, answer string, asJSON bool) error {
+	y, err := st.SynthesizeCouncil(c.ID, answer)
+	if err != nil {
+		return a.delibProblems(asJSON, asFlags(err, "answer"))
+	}
+	for _, m := range c.Members {
+		if ms := y.Syntheses[m.Name]; ms != nil {
+			a.responseLog().Append(responselog.SynthesisRecord(m.ID, ms, a.door().Who))
+		}
+	}
+	if asJSON {
+		return writeJSON(a.stdout, y)
+	}
+	fmt.Fprint(a.stdout, y.Markdown())
+	return nil
+}
+
+// councilStatus prints where a council stands.
+func (a *app) councilStatus(st *deliberation.Store, id string, asJSON bool) error {
+	step, err := st.CouncilStep(id)
+	if err != nil {
+		return a.delibProblems(asJSON, err)
+	}
+	if asJSON {
+		return writeJSON(a.stdout, step)
+	}
+	fmt.Fprintf(a.stdout, "council %s\n", id)
+	a.printCouncilStep(step)
+	return nil
+}
+
+// notForCouncil refuses a command that drives one consultee by hand on a
+// council.
+func notForCouncil(st *deliberation.Store, id, command string) error {
+	c, err := st.Council(id)
+	if err != nil {
+		return err
+	}
+	if c != nil {
+		return problem.List{{Path: "id", Message: fmt.Sprintf("%s is a council of %d consultants: %s is for one consultee (elicit deliberate send consults them all, recovering a member's session by itself; evaluate judges their answers)", id, len(c.Members), command)}}
+	}
+	return nil
+}
