@@ -20,19 +20,6 @@ func appsClient() *mcp.ClientOptions {
 	return &mcp.ClientOptions{Capabilities: caps}
 }
 
-// toolsByName returns the tools a client is listed, by name.
-func toolsByName(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
-	t.Helper()
-	out := map[string]*mcp.Tool{}
-	for tool, err := range cs.Tools(context.Background(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[tool.Name] = tool
-	}
-	return out
-}
-
 func TestRenderWidgetTool(t *testing.T) {
 	cs := connect(t, protocols[0], nil)
 	r, isErr := call(t, cs, "elicitation_render_widget", map[string]any{"form": readForm(t, "scope")})
