@@ -19,7 +19,7 @@ const toolNames = [
   "deliberation_send", "deliberation_start", "deliberation_status", "deliberation_synthesize", "deliberation_wait",
   "elicitation_ask", "elicitation_collect_response", "elicitation_cross_model", "elicitation_form_summary",
   "elicitation_inject_method", "elicitation_list_methods", "elicitation_list_templates", "elicitation_recall", "elicitation_render_form", "elicitation_render_widget",
-  "elicitation_select_methods", "elicitation_select_surface", "elicitation_stats",
+  "elicitation_select_methods", "elicitation_select_surface", "elicitation_stats", "elicitation_widget_validate",
 ];
 
 // suite runs the same checks over any connected client factory.
