@@ -33,6 +33,9 @@ type Cleaned struct {
 // rebuilt from it. Each deliberation is handled under its lock, so one in
 // use is never touched halfway.
 func (st *Store) Clean() (*Cleaned, error) {
+	if st.sh != nil {
+		return &Cleaned{}, nil // a step is a transaction: it leaves nothing behind
+	}
 	des, err := os.ReadDir(st.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Cleaned{}, nil

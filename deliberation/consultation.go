@@ -29,6 +29,10 @@ type Consultation struct {
 	// Background: the call runs in the background (an MCP server, or
 	// deliberate send --background).
 	Background bool `json:"background,omitempty"`
+	// Lease names the consultation in a shared database (Shared): it is
+	// alive while the process running it renews the lease, wherever that
+	// process runs.
+	Lease string `json:"lease,omitempty"`
 }
 
 // AnswerInfo says where a consultant's answer came from.
@@ -161,11 +165,17 @@ func NewConsultation(consultant string, background bool) Consultation {
 // Alive reports whether the process that runs the consultation still runs;
 // when it does not, the consultation was interrupted.
 func (c *Consultation) Alive() bool {
+	if c != nil && c.Lease != "" {
+		return leaseAlive(c.Lease)
+	}
 	return c != nil && processAlive(c.PID, c.ProcStart)
 }
 
 // Ours reports whether this process runs the consultation.
 func (c *Consultation) Ours() bool {
+	if c != nil && c.Lease != "" {
+		return leaseOurs(c.Lease)
+	}
 	return c != nil && c.PID == os.Getpid() && c.ProcStart == procStart(c.PID)
 }
 

@@ -149,6 +149,23 @@ func (st *Store) CouncilPath(id string) string {
 // CONSTRUCTIVE. Every problem of the members and the options is reported
 // at once, each at its path (consultants[1]).
 func (st *Store) StartCouncil(question string, opts *StartOptions, members []MemberSpec, review bool) (*Council, []*State, error) {
+	if st.sh != nil {
+		type started struct {
+			c      *Council
+			states []*State
+		}
+		out, err := sharedStart(st, func(v *Store) (started, []string, error) {
+			c, states, err := v.StartCouncil(question, opts, members, review)
+			var ids []string
+			if c != nil {
+				for _, m := range c.Members {
+					ids = append(ids, m.ID)
+				}
+			}
+			return started{c, states}, ids, err
+		})
+		return out.c, out.states, err
+	}
 	var p problem.List
 	if n := len(members); n < CouncilMin || n > CouncilMax {
 		p.Add("consultants", "%d given, want %d to %d for a council (one consultant: leave consultants out)", n, CouncilMin, CouncilMax)
@@ -200,6 +217,12 @@ func (st *Store) Council(id string) (*Council, error) {
 	if !validID(id) {
 		return nil, nil // Load names a bad ID
 	}
+	if st.sh != nil {
+		return onShared(st, SharedQuery{IDs: []string{id}, Prefixes: []string{councilPrefix}}, func(v *Store) (*Council, []string, error) {
+			c, err := v.Council(id)
+			return c, nil, err
+		})
+	}
 	data, err := infile.ReadFile(st.CouncilPath(id), stateInput)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -241,6 +264,9 @@ func problemsOf(err error) problem.List {
 // UpdateCouncil applies fn to the council of id under its lock and saves
 // it when fn succeeds.
 func (st *Store) UpdateCouncil(id string, fn func(c *Council) error) (*Council, error) {
+	if st.sh != nil {
+		return sharedWrite(st, id, func(v *Store) (*Council, error) { return v.UpdateCouncil(id, fn) })
+	}
 	f, err := os.OpenFile(filepath.Join(st.dir, "."+councilPrefix+id+".lock"), os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("deliberation store: %w", err)

@@ -72,6 +72,9 @@ func places(s *State) []placed {
 // sees its own points. With fewer than two members to review, the review
 // is skipped (done, no prompts).
 func (st *Store) BeginReview(id string) (*Council, error) {
+	if st.sh != nil {
+		return sharedCouncil(st, id, true, func(v *Store) (*Council, error) { return v.BeginReview(id) })
+	}
 	c, states, err := st.councilStates(id)
 	if err != nil {
 		return nil, err
@@ -146,6 +149,9 @@ func reviewPrompt(s *State, stance string, lines []string) string {
 
 // RecordReview records member name's answer to its review prompt.
 func (st *Store) RecordReview(id, name, answer string) (*Council, error) {
+	if st.sh != nil {
+		return sharedCouncil(st, id, true, func(v *Store) (*Council, error) { return v.RecordReview(id, name, answer) })
+	}
 	return st.UpdateCouncil(id, func(c *Council) error {
 		r := c.Review
 		if r == nil || r.Status != ReviewSent {
@@ -168,6 +174,9 @@ func (st *Store) RecordReview(id, name, answer string) (*Council, error) {
 // FailReview records that member name could not review (its consultant
 // failed): the review goes on without it, and the failure is shown.
 func (st *Store) FailReview(id, name, message string) (*Council, error) {
+	if st.sh != nil {
+		return sharedCouncil(st, id, true, func(v *Store) (*Council, error) { return v.FailReview(id, name, message) })
+	}
 	return st.UpdateCouncil(id, func(c *Council) error {
 		r := c.Review
 		if r == nil || r.Status != ReviewSent || r.Prompts[name] == "" {

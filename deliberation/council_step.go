@@ -106,6 +106,9 @@ func live(m Member, s *State) bool { return m.Failure == nil && s.Active() }
 
 // CouncilStep reports where the council of id stands.
 func (st *Store) CouncilStep(id string) (*CouncilStep, error) {
+	if st.sh != nil {
+		return sharedCouncil(st, id, false, func(v *Store) (*CouncilStep, error) { return v.CouncilStep(id) })
+	}
 	c, states, err := st.councilStates(id)
 	if err != nil {
 		return nil, err
@@ -206,6 +209,9 @@ type CouncilEvaluation struct {
 // member's document, the merges, the review judgments: every problem at
 // once, each at its path) and only then applies it.
 func (st *Store) EvaluateCouncil(id string, doc []byte) (*CouncilStep, error) {
+	if st.sh != nil {
+		return sharedCouncil(st, id, true, func(v *Store) (*CouncilStep, error) { return v.EvaluateCouncil(id, doc) })
+	}
 	c, states, err := st.councilStates(id)
 	if err != nil {
 		return nil, err

@@ -61,6 +61,9 @@ type AgreementEntry struct {
 // state permits) or failed, at least one finished, and the cross-review,
 // when asked for, is done.
 func (st *Store) SynthesizeCouncil(id, answer string) (*CouncilSynthesis, error) {
+	if st.sh != nil {
+		return sharedCouncil(st, id, true, func(v *Store) (*CouncilSynthesis, error) { return v.SynthesizeCouncil(id, answer) })
+	}
 	c, states, err := st.councilStates(id)
 	if err != nil {
 		return nil, err

@@ -63,6 +63,16 @@ type cachedEntry struct {
 // never wrote. The listing cache spares reading the state files that did
 // not change since the last listing.
 func (st *Store) List() ([]Entry, error) {
+	if st.sh != nil {
+		return onShared(st, SharedQuery{Prefixes: []string{statePrefix}}, func(v *Store) ([]Entry, []string, error) {
+			entries, err := v.List()
+			for i := range entries {
+				entries[i].StateFile = st.StatePath(entries[i].ID)
+				entries[i].Error = strings.ReplaceAll(entries[i].Error, v.dir, st.dir)
+			}
+			return entries, nil, err
+		})
+	}
 	now := st.clock.Now()
 	dirInfo, err := os.Stat(st.dir)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -175,6 +175,9 @@ type consultEnd struct {
 // runs; with takeOver, one whose process is gone (interrupted by a kill or a
 // restart) is ended first.
 func (st *Store) BeginConsultation(id string, c Consultation, takeOver bool) (*State, error) {
+	if st.sh != nil && c.Lease == "" {
+		c.Lease = st.sh.NewLease()
+	}
 	return st.Update(id, func(s *State, now time.Time) ([]Record, error) {
 		var recs []Record
 		if o := s.Consultation; o != nil && takeOver && !o.Alive() {

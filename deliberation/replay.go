@@ -130,6 +130,9 @@ func replayRecord(s *State, rec Record) (*State, error) {
 // ReadTranscript reads the transcript of id (within MaxTranscript, a
 // regular file only); a deliberation without one has an empty transcript.
 func (st *Store) ReadTranscript(id string) ([]byte, error) {
+	if st.sh != nil {
+		return sharedRead(st, id, func(v *Store) ([]byte, error) { return v.ReadTranscript(id) })
+	}
 	data, err := infile.ReadFile(st.TranscriptPath(id), transcriptInput)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -142,6 +145,9 @@ func (st *Store) ReadTranscript(id string) ([]byte, error) {
 
 // Rebuild replays the transcript of id without touching any file.
 func (st *Store) Rebuild(id string) (*State, error) {
+	if st.sh != nil {
+		return sharedRead(st, id, func(v *Store) (*State, error) { return v.Rebuild(id) })
+	}
 	data, err := infile.ReadFile(st.TranscriptPath(id), transcriptInput)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, problem.List{{Path: "id", Message: fmt.Sprintf("no transcript for %s in %s", id, st.dir)}}
@@ -166,6 +172,21 @@ func (st *Store) Rebuild(id string) (*State, error) {
 // are removed. It returns the state, the kept file's path ("" when none
 // was kept) and whether the state file was written.
 func (st *Store) Restore(id string) (s *State, kept string, written bool, err error) {
+	if st.sh != nil {
+		type restored struct {
+			s       *State
+			kept    string
+			written bool
+		}
+		out, err := sharedWrite(st, id, func(v *Store) (restored, error) {
+			s, kept, written, err := v.Restore(id)
+			if kept != "" {
+				kept = filepath.Join(st.dir, filepath.Base(kept))
+			}
+			return restored{s, kept, written}, err
+		})
+		return out.s, out.kept, out.written, err
+	}
 	lock, err := st.lockTranscript(id)
 	if err != nil {
 		return nil, "", false, err

@@ -66,6 +66,9 @@ func DefaultDir(getenv func(string) string) (string, error) {
 type StoreOptions struct {
 	// Clock stamps states and names files; nil is the system clock.
 	Clock Clock
+	// Shared keeps the deliberations in a database shared by several
+	// processes instead of the folder (which is then only named).
+	Shared Shared
 }
 
 // Store keeps one state file per deliberation in a directory, written
@@ -76,6 +79,7 @@ type StoreOptions struct {
 type Store struct {
 	dir   string
 	clock Clock
+	sh    Shared
 }
 
 // NewStore returns a store over dir (created on first write).
@@ -84,12 +88,16 @@ func NewStore(dir string, opts *StoreOptions) *Store {
 	if opts != nil && opts.Clock != nil {
 		st.clock = opts.Clock
 	}
+	if opts != nil && opts.Shared != nil {
+		st.sh = opts.Shared
+		registerShared(st.sh)
+	}
 	return st
 }
 
 // In returns a store over dir with st's options.
 func (st *Store) In(dir string) *Store {
-	return &Store{dir: dir, clock: st.clock}
+	return &Store{dir: dir, clock: st.clock, sh: st.sh}
 }
 
 // Dir is the store's directory.
@@ -138,6 +146,17 @@ type Record struct {
 
 // Start creates a deliberation, saves it and returns its ID and state.
 func (st *Store) Start(question string, opts *StartOptions) (string, *State, error) {
+	if st.sh != nil {
+		type started struct {
+			id string
+			s  *State
+		}
+		out, err := sharedStart(st, func(v *Store) (started, []string, error) {
+			id, s, err := v.Start(question, opts)
+			return started{id, s}, []string{id}, err
+		})
+		return out.id, out.s, err
+	}
 	now := st.clock.Now()
 	s, err := New(question, opts, now)
 	if err != nil {
@@ -201,6 +220,9 @@ func (st *Store) reserve(now time.Time) (string, *os.File, error) {
 // corrupted or foreign file is reported with what is wrong and left
 // untouched.
 func (st *Store) Load(id string) (*State, error) {
+	if st.sh != nil {
+		return sharedRead(st, id, func(v *Store) (*State, error) { return v.Load(id) })
+	}
 	s, _, err := st.current(id, nil)
 	return s, err
 }
@@ -235,6 +257,9 @@ func prefixed(path string, probs problem.List) problem.List {
 // to the state must follow from its records (Replay runs them). When fn
 // fails nothing is written.
 func (st *Store) Update(id string, fn func(s *State, now time.Time) ([]Record, error)) (*State, error) {
+	if st.sh != nil {
+		return sharedWrite(st, id, func(v *Store) (*State, error) { return v.Update(id, fn) })
+	}
 	lock, err := st.lock(id)
 	if err != nil {
 		return nil, err
@@ -445,6 +470,10 @@ func (st *Store) Prune(olderThan time.Duration) ([]string, error) {
 }
 
 func (st *Store) remove(id string) error {
+	if st.sh != nil {
+		_, err := sharedWrite(st, id, func(v *Store) (struct{}, error) { return struct{}{}, v.remove(id) })
+		return err
+	}
 	lock, err := st.lock(id)
 	if err != nil {
 		return err

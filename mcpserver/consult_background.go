@@ -129,6 +129,8 @@ func (h *handlers) progress(st *deliberation.Store, id string, v *deliberation.C
 	if r := h.opts.Background.get(st.StatePath(id)); r != nil && v != nil && v.Status == deliberation.ConsultRunning {
 		p, at, _ := r.snapshot()
 		v.Progress = &deliberation.ConsultProgress{Events: p.Events, LastEvent: p.Last, LastActivitySeconds: int64(time.Since(at) / time.Second)}
+	} else if v != nil && v.Status == deliberation.ConsultRunning {
+		v.Progress = relay.SharedProgress(st, &v.Consultation) // another replica runs it
 	}
 }
 

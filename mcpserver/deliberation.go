@@ -16,6 +16,7 @@ import (
 
 	"github.com/elicit/elicit/deliberation"
 	"github.com/elicit/elicit/internal/config"
+	"github.com/elicit/elicit/internal/delibdb"
 	"github.com/elicit/elicit/internal/relay"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/problem"
@@ -35,7 +36,15 @@ func (h *handlers) store(a *args) *deliberation.Store {
 		d = filepath.Join(d, "deliberations")
 		dir = d
 	}
-	return deliberation.NewStore(dir, nil)
+	sh, err := delibdb.For(h.opts.Project, h.opts.Getenv)
+	if err != nil {
+		a.errorf("", "%v", err)
+		return nil
+	}
+	if sh == nil {
+		return deliberation.NewStore(dir, nil)
+	}
+	return deliberation.NewStore(dir, &deliberation.StoreOptions{Shared: sh})
 }
 
 // withID runs fn with the store and the "id" argument.

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/internal/delibdb"
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/elicit/elicit/internal/visible"
 	"github.com/elicit/elicit/problem"
@@ -60,6 +61,9 @@ func (a *app) deliberationStore() (*deliberation.Store, error) {
 			return nil, usagef("ELICIT_NOW=%q is not an RFC 3339 time", now)
 		}
 		opts.Clock = fixedClock(t)
+	}
+	if opts.Shared, err = delibdb.For(a.project(), a.getenv); err != nil {
+		return nil, err
 	}
 	return deliberation.NewStore(dir, opts), nil
 }

@@ -22,6 +22,15 @@ func Cancel(st *deliberation.Store, id string, wait time.Duration) error {
 		_, err := st.EndConsultation(id, StatusCanceled, true)
 		return err
 	}
+	if l, ok := st.Shared().(leases); ok && s.Consultation.Lease != "" && !s.Consultation.Ours() {
+		// another process runs it, perhaps on another machine: it hears
+		// of the cancel at its next heartbeat
+		if err := l.Cancel(s.Consultation.Lease); err != nil {
+			return err
+		}
+		_, err = Wait(context.Background(), st, id, wait, 250*time.Millisecond)
+		return err
+	}
 	if s.Consultation.Ours() {
 		return problem.List{{Path: "consultation", Message: "runs in this very process: cancel it where it was started (its context)"}}
 	}

@@ -213,10 +213,11 @@ func Begin(st *deliberation.Store, id string, c consult.Consultant, opts *Option
 		return nil, err
 	}
 	p := choose(s, c.Name(), last, o.Fresh, interrupted)
-	if _, err := st.BeginConsultation(id, deliberation.NewConsultation(c.Name(), o.Background), interrupted != ""); err != nil {
+	begun, err := st.BeginConsultation(id, deliberation.NewConsultation(c.Name(), o.Background), interrupted != "")
+	if err != nil {
 		return nil, err
 	}
-	sn := &sender{st: st, id: id, c: c, o: o, totals: totals, reported: reported}
+	sn := &sender{st: st, id: id, c: c, o: o, totals: totals, reported: reported, lease: begun.Consultation.Lease}
 	return &Call{sn: sn, prompt: prompt, plan: p}, nil
 }
 
@@ -263,6 +264,8 @@ func (call *Call) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer cancel()
+	stop := call.sn.shareLease(cancel)
+	defer stop()
 	return call.sn.send(ctx, call.prompt, call.plan)
 }
 

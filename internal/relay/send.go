@@ -21,6 +21,8 @@ type sender struct {
 	totals Totals
 	// reported is the last usage each session reported.
 	reported map[string]consult.Usage
+	// lease names the consultation in a shared database ("" in files).
+	lease string
 }
 
 func (sn *sender) request(prompt string) consult.Request {

@@ -109,6 +109,25 @@ CREATE INDEX decisions_words ON decisions USING gin (words);`,
 );
 INSERT INTO tallies (kind, dim, key, sub, n, fields, inferred, kept, title) ` + strings.Join(tallySelects("TRUE"), `;
 INSERT INTO tallies (kind, dim, key, sub, n, fields, inferred, kept, title) `),
+	// 3: the deliberations a team's processes share: their files (state,
+	// transcript, council) as rows, the leases of the consultations that
+	// run, and the tag that names this database in leases.
+	`CREATE TABLE deliberation_files (
+	name TEXT COLLATE "C" PRIMARY KEY,
+	id TEXT COLLATE "C" NOT NULL,
+	data BYTEA NOT NULL,
+	updated TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX deliberation_files_id ON deliberation_files (id);
+CREATE TABLE deliberation_leases (
+	id TEXT COLLATE "C" PRIMARY KEY,
+	lease TEXT COLLATE "C" NOT NULL UNIQUE,
+	expires TIMESTAMPTZ NOT NULL,
+	cancel BOOLEAN NOT NULL DEFAULT FALSE,
+	progress TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE deliberation_tag (tag TEXT COLLATE "C" NOT NULL);
+INSERT INTO deliberation_tag SELECT substr(md5(random()::text || clock_timestamp()::text), 1, 12);`,
 }
 
 // pgSchemaLock is the advisory lock migrations take, so that members
@@ -167,19 +186,10 @@ func openPostgres(url string, wait time.Duration) (*sql.DB, error) {
 	fail := func(err error) (*sql.DB, error) {
 		return nil, &DatabaseError{URL: redact(url), Err: err}
 	}
-	cfg, err := pgx.ParseConfig(url)
+	db, err := newPool(url, 8)
 	if err != nil {
-		return fail(errors.New(strings.TrimPrefix(err.Error(), "cannot parse `"+url+"`: ")))
+		return fail(err)
 	}
-	if cfg.ConnectTimeout == 0 {
-		cfg.ConnectTimeout = connectWait
-	}
-	if cfg.RuntimeParams["application_name"] == "" {
-		cfg.RuntimeParams["application_name"] = "elicit"
-	}
-	db := stdlib.OpenDB(*cfg)
-	db.SetMaxOpenConns(8)
-	db.SetConnMaxIdleTime(time.Minute)
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
@@ -198,6 +208,38 @@ func openPostgres(url string, wait time.Duration) (*sql.DB, error) {
 		pools.m = map[string]*sql.DB{}
 	}
 	pools.m[url] = db
+	return db, nil
+}
+
+// OpenTeam opens a pool of its own on the team database at url (of at
+// most conns connections), after bringing the database to the newest
+// schema; the caller closes it.
+func OpenTeam(url string, conns int) (*sql.DB, error) {
+	if _, err := openPostgres(url, connectWait); err != nil {
+		return nil, err
+	}
+	db, err := newPool(url, conns)
+	if err != nil {
+		return nil, &DatabaseError{URL: redact(url), Err: err}
+	}
+	return db, nil
+}
+
+// newPool is a pool of at most conns connections to url (none made yet).
+func newPool(url string, conns int) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "cannot parse `"+url+"`: "))
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = connectWait
+	}
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = "elicit"
+	}
+	db := stdlib.OpenDB(*cfg)
+	db.SetMaxOpenConns(conns)
+	db.SetConnMaxIdleTime(time.Minute)
 	return db, nil
 }
 
