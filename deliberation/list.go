@@ -29,6 +29,7 @@ type Entry struct {
 	ExitReason      string        `json:"exit_reason,omitempty"`
 	QuestionExcerpt string        `json:"question_excerpt,omitempty"`
 	UpdatedAt       string        `json:"updated_at,omitempty"`
+	Owner           string        `json:"owner,omitempty"`
 	Age             time.Duration `json:"-"`
 	AgeSeconds      int64         `json:"age_seconds"`
 	// Error says why the file could not be read (it is left untouched).
@@ -216,7 +217,7 @@ func (st *Store) entry(id string) Entry {
 		var s *State
 		if s, err = decodeState(data); err == nil {
 			e.Status, e.Mode, e.Iteration, e.Phase = orActive(s.Status), s.Mode, s.Iteration, s.Phase
-			e.ExitReason, e.QuestionExcerpt, e.UpdatedAt = s.ExitReason, s.QuestionExcerpt, s.UpdatedAt
+			e.ExitReason, e.QuestionExcerpt, e.UpdatedAt, e.Owner = s.ExitReason, s.QuestionExcerpt, s.UpdatedAt, s.Owner
 			return e
 		}
 		var probs problem.List
@@ -243,11 +244,11 @@ func aged(e Entry, now time.Time) Entry {
 // The listing cache is text: a header line "elicit-list-cache 2 DIRTIME
 // WRITTEN COUNT", then one line per entry, tab-separated: size, mtime,
 // id, status, mode, iteration, phase, updated_at, exit_reason,
-// question_excerpt, error and restorable (true or false), the texts
+// question_excerpt, error, restorable (true or false) and owner, the texts
 // quoted (Go syntax). It is rewritten in place under a lock (a new file
 // would change the directory's time). A cache of another version counts
 // as none.
-const listCacheMagic = "elicit-list-cache 2"
+const listCacheMagic = "elicit-list-cache 3"
 
 // readListCache reads the cache; quiet reports that nothing changed in the
 // directory since (its time is dirTime and was already so a while before
@@ -303,10 +304,10 @@ func (st *Store) readListCache(dirTime int64) (cache []cachedEntry, quiet bool) 
 // most: 32,000 deliberations and more just skip the cache).
 const maxListCache = 64 << 20
 
-// parseCachedEntry parses one line of the cache: twelve tab-separated
+// parseCachedEntry parses one line of the cache: thirteen tab-separated
 // fields.
 func parseCachedEntry(line string) (cachedEntry, bool) {
-	var f [12]string
+	var f [13]string
 	for i := range f {
 		var ok bool
 		f[i], line, ok = strings.Cut(line, "\t")
@@ -315,7 +316,7 @@ func parseCachedEntry(line string) (cachedEntry, bool) {
 		}
 	}
 	var c cachedEntry
-	var err [5]error
+	var err [6]error
 	c.Size, err[0] = strconv.ParseInt(f[0], 10, 64)
 	c.MTime, err[1] = strconv.ParseInt(f[1], 10, 64)
 	c.ID = f[2]
@@ -330,6 +331,7 @@ func parseCachedEntry(line string) (cachedEntry, bool) {
 	c.Status, c.Mode, c.Phase, c.UpdatedAt = Status(text[0]), Mode(text[1]), Phase(text[2]), text[3]
 	c.ExitReason, c.QuestionExcerpt, c.Error = text[4], text[5], text[6]
 	c.Restorable, err[4] = strconv.ParseBool(f[11])
+	c.Owner, err[5] = unquote(f[12])
 	return c, errors.Join(err[:]...) == nil && validID(c.ID)
 }
 
@@ -369,6 +371,7 @@ func (st *Store) writeListCache(dirTime int64, entries []cachedEntry) {
 		line = strconv.AppendQuote(append(line, '\t'), c.QuestionExcerpt)
 		line = strconv.AppendQuote(append(line, '\t'), c.Error)
 		line = strconv.AppendBool(append(line, '\t'), c.Restorable)
+		line = strconv.AppendQuote(append(line, '\t'), c.Owner)
 		w.Write(append(line, '\n'))
 	}
 	w.Flush()

@@ -167,6 +167,9 @@ type State struct {
 	FreshSession bool `json:"fresh_session,omitempty"`
 	// Consultation is the consultant call in flight, if any.
 	Consultation *Consultation `json:"consultation,omitempty"`
+	// Owner is the user who started the deliberation on a server that
+	// knows its callers (a tokens file): only they read and change it.
+	Owner string `json:"owner,omitempty"`
 
 	// round collects this exchange's verdicts for the next prompt.
 	round []verdict
@@ -367,6 +370,8 @@ type StartOptions struct {
 	// LedgerBudget caps the characters of ledger per prompt (0: no cap).
 	// When the user facts alone exceed it, the deliberation does not start.
 	LedgerBudget int `json:"ledger_budget,omitempty"`
+	// Owner is the user starting the deliberation (see State.Owner).
+	Owner string `json:"owner,omitempty"`
 }
 
 func startOptions(opts *StartOptions) StartOptions {
@@ -407,6 +412,7 @@ func New(question string, opts *StartOptions, now time.Time) (*State, error) {
 		Interpretations: o.Interpretations,
 		Paths:           o.Paths,
 		LedgerBudget:    o.LedgerBudget,
+		Owner:           o.Owner,
 	}
 	if o.Quick {
 		s.Mode = ModeQuick

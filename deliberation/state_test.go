@@ -147,7 +147,7 @@ func TestDecodeStateProblems(t *testing.T) {
 		{"missing keys", edit(func(m map[string]any) { delete(m, "ledger"); delete(m, "ssm") }), []string{
 			"ledger: missing (every key of the schema version 1 is required)",
 			"ssm: missing (every key of the schema version 1 is required)"}},
-		{"unknown key", edit(func(m map[string]any) { m["colour"] = "red" }), []string{"colour: unknown key; want one of: version, session_id, question_excerpt, created_at, updated_at, iteration, phase, challenges, ledger, disputed, ssm, buckets, last_failure_type, status, mode, question, transcript, transcript_offset, exit_reason, interpretations, paths, ledger_budget, answer, points, not_evaluated, pending_clarification, surfaced_questions, arbitration_concerns, warnings, checks, counters, responses, next, last_evaluation, consultant, fresh_session, consultation"}},
+		{"unknown key", edit(func(m map[string]any) { m["colour"] = "red" }), []string{"colour: unknown key; want one of: version, session_id, question_excerpt, created_at, updated_at, iteration, phase, challenges, ledger, disputed, ssm, buckets, last_failure_type, status, mode, question, transcript, transcript_offset, exit_reason, interpretations, paths, ledger_budget, answer, points, not_evaluated, pending_clarification, surfaced_questions, arbitration_concerns, warnings, checks, counters, responses, next, last_evaluation, consultant, fresh_session, consultation, owner"}},
 		{"wrong type", edit(func(m map[string]any) { m["iteration"] = "three" }), []string{`iteration: is a string ("three"), want a whole number`}},
 		{"bad enums", edit(func(m map[string]any) {
 			m["phase"] = "DONE"

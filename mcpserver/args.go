@@ -27,6 +27,9 @@ const overLimit = "%d bytes, over the 1 MiB limit (%d bytes)"
 type args struct {
 	raw   map[string]json.RawMessage // nil when the arguments are unusable
 	probs problem.List
+	// user is the caller, when the server knows its callers (a tokens
+	// file).
+	user string
 }
 
 // parseArgs decodes the arguments object and reports keys not in allowed.

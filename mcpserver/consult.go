@@ -58,6 +58,9 @@ var sendConsultant = func(getenv func(string) string, name string, o *consult.Co
 
 func (h *handlers) delibSend(_ context.Context, _ *mcp.CallToolRequest, a *args) any {
 	if st, c := h.councilOf(a); c != nil {
+		if !owns(a, st, c.ID) {
+			return nil
+		}
 		o, ro := sendOptions(a)
 		if len(a.probs) > 0 {
 			return nil

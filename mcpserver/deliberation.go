@@ -66,7 +66,27 @@ func (h *handlers) withID(a *args, fn func(st *deliberation.Store, id string) an
 		a.errorf("id", "%q is a state file in %s, not in this server's deliberations folder %s: give the ID alone (%s)", ref, dir, st.Dir(), id)
 		return nil
 	}
+	if !owns(a, st, id) {
+		return nil
+	}
 	return fn(st, id)
+}
+
+// owns reports whether the caller may read and change deliberation id:
+// any caller when the server does not know its callers, else the one who
+// started it (a deliberation started before there were tokens has no
+// owner). A deliberation that cannot be read is left to the tool to
+// report.
+func owns(a *args, st *deliberation.Store, id string) bool {
+	if a.user == "" {
+		return true
+	}
+	s, err := st.Load(id)
+	if err != nil || s.Owner == "" || s.Owner == a.user {
+		return true
+	}
+	a.errorf("id", "deliberation %s was started by another user: a token reads and changes only the deliberations its user started (start one of your own with deliberation_start)", id)
+	return false
 }
 
 // sameDir reports whether two folder paths name the same folder.
@@ -124,6 +144,7 @@ func (h *handlers) delibStart(_ context.Context, _ *mcp.CallToolRequest, a *args
 		Paths:           a.strings("paths"),
 		SSM:             deliberation.SSM{Shape: a.str("shape", false), Tangents: a.str("tangents", false), DriftSignals: a.str("drift_signals", false)},
 		LedgerBudget:    a.integer("ledger_budget", maxCount),
+		Owner:           a.user,
 	}
 	if b := a.boolean("quick"); b != nil {
 		opts.Quick = *b
@@ -219,6 +240,9 @@ func (h *handlers) delibList(_ context.Context, _ *mcp.CallToolRequest, a *args)
 	entries, err := st.List()
 	if !a.check(err) {
 		return nil
+	}
+	if a.user != "" {
+		entries = slices.DeleteFunc(entries, func(e deliberation.Entry) bool { return e.Owner != "" && e.Owner != a.user })
 	}
 	if entries == nil {
 		entries = []deliberation.Entry{}

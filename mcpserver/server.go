@@ -173,6 +173,7 @@ func simple(allowed []string, run func(context.Context, *mcp.CallToolRequest, *a
 		if a.raw == nil {
 			return failure(a.probs), nil
 		}
+		a.user = caller(req)
 		v := run(ctx, req, a)
 		if len(a.probs) > 0 {
 			return failure(a.probs), nil

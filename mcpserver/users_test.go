@@ -2,11 +2,13 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/elicit/elicit/internal/responselog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -109,4 +111,58 @@ func (b withBearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+string(b))
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestATokenReachesOnlyItsOwnDeliberations: ana's deliberation is listed
+// to ana and refused to ben, whose list leaves it out and whose own
+// deliberation ana cannot reach either.
+func TestATokenReachesOnlyItsOwnDeliberations(t *testing.T) {
+	anaToken, anaLine, _ := NewToken("ana")
+	benToken, benLine, _ := NewToken("ben")
+	users, err := ParseUsers("toks", []byte(anaLine+benLine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(HTTPHandler(New(&Options{Version: "test", Project: t.TempDir(), ResponseLogDir: t.TempDir(), DeliberationDir: t.TempDir()}), &HTTPOptions{Users: users}))
+	defer srv.Close()
+	connect := func(token string) *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", HTTPClient: &http.Client{Transport: withBearer(token)}, MaxRetries: -1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	ana, ben := connect(anaToken), connect(benToken)
+	start := func(cs *mcp.ClientSession) string {
+		out, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Should the team server keep each person's deliberations apart from the others'?", "quick": true})
+		if isErr {
+			t.Fatalf("start: %v", out)
+		}
+		return out["id"].(string)
+	}
+	anas := start(ana)
+	time.Sleep(1100 * time.Millisecond) // IDs are per second
+	bens := start(ben)
+	for _, tc := range []struct {
+		who  *mcp.ClientSession
+		tool string
+		id   string
+	}{{ben, "deliberation_status", anas}, {ben, "deliberation_send", anas}, {ben, "deliberation_recover", anas}, {ana, "deliberation_cancel", bens}} {
+		out, isErr := call(t, tc.who, tc.tool, map[string]any{"id": tc.id})
+		if !isErr || !strings.Contains(fmt.Sprint(out), "started by another user") {
+			t.Errorf("%s on another user's deliberation: %v, want it refused", tc.tool, out)
+		}
+	}
+	if out, isErr := call(t, ana, "deliberation_status", map[string]any{"id": anas}); isErr {
+		t.Errorf("ana's own status: %v", out)
+	}
+	for who, want := range map[*mcp.ClientSession]string{ana: anas, ben: bens} {
+		out, _ := call(t, who, "deliberation_list", map[string]any{})
+		list := out["deliberations"].([]any)
+		if len(list) != 1 || list[0].(map[string]any)["id"] != want {
+			t.Errorf("list = %v, want only %s", list, want)
+		}
+	}
 }
