@@ -33,7 +33,16 @@ type Consultation struct {
 	// alive while the process running it renews the lease, wherever that
 	// process runs.
 	Lease string `json:"lease,omitempty"`
+
+	// judged is whether the consultation was alive when its state was
+	// read from a shared database (0: not judged; see Store.loadShared).
+	judged int8
 }
+
+const (
+	judgedAlive int8 = 1 + iota
+	judgedGone
+)
 
 // AnswerInfo says where a consultant's answer came from.
 type AnswerInfo struct {
@@ -165,6 +174,9 @@ func NewConsultation(consultant string, background bool) Consultation {
 // Alive reports whether the process that runs the consultation still runs;
 // when it does not, the consultation was interrupted.
 func (c *Consultation) Alive() bool {
+	if c != nil && c.judged != 0 {
+		return c.judged == judgedAlive
+	}
 	if c != nil && c.Lease != "" {
 		return leaseAlive(c.Lease)
 	}

@@ -293,7 +293,7 @@ func (st *Store) saveCouncil(c *Council) error {
 	if err != nil {
 		return fmt.Errorf("deliberation store: %w", err)
 	}
-	return writeAtomic(st.CouncilPath(c.ID), append(data, '\n'))
+	return st.writeAtomic(st.CouncilPath(c.ID), append(data, '\n'))
 }
 
 // Member returns the member called name, or nil.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/elicit/elicit/problem"
 )
@@ -156,7 +157,7 @@ func onShared[T any](st *Store, q SharedQuery, fn func(v *Store) (T, []string, e
 				return nil, fmt.Errorf("deliberation store: %w", err)
 			}
 		}
-		v := &Store{dir: dir, clock: st.clock}
+		v := &Store{dir: dir, clock: st.clock, scratch: true}
 		var written []string
 		out, written, err = fn(v)
 		if err != nil {
@@ -229,6 +230,34 @@ func relabel(err error, from, to string) error {
 	return out
 }
 
+// loadShared reads the state of id from the shared database and judges
+// its consultation then: the state and the lease are read one after the
+// other, and a consultation that ends between the two reads would look
+// interrupted (its end removes its lease), so a lease found lapsed is
+// believed only when a second read still shows the consultation.
+func (st *Store) loadShared(id string) (*State, error) {
+	var prev *Consultation
+	for range 3 {
+		s, err := sharedRead(st, id, func(v *Store) (*State, error) { return v.Load(id) })
+		if err != nil {
+			return nil, err
+		}
+		c := s.Consultation
+		switch {
+		case c == nil || c.Lease == "":
+			return s, nil
+		case prev != nil && prev.Lease == c.Lease:
+			c.judged = judgedGone
+			return s, nil
+		case leaseAlive(c.Lease):
+			c.judged = judgedAlive
+			return s, nil
+		}
+		prev = c
+	}
+	return nil, fmt.Errorf("deliberation %s: its consultation keeps changing; try again", id)
+}
+
 // ids is a query of one deliberation.
 func one(id string, lock bool) SharedQuery { return SharedQuery{IDs: []string{id}, Lock: lock} }
 
@@ -270,7 +299,10 @@ func sharedCouncil[T any](st *Store, id string, lock bool, fn func(v *Store) (T,
 }
 
 // startKey is the lock every start holds, so that two processes never
-// give one ID to two deliberations.
+// give one ID to two deliberations. A start knows the IDs taken in its
+// second and the next (a clock running ahead of this one's by more than
+// that could take an ID first: the start's transaction then refuses to
+// overwrite it).
 const startKey = "start"
 
 // sharedStart creates deliberations on a copy that knows the IDs already
@@ -278,9 +310,14 @@ const startKey = "start"
 func sharedStart[T any](st *Store, fn func(v *Store) (T, []string, error)) (T, error) {
 	return onShared(st, SharedQuery{IDs: []string{}, Lock: true, Keys: []string{startKey}}, func(v *Store) (T, []string, error) {
 		var zero T
-		taken, err := st.sh.IDs(st.clock.Now().UTC().Format("20060102-1504"))
-		if err != nil {
-			return zero, nil, err
+		now := st.clock.Now().UTC()
+		var taken []string
+		for _, t := range []time.Time{now, now.Add(time.Second)} {
+			ids, err := st.sh.IDs(t.Format(idLayout))
+			if err != nil {
+				return zero, nil, err
+			}
+			taken = append(taken, ids...)
 		}
 		for _, id := range taken {
 			if err := os.WriteFile(v.TranscriptPath(id), nil, 0o600); err != nil {

@@ -80,6 +80,9 @@ type Store struct {
 	dir   string
 	clock Clock
 	sh    Shared
+	// scratch: a step's private copy of a shared database's files (see
+	// onShared), never synced to the disk.
+	scratch bool
 }
 
 // NewStore returns a store over dir (created on first write).
@@ -221,7 +224,7 @@ func (st *Store) reserve(now time.Time) (string, *os.File, error) {
 // untouched.
 func (st *Store) Load(id string) (*State, error) {
 	if st.sh != nil {
-		return sharedRead(st, id, func(v *Store) (*State, error) { return v.Load(id) })
+		return st.loadShared(id)
 	}
 	s, _, err := st.current(id, nil)
 	return s, err
@@ -331,7 +334,7 @@ func (st *Store) save(id string, s *State) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(st.StatePath(id), data)
+	return st.writeAtomic(st.StatePath(id), data)
 }
 
 // encodeState is s as its state file. A state over MaxStateFile is
@@ -385,17 +388,17 @@ func (st *Store) commit(id string, lock *os.File, now time.Time, s *State, recs 
 		if _, err := lock.Write(buf); err != nil {
 			return fmt.Errorf("deliberation transcript %s: %w", lock.Name(), err)
 		}
-		if err := lock.Sync(); err != nil {
+		if err := st.sync(lock); err != nil {
 			return fmt.Errorf("deliberation transcript %s: %w", lock.Name(), err)
 		}
 	}
-	return writeAtomic(st.StatePath(id), data)
+	return st.writeAtomic(st.StatePath(id), data)
 }
 
 // writeAtomic replaces path with data: a temp file in the same directory,
 // fsync, rename, fsync of the directory. A crash leaves the old file or
 // the new one, never a mix.
-func writeAtomic(path string, data []byte) (err error) {
+func (st *Store) writeAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -407,7 +410,7 @@ func writeAtomic(path string, data []byte) (err error) {
 		}
 	}()
 	if _, err = tmp.Write(data); err == nil {
-		err = tmp.Sync()
+		err = st.sync(tmp)
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -418,7 +421,19 @@ func writeAtomic(path string, data []byte) (err error) {
 	if err != nil {
 		return fmt.Errorf("deliberation store: %w", err)
 	}
+	if st.scratch {
+		return nil
+	}
 	return syncDir(dir)
+}
+
+// sync flushes f to the disk, unless st is a step's private copy, whose
+// files are stored by the step's transaction.
+func (st *Store) sync(f *os.File) error {
+	if st.scratch {
+		return nil
+	}
+	return f.Sync()
 }
 
 func syncDir(dir string) error {

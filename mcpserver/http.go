@@ -73,6 +73,13 @@ type HTTPOptions struct {
 	// may stay open, idle, as long as the session lives), IdleTimeout the
 	// wait for the next request on a kept-alive connection.
 	HeaderTimeout, BodyTimeout, WriteTimeout, IdleTimeout time.Duration
+	// Replicas: the server is one of several behind a load balancer that
+	// keeps no session affinity. A request of an older client's session
+	// that another replica holds is then answered without its session
+	// (as a 2026-07-28 request is) instead of refused with 404: every
+	// tool works, but a server-to-client request (native elicitation)
+	// reaches the client only from the replica holding its session.
+	Replicas bool
 }
 
 func (o *HTTPOptions) withDefaults() HTTPOptions {
@@ -116,7 +123,7 @@ func HTTPHandler(s *mcp.Server, opts *HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: maxRequestBody,
 	})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", byProtocol(stateless, sessionCap(s, o.MaxSessions, sessions)))
+	mux.Handle("/mcp", byProtocol(s, o.Replicas, stateless, sessionCap(s, o.MaxSessions, sessions)))
 	var h http.Handler = mux
 	h = refuseNullID(h)
 	h = streamCap(max(o.MaxConnections/2, 1), h)
@@ -140,15 +147,38 @@ const sessionless = "2026-07-28"
 // with no session to keep, so that any replica can answer it; an older
 // client (initialize, then Mcp-Session-Id) gets a session as before. The
 // SDK serves the new protocol only in its stateless mode, and the old one
-// only with sessions for server-to-client requests.
-func byProtocol(stateless, sessions http.Handler) http.Handler {
+// only with sessions for server-to-client requests. Among replicas, a
+// POST of a session another replica holds is answered statelessly too.
+func byProtocol(s *mcp.Server, replicas bool, stateless, sessions http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if v := r.Header.Get("MCP-Protocol-Version"); v >= sessionless && r.Header.Get("Mcp-Session-Id") == "" {
+		id := r.Header.Get("Mcp-Session-Id")
+		if v := r.Header.Get("MCP-Protocol-Version"); v >= sessionless && id == "" {
 			stateless.ServeHTTP(w, r)
+			return
+		}
+		if replicas && id != "" && !holds(s, id) {
+			if r.Method == http.MethodPost {
+				stateless.ServeHTTP(w, r)
+				return
+			}
+			// the session's event stream and its end are the business of
+			// the replica holding it: here there is no stream to offer
+			w.Header().Set("Allow", "POST")
+			http.Error(w, "this replica does not hold the session: POST only", http.StatusMethodNotAllowed)
 			return
 		}
 		sessions.ServeHTTP(w, r)
 	})
+}
+
+// holds reports whether session id lives in this process.
+func holds(s *mcp.Server, id string) bool {
+	for ss := range s.Sessions() {
+		if ss.ID() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // refuseNullID answers a POST holding a request with "id": null (alone or

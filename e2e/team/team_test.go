@@ -57,11 +57,17 @@ func elicitBin(t *testing.T) string {
 
 var served = regexp.MustCompile(`serving MCP at http://(\S+)/mcp`)
 
+// process is a replica: its address and its process.
+type process struct {
+	addr string
+	cmd  *exec.Cmd
+}
+
 // replica starts elicit serve --http in a checkout of its own of the
-// team's repository and gives its address.
-func replica(t *testing.T, bin string, env []string, checkout string) string {
+// team's repository, with args, and gives its address and process.
+func replica(t *testing.T, bin string, env []string, checkout string, args ...string) process {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--http", "127.0.0.1:0", "--tokens-file", filepath.Join(filepath.Dir(checkout), "team.tokens"))
+	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0", "--tokens-file", filepath.Join(filepath.Dir(checkout), "team.tokens")}, args...)...)
 	cmd.Dir = checkout
 	home := t.TempDir()
 	cmd.Env = append(append(os.Environ(), "HOME="+home, "ELICIT_HOME="+home), env...)
@@ -86,18 +92,18 @@ func replica(t *testing.T, bin string, env []string, checkout string) string {
 	}()
 	select {
 	case a := <-addr:
-		return a
+		return process{a, cmd}
 	case <-time.After(20 * time.Second):
 		t.Fatal("a replica did not start")
 	}
-	return ""
+	return process{}
 }
 
-// balancer starts nginx in front of the replicas: requests of protocol
-// 2026-07-28 and later go round-robin, the others by client address (an
-// older client's session lives on one replica). Its access log names the
-// replica of each request.
-func balancer(t *testing.T, replicas []string) (url, accessLog string) {
+// balancer starts nginx in front of the replicas, round-robin, with no
+// session affinity: an older client's session lives on the replica that
+// began it, and the others answer its calls without it. Its access log
+// names the replica of each request.
+func balancer(t *testing.T, replicas []process) (url, accessLog string) {
 	t.Helper()
 	nginx, err := exec.LookPath("nginx")
 	if err != nil {
@@ -115,7 +121,8 @@ func balancer(t *testing.T, replicas []string) (url, accessLog string) {
 	l.Close()
 	var servers strings.Builder
 	for _, r := range replicas {
-		fmt.Fprintf(&servers, "server %s;\n", r)
+		// a replica that refuses a connection is left out for a minute
+		fmt.Fprintf(&servers, "server %s max_fails=1 fail_timeout=60s;\n", r.addr)
 	}
 	user := ""
 	if os.Geteuid() == 0 {
@@ -135,16 +142,11 @@ http {
 	fastcgi_temp_path %[2]s/fastcgi;
 	uwsgi_temp_path %[2]s/uwsgi;
 	scgi_temp_path %[2]s/scgi;
-	map $http_mcp_protocol_version $pool {
-		"~^20(2[6-9]|[3-9][0-9])-" spread;
-		default sticky;
-	}
-	upstream spread { %[4]s }
-	upstream sticky { ip_hash; %[4]s }
+	upstream replicas { %[4]s keepalive 64; }
 	server {
 		listen 127.0.0.1:%[5]d;
 		location / {
-			proxy_pass http://$pool;
+			proxy_pass http://replicas;
 			proxy_http_version 1.1;
 			proxy_set_header Connection "";
 			proxy_set_header Host $http_host;
@@ -164,7 +166,17 @@ http {
 		t.Fatal(err)
 	}
 	// SIGTERM, not a kill: nginx's master stops its workers as it goes.
-	t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		if t.Failed() {
+			msg, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+			if len(msg) > 4000 {
+				msg = msg[len(msg)-4000:]
+			}
+			t.Logf("nginx's error log ends:\n%s", msg)
+		}
+	})
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if c, err := net.Dial("tcp", addr); err == nil {
@@ -187,11 +199,15 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// transport reaches url with token.
+func transport(url, token string) mcp.Transport {
+	return &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1}
+}
+
 func connect(t *testing.T, url, token, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "team-test", Version: "0"}, opts).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1},
-		&mcp.ClientSessionOptions{ProtocolVersion: version})
+		transport(url, token), &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect (%s): %v", version, err)
 	}
@@ -227,32 +243,8 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[strin
 // making 10 calls each at once get their own answers; a token not in the
 // file is refused.
 func TestE2ETeamBehindABalancer(t *testing.T) {
-	srv, err := pgtest.Start()
-	need(t, "PostgreSQL (Debian's postgresql package)", err)
-	t.Cleanup(srv.Stop)
-	dbURL, err := srv.Create()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := elicitBin(t)
-	team := t.TempDir()
-	anaToken, anaLine, _ := mcpserver.NewToken("ana")
-	benToken, benLine, _ := mcpserver.NewToken("ben")
-	if err := os.WriteFile(filepath.Join(team, "team.tokens"), []byte(anaLine+benLine), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"ELICIT_DATABASE_URL=" + dbURL, "ELICIT_SERVER_KEY=the team's secret"}
-	var replicas []string
-	for i := range 3 { // each in a checkout of its own of one repository
-		checkout := filepath.Join(team, fmt.Sprintf("checkout-%d", i))
-		if err := os.MkdirAll(filepath.Join(checkout, ".git"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(checkout, ".git", "config"), []byte("[remote \"origin\"]\n\turl = git@github.com:team/app.git\n"), 0o644)
-		replicas = append(replicas, replica(t, bin, env, checkout))
-	}
-	url, accessLog := balancer(t, replicas)
-
+	tm := startTeam(t)
+	url, accessLog, anaToken, benToken := tm.url, tm.accessLog, tm.ana, tm.ben
 	storage := map[string]any{"title": "Storage", "fields": []any{map[string]any{"id": "db", "text": "Which database should the service use?", "type": "single_select", "options": []any{"PostgreSQL", "SQLite"}}}}
 	six := map[string]any{"title": "Release", "fields": []any{
 		map[string]any{"id": "track", "text": "Which track?", "type": "single_select", "options": []any{"stable", "beta"}},
@@ -324,4 +316,53 @@ func TestE2ETeamBehindABalancer(t *testing.T) {
 	if len(spread) != 3 {
 		t.Errorf("the 2026-07-28 calls reached %d replicas (%v), want all 3", len(spread), spread)
 	}
+}
+
+// team is three replicas on one team database behind nginx, with ana's
+// and ben's tokens.
+type team struct {
+	url, accessLog string
+	ana, ben       string // tokens
+	dir            string // the team's folder (checkouts, tokens file)
+	dbURL          string
+	replicas       []process
+}
+
+// startTeam starts PostgreSQL, three replicas and the balancer.
+func startTeam(t *testing.T) *team { return startTeamWith(t, nil) }
+
+// startTeamWith is startTeam with the replicas' arguments: prepare writes
+// what they need in the team's folder and returns them.
+func startTeamWith(t *testing.T, prepare func(dir string) []string) *team {
+	t.Helper()
+	srv, err := pgtest.Start()
+	need(t, "PostgreSQL (Debian's postgresql package)", err)
+	t.Cleanup(srv.Stop)
+	dbURL, err := srv.Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := elicitBin(t)
+	dir := t.TempDir()
+	anaToken, anaLine, _ := mcpserver.NewToken("ana")
+	benToken, benLine, _ := mcpserver.NewToken("ben")
+	if err := os.WriteFile(filepath.Join(dir, "team.tokens"), []byte(anaLine+benLine), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	if prepare != nil {
+		args = prepare(dir)
+	}
+	env := []string{"ELICIT_DATABASE_URL=" + dbURL, "ELICIT_SERVER_KEY=the team's secret"}
+	var replicas []process
+	for i := range 3 { // each in a checkout of its own of one repository
+		checkout := filepath.Join(dir, fmt.Sprintf("checkout-%d", i))
+		if err := os.MkdirAll(filepath.Join(checkout, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(checkout, ".git", "config"), []byte("[remote \"origin\"]\n\turl = git@github.com:team/app.git\n"), 0o644)
+		replicas = append(replicas, replica(t, bin, env, checkout, args...))
+	}
+	url, accessLog := balancer(t, replicas)
+	return &team{url: url, accessLog: accessLog, ana: anaToken, ben: benToken, dir: dir, dbURL: dbURL, replicas: replicas}
 }

@@ -125,7 +125,10 @@ by commas; the prompts, resources and instructions follow the groups served.`,
 				}
 			}
 			served := false
-			err = mcpserver.ServeHTTP(ctx, s, listen, &mcpserver.HTTPOptions{Token: tok, Users: users, AllowedOrigins: origins}, func(bound string) {
+			// With a team database the server is one of its replicas.
+			db, _ := config.DatabaseFor(a.project(), a.getenv)
+			ho := &mcpserver.HTTPOptions{Token: tok, Users: users, AllowedOrigins: origins, Replicas: db.URL != ""}
+			err = mcpserver.ServeHTTP(ctx, s, listen, ho, func(bound string) {
 				served = true
 				fmt.Fprintf(a.stderr, "elicit: serving MCP at http://%s/mcp\n", bound)
 			})

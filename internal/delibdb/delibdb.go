@@ -257,7 +257,7 @@ ON CONFLICT (id) DO UPDATE SET lease = excluded.lease, expires = excluded.expire
 func (d *DB) IDs(prefix string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), stepWait)
 	defer cancel()
-	rows, err := d.side.QueryContext(ctx, `SELECT DISTINCT id FROM deliberation_files WHERE starts_with(id, $1)`, prefix)
+	rows, err := d.side.QueryContext(ctx, `SELECT DISTINCT id FROM deliberation_files WHERE id LIKE $1 || '%'`, prefix)
 	if err != nil {
 		return nil, d.fail(err)
 	}
