@@ -258,7 +258,7 @@ func (st *Store) loadShared(id string) (*State, error) {
 	return nil, fmt.Errorf("deliberation %s: its consultation keeps changing; try again", id)
 }
 
-// ids is a query of one deliberation.
+// one is a query of one deliberation (locked for a write).
 func one(id string, lock bool) SharedQuery { return SharedQuery{IDs: []string{id}, Lock: lock} }
 
 // sharedRead runs a read of id on a copy of its files.
