@@ -231,7 +231,7 @@ func TestVersion1TeamDatabaseGainsTheTallies(t *testing.T) {
 		l.Append(Record{Kind: KindResponse, TemplateID: "template:a", Shape: "s", ResponseID: fmt.Sprint("r", i)})
 	}
 	mustRead(t, l)
-	if err := pg.Exec(teamDatabaseName(l.DatabaseURL), "DROP TABLE tallies; DELETE FROM elicit_schema WHERE version = 2"); err != nil {
+	if err := pg.Exec(teamDatabaseName(l.DatabaseURL), "DROP TABLE tallies, deliberation_files, deliberation_leases, deliberation_tag; DELETE FROM elicit_schema WHERE version >= 2"); err != nil {
 		t.Fatal(err)
 	}
 	closePools()
