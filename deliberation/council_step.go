@@ -113,6 +113,17 @@ func (st *Store) CouncilStep(id string) (*CouncilStep, error) {
 	return c.step(states), nil
 }
 
+// StepOf reports where council c stands as the caller holds it (say with
+// failures it found but did not record), reading its members' states and
+// writing nothing.
+func (st *Store) StepOf(c *Council) (*CouncilStep, error) {
+	states, err := st.states(c)
+	if err != nil {
+		return nil, err
+	}
+	return c.step(states), nil
+}
+
 func councilOrNot(id string, st *Store, err error) error {
 	if err != nil {
 		return err

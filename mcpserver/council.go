@@ -109,6 +109,15 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 	if len(a.probs) > 0 {
 		return nil
 	}
+	// A member whose background consultation failed since is recorded
+	// first: it is consulted no more.
+	if err := relay.RecordFailures(st, c.ID); !a.check(err) {
+		return nil
+	}
+	c, err := st.Council(c.ID)
+	if !a.check(err) {
+		return nil
+	}
 	build := func(m deliberation.Member) (consult.Consultant, error) {
 		opts := o
 		return sendConsultant(h.opts.Getenv, m.Consultant, &opts)
@@ -197,6 +206,9 @@ func councilView(h *handlers, st *deliberation.Store, o *relay.CouncilOutcome) a
 func (h *handlers) councilWait(ctx context.Context, a *args, st *deliberation.Store, id string, secs int) any {
 	deadline := time.Now().Add(time.Duration(secs) * time.Second)
 	for {
+		if err := relay.RecordFailures(st, id); !a.check(err) {
+			return nil
+		}
 		o, err := relay.CouncilStatus(st, id, func(name string) bool { return h.opts.Background.running(reviewKey(st, id, name)) })
 		if !a.check(err) {
 			return nil

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -292,4 +293,60 @@ func TestCouncilRunsOnlyAllowedConsultants(t *testing.T) {
 	if probs, _ := got["problems"].([]any); !isErr || len(probs) != 1 || !strings.HasPrefix(probs[0].(string), `consultees.B: "command:beta" is not allowed on this server`) {
 		t.Fatalf("send: %v", got)
 	}
+}
+
+// TestCouncilStatusWritesNothing: deliberation_status on a council whose
+// member failed in the background reports the failure and the step that
+// follows from it, but leaves the council file as it was (bytes and
+// modification time); deliberation_wait records the failure.
+func TestCouncilStatusWritesNothing(t *testing.T) {
+	alpha := &consult.Scripted{Replies: replies("1. Honour Retry-After. EVIDENCE.")}
+	beta := &consult.Scripted{Replies: replies(&consult.Error{Kind: consult.KindAuth, Consultant: "command:beta", Message: "401 unauthorized", ExitCode: 1})}
+	cs := councilServer(t, map[string]*consult.Scripted{"command:alpha": alpha, "command:beta": beta})
+	started, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Q?", "consultants": []string{"command:alpha", "command:beta"}})
+	if isErr {
+		t.Fatalf("start: %v", started)
+	}
+	id, file := started["id"].(string), started["council_file"].(string)
+	if got, isErr := call(t, cs, "deliberation_send", map[string]any{"id": id}); isErr {
+		t.Fatalf("send: %v", got)
+	}
+	before, info := readStat(t, file)
+	var got map[string]any
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got, isErr = call(t, cs, "deliberation_status", map[string]any{"id": id})
+		if isErr {
+			t.Fatalf("status: %v", got)
+		}
+		if got["status"] == "done" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if b := member(t, got, "B"); b["failed"] != true {
+		t.Fatalf("status does not report B failed: %v", got)
+	}
+	if next := got["next"].(map[string]any); next["action"] != "evaluate" || member(t, next, "B")["status"] != "failed" {
+		t.Fatalf("status's next step does not reckon with B's failure: %v", next)
+	}
+	after, infoAfter := readStat(t, file)
+	if after != before || !infoAfter.ModTime().Equal(info.ModTime()) {
+		t.Fatalf("status wrote the council file:\nbefore %s\nafter %s", before, after)
+	}
+	waitDone(t, cs, id)
+	if recorded, _ := readStat(t, file); !strings.Contains(recorded, `"kind": "auth"`) {
+		t.Fatalf("wait did not record B's failure:\n%s", recorded)
+	}
+}
+
+func readStat(t *testing.T, path string) (string, os.FileInfo) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data), info
 }

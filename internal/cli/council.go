@@ -124,6 +124,9 @@ func (a *app) councilSend(st *deliberation.Store, c *deliberation.Council, f *se
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
+	if err := relay.RecordFailures(st, c.ID); err != nil {
+		return a.delibProblems(asJSON, err)
+	}
 	step, err := st.CouncilStep(c.ID)
 	if err != nil {
 		return a.delibProblems(asJSON, err)
@@ -195,6 +198,9 @@ func (a *app) councilWait(st *deliberation.Store, id string, timeout time.Durati
 	defer stop()
 	deadline := time.Now().Add(timeout)
 	for {
+		if err := relay.RecordFailures(st, id); err != nil {
+			return a.delibProblems(asJSON, err)
+		}
 		o, err := relay.CouncilStatus(st, id, nil)
 		if err != nil {
 			return a.delibProblems(asJSON, err)

@@ -41,17 +41,16 @@ const (
 	ReviewFailed   = "failed"
 )
 
-// CouncilStatus reports the consultations of council id, recording every
-// member whose consultation failed (relay already tried a fresh session
-// where a resume failed) as failed from then on. reviewing reports whether
-// a reviewer's review is still being consulted (nil: none is).
+// CouncilStatus reports the consultations of council id and writes
+// nothing: a member whose consultation failed (relay already tried a fresh
+// session where a resume failed) is reported failed, and the next step
+// reckons with it, whether RecordFailures has recorded it yet or not.
+// reviewing reports whether a reviewer's review is still being consulted
+// (nil: none is).
 func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string) bool) (*CouncilOutcome, error) {
-	c, err := st.Council(id)
+	c, err := council(st, id)
 	if err != nil {
 		return nil, err
-	}
-	if c == nil {
-		return nil, fmt.Errorf("%s is not a council", id)
 	}
 	out := &CouncilOutcome{ID: id, Status: StatusDone}
 	for _, m := range c.Members {
@@ -59,25 +58,14 @@ func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string
 		if err != nil {
 			return nil, fmt.Errorf("council %s, member %s: %w", id, m.Name, err)
 		}
-		if o.Status == StatusFailed && m.Failure == nil && o.Failure != nil {
-			iter := 0
-			if o.Next != nil {
-				iter = o.Next.Iteration
-			}
-			f := *o.Failure
-			if _, err := st.UpdateCouncil(id, func(c *deliberation.Council) error {
-				c.Fail(m.Name, iter, f.Kind, f.Message)
-				return nil
-			}); err != nil {
-				return nil, err
-			}
-			m.Failure = &deliberation.MemberFailure{Iteration: iter, Kind: f.Kind, Message: f.Message}
+		if f := unrecorded(m, o); f != nil {
+			c.Fail(m.Name, f.Iteration, f.Kind, f.Message) // in memory only
 		}
 		if o.Status == StatusRunning {
 			out.Status = StatusRunning
 		}
 		o.Next = nil // the council's next step says it
-		out.Consultees = append(out.Consultees, MemberOutcome{Name: m.Name, Failed: m.Failure != nil, Outcome: o})
+		out.Consultees = append(out.Consultees, MemberOutcome{Name: m.Name, Failed: c.Member(m.Name).Failure != nil, Outcome: o})
 	}
 	if r := c.Review; r != nil && r.Status == deliberation.ReviewSent {
 		// Which reviewers still run is asked first, the answers read
@@ -86,10 +74,12 @@ func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string
 		for name := range r.Prompts {
 			running[name] = reviewing != nil && reviewing(name)
 		}
-		if c, err = st.Council(id); err != nil {
+		fresh, err := council(st, id)
+		if err != nil {
 			return nil, err
 		}
-		if r = c.Review; r != nil {
+		if c.Review = fresh.Review; c.Review != nil {
+			r = c.Review
 			out.Reviews = map[string]string{}
 			for name := range r.Prompts {
 				switch _, answered := r.Answers[name]; {
@@ -107,12 +97,67 @@ func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string
 			}
 		}
 	}
-	step, err := st.CouncilStep(id)
+	step, err := st.StepOf(c)
 	if err != nil {
 		return nil, err
 	}
 	out.Next = step
 	return out, nil
+}
+
+// council reads the council of id; an ID that is no council is an error.
+func council(st *deliberation.Store, id string) (*deliberation.Council, error) {
+	c, err := st.Council(id)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, fmt.Errorf("%s is not a council", id)
+	}
+	return c, nil
+}
+
+// unrecorded is member m's failure when its consultation (outcome o)
+// failed and the council has not recorded it yet.
+func unrecorded(m deliberation.Member, o *Outcome) *deliberation.MemberFailure {
+	if o.Status != StatusFailed || m.Failure != nil || o.Failure == nil {
+		return nil
+	}
+	iter := 0
+	if o.Next != nil {
+		iter = o.Next.Iteration
+	}
+	return &deliberation.MemberFailure{Iteration: iter, Kind: o.Failure.Kind, Message: o.Failure.Message}
+}
+
+// RecordFailures records in the council file of id every member whose
+// consultation failed and is not recorded as failed yet: from then on it
+// is consulted no more. It writes only when it found one.
+func RecordFailures(st *deliberation.Store, id string) error {
+	c, err := council(st, id)
+	if err != nil {
+		return err
+	}
+	found := map[string]*deliberation.MemberFailure{}
+	for _, m := range c.Members {
+		o, err := Status(st, m.ID)
+		if err != nil {
+			return fmt.Errorf("council %s, member %s: %w", id, m.Name, err)
+		}
+		if f := unrecorded(m, o); f != nil {
+			found[m.Name] = f
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	_, err = st.UpdateCouncil(id, func(c *deliberation.Council) error {
+		for name, f := range found {
+			c.Fail(name, f.Iteration, f.Kind, f.Message)
+		}
+		return nil
+	})
+	return err
 }
 
 // MemberConsultant builds the consultant of a council member.
@@ -164,6 +209,9 @@ func FailMember(st *deliberation.Store, id string, m deliberation.Member, err er
 // awaited, in parallel, and waits for all: a member that fails is recorded
 // as failed and the others go on.
 func SendCouncil(ctx context.Context, st *deliberation.Store, id string, consultant MemberConsultant, opts *Options) (*CouncilOutcome, error) {
+	if err := RecordFailures(st, id); err != nil {
+		return nil, err
+	}
 	members, err := Sendable(st, id)
 	if err != nil {
 		return nil, err
@@ -189,6 +237,9 @@ func SendCouncil(ctx context.Context, st *deliberation.Store, id string, consult
 		}()
 	}
 	wg.Wait()
+	if err := RecordFailures(st, id); err != nil {
+		return nil, err
+	}
 	return CouncilStatus(st, id, nil)
 }
 
