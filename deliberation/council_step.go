@@ -37,6 +37,8 @@ type MemberView struct {
 	Name       string `json:"name"`
 	Consultant string `json:"consultant"`
 	Stance     string `json:"stance,omitempty"`
+	Model      string `json:"model,omitempty"`
+	Effort     string `json:"effort,omitempty"`
 	ID         string `json:"id"`
 	// Status is the member deliberation's (active, finished, abandoned),
 	// or failed.
@@ -84,7 +86,7 @@ func counts(s *State) ChallengeCounts {
 }
 
 func view(m Member, s *State) MemberView {
-	v := MemberView{Name: m.Name, Consultant: m.Consultant, Stance: m.Stance, ID: m.ID, Status: string(orActive(s.Status)),
+	v := MemberView{Name: m.Name, Consultant: m.Consultant, Stance: m.Stance, Model: m.Model, Effort: m.Effort, ID: m.ID, Status: string(orActive(s.Status)),
 		Iteration: s.Iteration, ExitReason: s.ExitReason, Failure: m.Failure, Challenges: counts(s)}
 	if !s.quick() {
 		v.Phase = s.currentPhase()

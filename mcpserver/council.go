@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,18 +19,23 @@ import (
 // tools given it act on every member (deliberation/council.go).
 
 // councilSpecs reads deliberation_start's consultants: each
-// [STANCE=]CONSULTANT, checked as deliberation_send checks a consultant.
+// "[model=M,][effort=E,][STANCE=]CONSULTANT" or {consultant, stance,
+// model, effort}, checked as deliberation_send checks a consultant.
 func (h *handlers) councilSpecs(a *args) []deliberation.MemberSpec {
-	names := a.strings("consultants")
-	if names == nil {
+	var items []json.RawMessage
+	if !a.decode("consultants", "a list of consultant names or {consultant, stance, model, effort} objects", &items) {
 		return nil
 	}
-	specs := make([]deliberation.MemberSpec, 0, len(names))
-	for i, name := range names {
+	specs := make([]deliberation.MemberSpec, 0, len(items))
+	for i, item := range items {
 		path := fmt.Sprintf("consultants[%d]", i)
-		m, err := deliberation.ParseMemberSpec(name)
+		m, err := memberSpec(item)
 		if err != nil {
 			a.errorf(path, "%v", err)
+			continue
+		}
+		if p := m.Problems(path); len(p) > 0 {
+			a.probs = append(a.probs, p...)
 			continue
 		}
 		if _, err := consult.New(m.Consultant, nil); err != nil {
@@ -43,6 +49,21 @@ func (h *handlers) councilSpecs(a *args) []deliberation.MemberSpec {
 		specs = append(specs, m)
 	}
 	return specs
+}
+
+// memberSpec reads one of consultants: a string or an object.
+func memberSpec(item json.RawMessage) (deliberation.MemberSpec, error) {
+	var name string
+	if json.Unmarshal(item, &name) == nil {
+		return deliberation.ParseMemberSpec(name)
+	}
+	var m deliberation.MemberSpec
+	d := json.NewDecoder(bytes.NewReader(item))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&m); err != nil {
+		return m, fmt.Errorf("must be a consultant name or {consultant, stance, model, effort} (%v)", err)
+	}
+	return m, nil
 }
 
 // councilOf is the council the call's id names, or nil (not a council, or
@@ -118,8 +139,11 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 	if !a.check(err) {
 		return nil
 	}
+	// A send's model and effort, when given, are every member's for this
+	// send; else each member has its own.
 	build := func(m deliberation.Member) (consult.Consultant, error) {
 		opts := o
+		opts.Model, opts.Effort = m.Settings(o.Model, o.Effort)
 		return sendConsultant(h.opts.Getenv, m.Consultant, &opts)
 	}
 	step, err := st.CouncilStep(c.ID)
@@ -145,8 +169,9 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 				}
 				continue
 			}
+			_, effort := c.Member(name).Settings("", ro.Effort)
 			r := &bgRun{done: make(chan struct{}), changed: make(chan struct{}), lastAt: time.Now()}
-			h.opts.Background.run(key, r, func(ctx context.Context) { relay.Review(ctx, st, c.ID, name, cons, ro.Effort) })
+			h.opts.Background.run(key, r, func(ctx context.Context) { relay.Review(ctx, st, c.ID, name, cons, effort) })
 		}
 	case step.Action == deliberation.CouncilSend:
 		members, err := relay.Sendable(st, c.ID)
@@ -158,6 +183,7 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 			if err == nil {
 				mo := ro
 				mo.Stance = m.Stance
+				_, mo.Effort = m.Settings("", ro.Effort)
 				err = h.opts.Background.start(st, m.ID, cons, mo)
 			}
 			// One member that cannot be consulted does not stop the

@@ -27,8 +27,10 @@ type sendFlags struct {
 	timeout, idle, maxTime    time.Duration
 	maxTokens                 int64
 	structured, fresh         bool
-	// consultantSet: --consultant was given (a council's are fixed).
-	consultantSet bool
+	// consultantSet: --consultant was given (a council's are fixed);
+	// effortSet: --effort was (on a council, it overrides each member's
+	// own for this send, as --model does).
+	consultantSet, effortSet bool
 	// background runs the consultation in a process of its own; worker is
 	// that process (a hidden flag).
 	background, worker bool
@@ -124,7 +126,7 @@ shows it, 'elicit deliberate cancel ID' stops it.`,
 			if err := f.check(); err != nil {
 				return err
 			}
-			f.consultantSet = cmd.Flags().Changed("consultant")
+			f.consultantSet, f.effortSet = cmd.Flags().Changed("consultant"), cmd.Flags().Changed("effort")
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
 				return a.send(st, id, f, asJSON)
 			})
@@ -165,7 +167,7 @@ func (a *app) addStartSend(start *cobra.Command) {
 		if err := f.check(); err != nil {
 			return err
 		}
-		f.consultantSet = cmd.Flags().Changed("consultant")
+		f.consultantSet, f.effortSet = cmd.Flags().Changed("consultant"), cmd.Flags().Changed("effort")
 		// The consultant is checked before the deliberation is created: a
 		// usage error leaves nothing behind.
 		if _, _, err := a.consultant(f.spec()); err != nil {

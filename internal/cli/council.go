@@ -29,6 +29,9 @@ func (a *app) councilSpecs(names []string) ([]deliberation.MemberSpec, error) {
 	for i, name := range names {
 		m, err := deliberation.ParseMemberSpec(name)
 		if err == nil {
+			err = m.Problems("").Err()
+		}
+		if err == nil {
 			_, err = consult.New(m.Consultant, nil)
 		}
 		if err != nil {
@@ -77,6 +80,12 @@ func (a *app) printCouncilStep(step *deliberation.CouncilStep) {
 		if m.Stance != "" {
 			stance = ", " + m.Stance
 		}
+		if m.Model != "" {
+			stance += ", model " + visible.Line(m.Model)
+		}
+		if m.Effort != "" {
+			stance += ", effort " + m.Effort
+		}
 		fmt.Fprintf(a.stdout, "%s: %s%s (%s): %s, iteration %d", m.Name, visible.Line(m.Consultant), stance, m.ID, m.Status, m.Iteration)
 		switch {
 		case m.Failure != nil:
@@ -107,6 +116,15 @@ func orNone(s string) string {
 	return s
 }
 
+// givenEffort is --effort when given: on a council it overrides each
+// member's own for this send; else each member has its own.
+func (f *sendFlags) givenEffort() string {
+	if f.effortSet {
+		return f.effort
+	}
+	return ""
+}
+
 // councilSend consults, in parallel, every member whose answer is
 // awaited, or sends the cross-review when it is due, and waits for all.
 func (a *app) councilSend(st *deliberation.Store, c *deliberation.Council, f *sendFlags, consultantGiven, asJSON bool) error {
@@ -116,9 +134,11 @@ func (a *app) councilSend(st *deliberation.Store, c *deliberation.Council, f *se
 	case f.background || f.worker:
 		return usagef("a council is consulted in the foreground from the command line, every member in parallel (over MCP, deliberation_send runs it in the background)")
 	}
+	effort := f.givenEffort()
 	build := func(m deliberation.Member) (consult.Consultant, error) {
 		spec := f.spec()
 		spec.name = m.Consultant
+		spec.model, spec.effort = m.Settings(f.model, effort)
 		cons, _, err := a.consultant(spec)
 		return cons, err
 	}
@@ -134,9 +154,9 @@ func (a *app) councilSend(st *deliberation.Store, c *deliberation.Council, f *se
 	var o *relay.CouncilOutcome
 	switch {
 	case step.Action == deliberation.CouncilReview || c.Review != nil && c.Review.Status == deliberation.ReviewSent:
-		o, err = relay.SendReviews(ctx, st, c.ID, build, f.effort)
+		o, err = relay.SendReviews(ctx, st, c.ID, build, effort)
 	case step.Action == deliberation.CouncilSend:
-		opts := &relay.Options{Effort: f.effort, Budget: relay.Budget{MaxTokens: f.maxTokens, MaxTime: f.maxTime},
+		opts := &relay.Options{Effort: effort, Budget: relay.Budget{MaxTokens: f.maxTokens, MaxTime: f.maxTime},
 			Structured: f.structured, Fresh: f.fresh, Words: &cliWords}
 		o, err = relay.SendCouncil(ctx, st, c.ID, build, opts)
 	default:

@@ -207,7 +207,9 @@ func FailMember(st *deliberation.Store, id string, m deliberation.Member, err er
 
 // SendCouncil consults every member of council id whose answer is
 // awaited, in parallel, and waits for all: a member that fails is recorded
-// as failed and the others go on.
+// as failed and the others go on. opts.Effort, when set, is every
+// member's for this send; else each has its own (Member.Settings), as
+// consultant builds each with its model.
 func SendCouncil(ctx context.Context, st *deliberation.Store, id string, consultant MemberConsultant, opts *Options) (*CouncilOutcome, error) {
 	if err := RecordFailures(st, id); err != nil {
 		return nil, err
@@ -230,6 +232,7 @@ func SendCouncil(ctx context.Context, st *deliberation.Store, id string, consult
 			o = *opts
 		}
 		o.Stance = m.Stance
+		_, o.Effort = m.Settings("", o.Effort)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -268,7 +271,8 @@ func Review(ctx context.Context, st *deliberation.Store, id, name string, c cons
 }
 
 // SendReviews begins the cross-review of council id when it is due and
-// consults every reviewer whose answer is missing, in parallel.
+// consults every reviewer whose answer is missing, in parallel, with
+// effort when set, else each reviewer's own.
 func SendReviews(ctx context.Context, st *deliberation.Store, id string, consultant MemberConsultant, effort string) (*CouncilOutcome, error) {
 	c, err := st.Council(id)
 	if err != nil {
@@ -292,10 +296,11 @@ func SendReviews(ctx context.Context, st *deliberation.Store, id string, consult
 			}
 			continue
 		}
+		_, e := m.Settings("", effort)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			Review(ctx, st, id, name, cons, effort) // recorded either way
+			Review(ctx, st, id, name, cons, e) // recorded either way
 		}()
 	}
 	wg.Wait()
