@@ -164,6 +164,11 @@ type Review struct {
 	Answers map[string]string `json:"answers,omitempty"`
 	// Failures are the reviewers whose consultant failed, with why.
 	Failures map[string]string `json:"failures,omitempty"`
+	// Reviewing are the reviews consulted by a process of their own (a
+	// background worker of the command line), by reviewer, so that
+	// status sees them run and cancel reaches them; an entry goes when
+	// the answer or the failure is recorded.
+	Reviewing map[string]*Consultation `json:"reviewing,omitempty"`
 	// Verdicts are the orchestrator's judgments of the answers.
 	Verdicts []ReviewVerdict `json:"verdicts,omitempty"`
 }

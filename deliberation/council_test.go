@@ -348,3 +348,45 @@ func TestCouncilRecordsEachMembersModelAndEffort(t *testing.T) {
 		}
 	}
 }
+
+// TestNoteReviewerTracksAReviewsProcess: a review consulted by a process
+// of its own is noted (once while that process runs; again once it is
+// gone) and forgotten when its answer or failure is recorded.
+func TestNoteReviewerTracksAReviewsProcess(t *testing.T) {
+	st, c := answered(t, 2)
+	if _, err := st.UpdateCouncil(c.ID, func(c *Council) error {
+		c.Review = &Review{Status: ReviewSent, Prompts: map[string]string{"A": "review A", "B": "review B"}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	here, gone := NewConsultation("codex", true), Consultation{Consultant: "codex", PID: 1 << 30}
+	for _, tt := range []struct {
+		name string
+		c    Consultation
+		err  string
+	}{
+		{"C", here, "C was sent no review prompt"},
+		{"A", here, ""},
+		{"A", here, "A's review has been consulted since 2026-01-31T17:15:02Z by process"},
+		{"B", gone, ""},
+		{"B", here, ""}, // the process noted before is gone
+	} {
+		_, err := st.NoteReviewer(c.ID, tt.name, tt.c)
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("note %s (process %d): %v, want %q", tt.name, tt.c.PID, err, tt.err)
+		}
+	}
+	got, _ := st.Council(c.ID)
+	if !got.Review.Running("A") || !got.Review.Running("B") || got.Review.Running("C") {
+		t.Fatalf("reviewing %+v", got.Review.Reviewing)
+	}
+	st.RecordReview(c.ID, "A", "R1: AGREE")
+	st.FailReview(c.ID, "B", "canceled")
+	if got, _ = st.Council(c.ID); got.Review.Reviewing != nil {
+		t.Errorf("recorded reviews are still noted: %+v", got.Review.Reviewing)
+	}
+	if _, err := st.NoteReviewer(c.ID, "A", here); err == nil || !strings.Contains(err.Error(), "A has answered its review") {
+		t.Errorf("note an answered review: %v", err)
+	}
+}

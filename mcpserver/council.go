@@ -159,7 +159,7 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 	case c.Review != nil && c.Review.Status == deliberation.ReviewSent:
 		for _, name := range relay.Unreviewed(c) {
 			key := reviewKey(st, c.ID, name)
-			if h.opts.Background.running(key) {
+			if h.opts.Background.running(key) || c.Review.Running(name) {
 				continue
 			}
 			cons, err := build(*c.Member(name))
@@ -271,6 +271,10 @@ func (h *handlers) councilCancel(a *args, st *deliberation.Store, c *deliberatio
 		if r := h.opts.Background.get(reviewKey(st, c.ID, m.Name)); r != nil {
 			r.cancel()
 		}
+	}
+	// Reviews a command line's background workers consult.
+	if err := relay.CancelReviews(st, c.ID, cancelWait); err != nil {
+		a.addPrefixed("", err)
 	}
 	if len(a.probs) > 0 {
 		return nil

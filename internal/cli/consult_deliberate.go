@@ -32,8 +32,10 @@ type sendFlags struct {
 	// own for this send, as --model does).
 	consultantSet, effortSet bool
 	// background runs the consultation in a process of its own; worker is
-	// that process (a hidden flag).
+	// that process (a hidden flag), member the council member it consults
+	// (another).
 	background, worker bool
+	member             string
 	// started: start --send created the deliberation, so the JSON carries
 	// its id, state file and notes, a failure's too (the agent retries
 	// with send ID).
@@ -62,14 +64,24 @@ func (f *sendFlags) register(cmd *cobra.Command) []string {
 	fl.BoolVar(&f.background, "background", false, "consult in the background and return at once (then: elicit deliberate wait ID)")
 	fl.BoolVar(&f.worker, "background-worker", false, "run the background consultation (internal)")
 	fl.MarkHidden("background-worker")
+	fl.StringVar(&f.member, "member", "", "the council member the background worker consults (internal)")
+	fl.MarkHidden("member")
 	return []string{"consultant", "effort", "model", "timeout", "idle-timeout", "max-tokens", "max-time",
-		"structured", "fresh", "background", "background-worker"}
+		"structured", "fresh", "background", "background-worker", "member"}
 }
 
-// args are the flags again, for the background worker's command line.
+// args are the flags again, for the background worker's command line;
+// --consultant and --effort only when given (a council's consultants are
+// its members', and a given effort overrides each member's own).
 func (f *sendFlags) args() []string {
-	out := []string{"--consultant", f.consultant, "--effort", f.effort, "--timeout", f.timeout.String(),
+	out := []string{"--timeout", f.timeout.String(),
 		"--idle-timeout", f.idle.String(), "--max-tokens", strconv.FormatInt(f.maxTokens, 10), "--max-time", f.maxTime.String()}
+	if f.consultantSet {
+		out = append(out, "--consultant", f.consultant)
+	}
+	if f.effortSet {
+		out = append(out, "--effort", f.effort)
+	}
 	if f.model != "" {
 		out = append(out, "--model", f.model)
 	}
@@ -230,6 +242,9 @@ func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool)
 			return a.delibProblems(asJSON, err)
 		}
 		return a.councilSend(st, council, f, f.consultantSet, asJSON)
+	}
+	if f.member != "" {
+		return usagef("--member is for a council's background worker, and %s is no council", id)
 	}
 	c, _, err := a.consultant(f.spec())
 	if err != nil {

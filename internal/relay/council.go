@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/elicit/elicit/consult"
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/problem"
 )
 
 // CouncilOutcome is where a council's consultations stand: each member's
@@ -46,7 +50,8 @@ const (
 // session where a resume failed) is reported failed, and the next step
 // reckons with it, whether RecordFailures has recorded it yet or not.
 // reviewing reports whether a reviewer's review is still being consulted
-// (nil: none is).
+// in this process (nil: none is); one a process of its own consults
+// (Store.NoteReviewer) is seen without it.
 func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string) bool) (*CouncilOutcome, error) {
 	c, err := council(st, id)
 	if err != nil {
@@ -72,7 +77,7 @@ func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string
 		// after: a review that ended has recorded its answer by then.
 		running := map[string]bool{}
 		for name := range r.Prompts {
-			running[name] = reviewing != nil && reviewing(name)
+			running[name] = reviewing != nil && reviewing(name) || r.Running(name)
 		}
 		fresh, err := council(st, id)
 		if err != nil {
@@ -288,6 +293,9 @@ func SendReviews(ctx context.Context, st *deliberation.Store, id string, consult
 	}
 	var wg sync.WaitGroup
 	for _, name := range Unreviewed(c) {
+		if c.Review.Running(name) {
+			continue // a process of its own consults it
+		}
 		m := c.Member(name)
 		cons, err := consultant(*m)
 		if err != nil {
@@ -320,4 +328,36 @@ func Unreviewed(c *deliberation.Council) []string {
 		}
 	}
 	return out
+}
+
+// CancelReviews stops the reviews of council id that processes of their
+// own consult (Store.NoteReviewer): each gets SIGTERM, on which it records
+// its review as failed (canceled); CancelReviews waits up to wait for
+// that. A review whose process is gone needs no stopping: the next send
+// asks it again.
+func CancelReviews(st *deliberation.Store, id string, wait time.Duration) error {
+	c, err := council(st, id)
+	if err != nil || c.Review == nil {
+		return err
+	}
+	var stopped []string
+	for _, name := range slices.Sorted(maps.Keys(c.Review.Reviewing)) {
+		if !c.Review.Running(name) {
+			continue
+		}
+		if o := c.Review.Reviewing[name]; o.Ours() {
+			return problem.List{{Path: "consultees." + name, Message: "its review runs in this very process: cancel it where it was started (its context)"}}
+		}
+		if err := terminate(c.Review.Reviewing[name].PID); err != nil {
+			return err
+		}
+		stopped = append(stopped, name)
+	}
+	for deadline := time.Now().Add(wait); len(stopped) > 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if c, err = council(st, id); err != nil {
+			return err
+		}
+		stopped = slices.DeleteFunc(stopped, func(name string) bool { return !c.Review.Running(name) })
+	}
+	return nil
 }
