@@ -347,6 +347,32 @@ func (m Member) Settings(model, effort string) (string, string) {
 	return model, effort
 }
 
+// ForRole is the member that takes role (a stance: seed 000's red_team,
+// failure or critic), one consultant per role: the member whose stance it
+// is, else the first member without a stance. A failed member takes no
+// role; the error says why no member does.
+func (c *Council) ForRole(role string) (*Member, error) {
+	var why []string
+	for i, m := range c.Members {
+		if m.Stance != role {
+			continue
+		}
+		if m.Failure == nil {
+			return &c.Members[i], nil
+		}
+		why = append(why, fmt.Sprintf("%s, whose stance it is, failed at iteration %d (%s)", m.Name, m.Failure.Iteration, m.Failure.Kind))
+	}
+	for i, m := range c.Members {
+		if m.Stance == "" && m.Failure == nil {
+			return &c.Members[i], nil
+		}
+	}
+	if len(why) == 0 {
+		why = append(why, "none has that stance")
+	}
+	return nil, fmt.Errorf("council %s has no member to take the %s role: %s, and every other has a stance of its own or failed", c.ID, role, strings.Join(why, "; "))
+}
+
 // Fail records that member name failed on iteration (a failure already
 // recorded is kept).
 func (c *Council) Fail(name string, iteration int, kind, message string) {

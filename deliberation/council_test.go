@@ -390,3 +390,35 @@ func TestNoteReviewerTracksAReviewsProcess(t *testing.T) {
 		t.Errorf("note an answered review: %v", err)
 	}
 }
+
+func TestForRoleIsTheMemberOfThatStance(t *testing.T) {
+	failed := &MemberFailure{Iteration: 2, Kind: "auth"}
+	c := &Council{ID: "X", Members: []Member{
+		{Name: "A", Stance: "against"},
+		{Name: "B", Stance: "failure"},
+		{Name: "C", Stance: "red_team", Failure: failed},
+		{Name: "D"},
+	}}
+	lone := &Council{ID: "Y", Members: []Member{{Name: "A", Stance: "red_team", Failure: failed}, {Name: "B", Stance: "for"}}}
+	for _, tt := range []struct {
+		c          *Council
+		role, want string
+		err        string
+	}{
+		{c: c, role: "failure", want: "B"},
+		{c: c, role: "critic", want: "D"},   // none has it: the first without a stance
+		{c: c, role: "red_team", want: "D"}, // its member failed
+		{c: lone, role: "critic", err: "council Y has no member to take the critic role: none has that stance, and every other has a stance of its own or failed"},
+		{c: lone, role: "red_team", err: "council Y has no member to take the red_team role: A, whose stance it is, failed at iteration 2 (auth), and every other"},
+	} {
+		m, err := tt.c.ForRole(tt.role)
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s of %s: %v, %v; want %q", tt.role, tt.c.ID, m, err, tt.err)
+			}
+		case err != nil || m.Name != tt.want:
+			t.Errorf("%s of %s: %v, %v; want %s", tt.role, tt.c.ID, m, err, tt.want)
+		}
+	}
+}
