@@ -25,8 +25,8 @@ import (
 // with a worker process per member or reviewer; over MCP,
 // deliberation_send does it in the server's background.
 
-// councilSpecs parses --council, each [STANCE=]CONSULTANT; every problem
-// is a usage error, all at once.
+// councilSpecs parses --council, each [model=M,][effort=E,][STANCE=]CONSULTANT;
+// every problem is a usage error, all at once.
 func (a *app) councilSpecs(names []string) ([]deliberation.MemberSpec, error) {
 	var specs []deliberation.MemberSpec
 	var bad []string
@@ -80,17 +80,18 @@ func (a *app) councilStart(st *deliberation.Store, question string, opts *delibe
 // printCouncilStep prints each consultee and the council's next step.
 func (a *app) printCouncilStep(step *deliberation.CouncilStep) {
 	for _, m := range step.Consultees {
-		stance := ""
+		// Its stance, model and effort, those it has.
+		settings := ""
 		if m.Stance != "" {
-			stance = ", " + m.Stance
+			settings = ", " + m.Stance
 		}
 		if m.Model != "" {
-			stance += ", model " + visible.Line(m.Model)
+			settings += ", model " + visible.Line(m.Model)
 		}
 		if m.Effort != "" {
-			stance += ", effort " + m.Effort
+			settings += ", effort " + m.Effort
 		}
-		fmt.Fprintf(a.stdout, "%s: %s%s (%s): %s, iteration %d", m.Name, visible.Line(m.Consultant), stance, m.ID, m.Status, m.Iteration)
+		fmt.Fprintf(a.stdout, "%s: %s%s (%s): %s, iteration %d", m.Name, visible.Line(m.Consultant), settings, m.ID, m.Status, m.Iteration)
 		switch {
 		case m.Failure != nil:
 			fmt.Fprintf(a.stdout, ", failed at iteration %d: %s: %s", m.Failure.Iteration, m.Failure.Kind, visible.Line(m.Failure.Message))
