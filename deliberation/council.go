@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/elicit/elicit/internal/infile"
@@ -41,16 +42,46 @@ type MemberSpec struct {
 	Consultant string `json:"consultant"`
 	// Stance is one of Stances, or empty.
 	Stance string `json:"stance,omitempty"`
+	// Model and Effort are the member's own (one of Efforts); empty is the
+	// consultant's default. A send that gives its own overrides them for
+	// that send (Member.Settings).
+	Model  string `json:"model,omitempty"`
+	Effort string `json:"effort,omitempty"`
 }
 
-// ParseMemberSpec reads "[STANCE=]CONSULTANT" ("against=command:claude
-// -p", "codex"). A word before the first "=" that is not a stance is
-// reported; anything else is the consultant's name.
+// Efforts are the reasoning efforts a member may be given.
+var Efforts = []string{"high", "xhigh"}
+
+// ParseMemberSpec reads "[model=M,][effort=E,][STANCE=]CONSULTANT"
+// ("against=command:claude -p", "model=gpt-5,effort=xhigh,codex"). The
+// settings come first, each ended by a comma; then a word before the
+// first "=" that is not a stance is reported; anything else is the
+// consultant's name (an "=" or "," in a command's arguments is theirs).
 func ParseMemberSpec(s string) (MemberSpec, error) {
+	var m MemberSpec
 	s = strings.TrimSpace(s)
+	for {
+		key, rest, _ := strings.Cut(s, "=")
+		field := map[string]*string{"model": &m.Model, "effort": &m.Effort}[key]
+		if field == nil {
+			break
+		}
+		value, after, found := strings.Cut(rest, ",")
+		value = strings.TrimSpace(value)
+		switch {
+		case !found:
+			return MemberSpec{}, fmt.Errorf("%s=%s names no consultant (want %s=VALUE, a comma, then the consultant)", key, value, key)
+		case value == "":
+			return MemberSpec{}, fmt.Errorf("%s= has no value", key)
+		case *field != "":
+			return MemberSpec{}, fmt.Errorf("%s is given twice", key)
+		}
+		*field, s = value, strings.TrimSpace(after)
+	}
 	head, rest, found := strings.Cut(s, "=")
 	if !found || strings.ContainsAny(head, ": \t") {
-		return MemberSpec{Consultant: s}, nil
+		m.Consultant = s
+		return m, nil
 	}
 	if StanceText(head) == "" {
 		return MemberSpec{}, fmt.Errorf("%q is not a stance (want one of %s, then = and the consultant)", head, strings.Join(Stances(), ", "))
@@ -58,7 +89,26 @@ func ParseMemberSpec(s string) (MemberSpec, error) {
 	if strings.TrimSpace(rest) == "" {
 		return MemberSpec{}, fmt.Errorf("stance %s names no consultant (want %s=codex or %s=command:PROGRAM ARGS)", head, head, head)
 	}
-	return MemberSpec{Consultant: strings.TrimSpace(rest), Stance: head}, nil
+	m.Consultant, m.Stance = strings.TrimSpace(rest), head
+	return m, nil
+}
+
+// Problems are every problem of m, each at path.
+func (m MemberSpec) Problems(path string) problem.List {
+	var p problem.List
+	if strings.TrimSpace(m.Consultant) == "" {
+		p.Add(path, "names no consultant")
+	}
+	if m.Stance != "" && StanceText(m.Stance) == "" {
+		p.Add(path, "%q is not a stance (want one of %s)", m.Stance, strings.Join(Stances(), ", "))
+	}
+	if m.Effort != "" && !slices.Contains(Efforts, m.Effort) {
+		p.Add(path, "effort %q is not one of %s", m.Effort, strings.Join(Efforts, ", "))
+	}
+	if m.Model != strings.TrimSpace(m.Model) || strings.ContainsAny(m.Model, ",\n") {
+		p.Add(path, "model %q has a comma, a line break or spaces around it", m.Model)
+	}
+	return p
 }
 
 // Member is one consultee of a council.
@@ -68,6 +118,10 @@ type Member struct {
 	Name       string `json:"name"`
 	Consultant string `json:"consultant"`
 	Stance     string `json:"stance,omitempty"`
+	// Model and Effort are the member's own; empty is the consultant's
+	// default.
+	Model  string `json:"model,omitempty"`
+	Effort string `json:"effort,omitempty"`
 	// ID is the member's deliberation.
 	ID string `json:"id"`
 	// Failure is why the member stopped answering; a failed member is
@@ -110,6 +164,11 @@ type Review struct {
 	Answers map[string]string `json:"answers,omitempty"`
 	// Failures are the reviewers whose consultant failed, with why.
 	Failures map[string]string `json:"failures,omitempty"`
+	// Reviewing are the reviews consulted by a process of their own (a
+	// background worker of the command line), by reviewer, so that
+	// status sees them run and cancel reaches them; an entry goes when
+	// the answer or the failure is recorded.
+	Reviewing map[string]*Consultation `json:"reviewing,omitempty"`
 	// Verdicts are the orchestrator's judgments of the answers.
 	Verdicts []ReviewVerdict `json:"verdicts,omitempty"`
 }
@@ -171,12 +230,7 @@ func (st *Store) StartCouncil(question string, opts *StartOptions, members []Mem
 		p.Add("consultants", "%d given, want %d to %d for a council (one consultant: leave consultants out)", n, CouncilMin, CouncilMax)
 	}
 	for i, m := range members {
-		if strings.TrimSpace(m.Consultant) == "" {
-			p.Add(fmt.Sprintf("consultants[%d]", i), "names no consultant")
-		}
-		if m.Stance != "" && StanceText(m.Stance) == "" {
-			p.Add(fmt.Sprintf("consultants[%d]", i), "%q is not a stance (want one of %s)", m.Stance, strings.Join(Stances(), ", "))
-		}
+		p = append(p, m.Problems(fmt.Sprintf("consultants[%d]", i))...)
 	}
 	o := startOptions(opts)
 	if err := CheckStart(question, &o); err != nil {
@@ -199,7 +253,8 @@ func (st *Store) StartCouncil(question string, opts *StartOptions, members []Mem
 		if i == 0 {
 			c.ID = id
 		}
-		c.Members = append(c.Members, Member{Name: memberNames[i], Consultant: strings.TrimSpace(m.Consultant), Stance: m.Stance, ID: id})
+		c.Members = append(c.Members, Member{Name: memberNames[i], Consultant: strings.TrimSpace(m.Consultant), Stance: m.Stance,
+			Model: m.Model, Effort: m.Effort, ID: id})
 		states = append(states, s)
 	}
 	if review {
@@ -304,6 +359,44 @@ func (c *Council) Member(name string) *Member {
 		}
 	}
 	return nil
+}
+
+// Settings are the model and effort member m is consulted with: a send's
+// own when it gives them (each on its own), else the member's.
+func (m Member) Settings(model, effort string) (string, string) {
+	if model == "" {
+		model = m.Model
+	}
+	if effort == "" {
+		effort = m.Effort
+	}
+	return model, effort
+}
+
+// ForRole is the member that takes role (a stance: seed 000's red_team,
+// failure or critic), one consultant per role: the member whose stance it
+// is, else the first member without a stance. A failed member takes no
+// role; the error says why no member does.
+func (c *Council) ForRole(role string) (*Member, error) {
+	var why []string
+	for i, m := range c.Members {
+		if m.Stance != role {
+			continue
+		}
+		if m.Failure == nil {
+			return &c.Members[i], nil
+		}
+		why = append(why, fmt.Sprintf("%s, whose stance it is, failed at iteration %d (%s)", m.Name, m.Failure.Iteration, m.Failure.Kind))
+	}
+	for i, m := range c.Members {
+		if m.Stance == "" && m.Failure == nil {
+			return &c.Members[i], nil
+		}
+	}
+	if len(why) == 0 {
+		why = append(why, "none has that stance")
+	}
+	return nil, fmt.Errorf("council %s has no member to take the %s role: %s, and every other has a stance of its own or failed", c.ID, role, strings.Join(why, "; "))
 }
 
 // Fail records that member name failed on iteration (a failure already

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/elicit/elicit/problem"
 )
@@ -167,6 +168,7 @@ func (st *Store) RecordReview(id, name, answer string) (*Council, error) {
 			r.Answers = map[string]string{}
 		}
 		r.Answers[name] = answer
+		r.ended(name)
 		return nil
 	})
 }
@@ -188,6 +190,45 @@ func (st *Store) FailReview(id, name, message string) (*Council, error) {
 			r.Failures = map[string]string{}
 		}
 		r.Failures[name] = message
+		r.ended(name)
 		return nil
 	})
+}
+
+// ended forgets the process that consulted reviewer name.
+func (r *Review) ended(name string) {
+	delete(r.Reviewing, name)
+	if len(r.Reviewing) == 0 {
+		r.Reviewing = nil
+	}
+}
+
+// NoteReviewer notes that c, a process of its own, consults reviewer
+// name's review of council id. It is refused when name was sent no review
+// prompt, has answered, or is consulted by another process still running.
+func (st *Store) NoteReviewer(id, name string, c Consultation) (*Council, error) {
+	return st.UpdateCouncil(id, func(co *Council) error {
+		r := co.Review
+		switch {
+		case r == nil || r.Status != ReviewSent || r.Prompts[name] == "":
+			return problem.List{{Path: "consultee", Message: fmt.Sprintf("%s was sent no review prompt", name)}}
+		case r.Answers[name] != "":
+			return problem.List{{Path: "consultee", Message: fmt.Sprintf("%s has answered its review", name)}}
+		case r.Running(name):
+			o := r.Reviewing[name]
+			return problem.List{{Path: "consultee", Message: fmt.Sprintf("%s's review has been consulted since %s by process %d", name, o.StartedAt, o.PID)}}
+		}
+		c.StartedAt = st.clock.Now().UTC().Format(time.RFC3339)
+		if r.Reviewing == nil {
+			r.Reviewing = map[string]*Consultation{}
+		}
+		r.Reviewing[name] = &c
+		return nil
+	})
+}
+
+// Running reports whether a process that still runs consults reviewer
+// name's review (one NoteReviewer noted).
+func (r *Review) Running(name string) bool {
+	return r != nil && r.Reviewing[name].Alive()
 }

@@ -37,6 +37,8 @@ type MemberView struct {
 	Name       string `json:"name"`
 	Consultant string `json:"consultant"`
 	Stance     string `json:"stance,omitempty"`
+	Model      string `json:"model,omitempty"`
+	Effort     string `json:"effort,omitempty"`
 	ID         string `json:"id"`
 	// Status is the member deliberation's (active, finished, abandoned),
 	// or failed.
@@ -84,7 +86,7 @@ func counts(s *State) ChallengeCounts {
 }
 
 func view(m Member, s *State) MemberView {
-	v := MemberView{Name: m.Name, Consultant: m.Consultant, Stance: m.Stance, ID: m.ID, Status: string(orActive(s.Status)),
+	v := MemberView{Name: m.Name, Consultant: m.Consultant, Stance: m.Stance, Model: m.Model, Effort: m.Effort, ID: m.ID, Status: string(orActive(s.Status)),
 		Iteration: s.Iteration, ExitReason: s.ExitReason, Failure: m.Failure, Challenges: counts(s)}
 	if !s.quick() {
 		v.Phase = s.currentPhase()
@@ -110,6 +112,17 @@ func (st *Store) CouncilStep(id string) (*CouncilStep, error) {
 		return sharedCouncil(st, id, false, func(v *Store) (*CouncilStep, error) { return v.CouncilStep(id) })
 	}
 	c, states, err := st.councilStates(id)
+	if err != nil {
+		return nil, err
+	}
+	return c.step(states), nil
+}
+
+// StepOf reports where council c stands as the caller holds it (say with
+// failures it found but did not record), reading its members' states and
+// writing nothing.
+func (st *Store) StepOf(c *Council) (*CouncilStep, error) {
+	states, err := st.states(c)
 	if err != nil {
 		return nil, err
 	}

@@ -13,17 +13,25 @@ import (
 
 func TestParseMemberSpecReadsAnOptionalStance(t *testing.T) {
 	for _, tt := range []struct {
-		in               string
-		consultant, want string
-		err              string
+		in   string
+		want MemberSpec
+		err  string
 	}{
-		{in: "codex", consultant: "codex"},
-		{in: "against=codex", consultant: "codex", want: "against"},
-		{in: "red_team=command:claude -p", consultant: "command:claude -p", want: "red_team"},
+		{in: "codex", want: MemberSpec{Consultant: "codex"}},
+		{in: "against=codex", want: MemberSpec{Consultant: "codex", Stance: "against"}},
+		{in: "red_team=command:claude -p", want: MemberSpec{Consultant: "command:claude -p", Stance: "red_team"}},
 		// An = inside a command's arguments is the command's.
-		{in: "command:gemini --flag=x", consultant: "command:gemini --flag=x"},
+		{in: "command:gemini --flag=x", want: MemberSpec{Consultant: "command:gemini --flag=x"}},
 		{in: "sideways=codex", err: `"sideways" is not a stance (want one of for, against, neutral, red_team, failure, critic, then = and the consultant)`},
 		{in: "critic=", err: "stance critic names no consultant"},
+		// The member's own model and effort come first, each ended by a
+		// comma, in either order.
+		{in: "model=gpt-5,effort=xhigh,against=codex", want: MemberSpec{Consultant: "codex", Stance: "against", Model: "gpt-5", Effort: "xhigh"}},
+		{in: "effort=high, model=o3, codex", want: MemberSpec{Consultant: "codex", Model: "o3", Effort: "high"}},
+		{in: "model=m,command:jq -r .a,.b", want: MemberSpec{Consultant: "command:jq -r .a,.b", Model: "m"}},
+		{in: "model=gpt-5", err: "model=gpt-5 names no consultant (want model=VALUE, a comma, then the consultant)"},
+		{in: "effort=,codex", err: "effort= has no value"},
+		{in: "model=a,model=b,codex", err: "model is given twice"},
 	} {
 		got, err := ParseMemberSpec(tt.in)
 		switch {
@@ -31,21 +39,22 @@ func TestParseMemberSpecReadsAnOptionalStance(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%q: error %v, want %q", tt.in, err, tt.err)
 			}
-		case err != nil || got.Consultant != tt.consultant || got.Stance != tt.want:
-			t.Errorf("%q: %+v, %v; want consultant %q, stance %q", tt.in, got, err, tt.consultant, tt.want)
+		case err != nil || got != tt.want:
+			t.Errorf("%q: %+v, %v; want %+v", tt.in, got, err, tt.want)
 		}
 	}
 }
 
 func TestStartCouncilNamesEveryProblemAtOnce(t *testing.T) {
 	st, _ := newTestStore(t)
-	_, _, err := st.StartCouncil(" ", nil, []MemberSpec{{Consultant: "codex", Stance: "sideways"}}, false)
+	_, _, err := st.StartCouncil(" ", nil, []MemberSpec{{Consultant: "codex", Stance: "sideways", Effort: "max", Model: "a,b"}}, false)
 	var probs problem.List
 	if !errors.As(err, &probs) {
 		t.Fatalf("error %v, want problems", err)
 	}
 	got := probs.Strings()
-	for _, want := range []string{"consultants: 1 given, want 2 to 5", `consultants[0]: "sideways" is not a stance`, "question: is empty"} {
+	for _, want := range []string{"consultants: 1 given, want 2 to 5", `consultants[0]: "sideways" is not a stance`,
+		`consultants[0]: effort "max" is not one of high, xhigh`, `consultants[0]: model "a,b" has a comma`, "question: is empty"} {
 		if !strings.Contains(strings.Join(got, "\n"), want) {
 			t.Errorf("problems %q lack %q", got, want)
 		}
@@ -306,5 +315,110 @@ func TestReviewChallengeEntersTheOwnersLedger(t *testing.T) {
 	v := c.Review.Verdicts
 	if v[0].Issued != "C2" || v[1].Issued != "" || !strings.Contains(v[1].NotIssued, "only while a full deliberation awaits") {
 		t.Errorf("verdicts %+v", v)
+	}
+}
+
+func TestCouncilRecordsEachMembersModelAndEffort(t *testing.T) {
+	st, _ := newTestStore(t)
+	c, _, err := st.StartCouncil("Q?", nil, []MemberSpec{{Consultant: "codex", Model: "gpt-5", Effort: "xhigh"}, {Consultant: "codex"}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(st.CouncilPath(c.ID))
+	if err != nil || !strings.Contains(string(data), `"model": "gpt-5",`+"\n"+`      "effort": "xhigh",`) {
+		t.Fatalf("council file (%v):\n%s", err, data)
+	}
+	step, err := st.CouncilStep(c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := step.Consultees[0], step.Consultees[1]; a.Model != "gpt-5" || a.Effort != "xhigh" || b.Model != "" || b.Effort != "" {
+		t.Errorf("step shows A %+v, B %+v", a, b)
+	}
+	for _, tt := range []struct {
+		model, effort, wantModel, wantEffort string
+	}{
+		{"", "", "gpt-5", "xhigh"},
+		{"o3", "", "o3", "xhigh"},
+		{"", "high", "gpt-5", "high"},
+		{"o3", "high", "o3", "high"},
+	} {
+		if m, e := c.Member("A").Settings(tt.model, tt.effort); m != tt.wantModel || e != tt.wantEffort {
+			t.Errorf("send with %q, %q: %q, %q; want %q, %q", tt.model, tt.effort, m, e, tt.wantModel, tt.wantEffort)
+		}
+	}
+}
+
+// TestNoteReviewerTracksAReviewsProcess: a review consulted by a process
+// of its own is noted (once while that process runs; again once it is
+// gone) and forgotten when its answer or failure is recorded.
+func TestNoteReviewerTracksAReviewsProcess(t *testing.T) {
+	st, c := answered(t, 2)
+	if _, err := st.UpdateCouncil(c.ID, func(c *Council) error {
+		c.Review = &Review{Status: ReviewSent, Prompts: map[string]string{"A": "review A", "B": "review B"}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	here, gone := NewConsultation("codex", true), Consultation{Consultant: "codex", PID: 1 << 30}
+	for _, tt := range []struct {
+		name string
+		c    Consultation
+		err  string
+	}{
+		{"C", here, "C was sent no review prompt"},
+		{"A", here, ""},
+		{"A", here, "A's review has been consulted since 2026-01-31T17:15:02Z by process"},
+		{"B", gone, ""},
+		{"B", here, ""}, // the process noted before is gone
+	} {
+		_, err := st.NoteReviewer(c.ID, tt.name, tt.c)
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("note %s (process %d): %v, want %q", tt.name, tt.c.PID, err, tt.err)
+		}
+	}
+	got, _ := st.Council(c.ID)
+	if !got.Review.Running("A") || !got.Review.Running("B") || got.Review.Running("C") {
+		t.Fatalf("reviewing %+v", got.Review.Reviewing)
+	}
+	st.RecordReview(c.ID, "A", "R1: AGREE")
+	st.FailReview(c.ID, "B", "canceled")
+	if got, _ = st.Council(c.ID); got.Review.Reviewing != nil {
+		t.Errorf("recorded reviews are still noted: %+v", got.Review.Reviewing)
+	}
+	if _, err := st.NoteReviewer(c.ID, "A", here); err == nil || !strings.Contains(err.Error(), "A has answered its review") {
+		t.Errorf("note an answered review: %v", err)
+	}
+}
+
+func TestForRoleIsTheMemberOfThatStance(t *testing.T) {
+	failed := &MemberFailure{Iteration: 2, Kind: "auth"}
+	c := &Council{ID: "X", Members: []Member{
+		{Name: "A", Stance: "against"},
+		{Name: "B", Stance: "failure"},
+		{Name: "C", Stance: "red_team", Failure: failed},
+		{Name: "D"},
+	}}
+	lone := &Council{ID: "Y", Members: []Member{{Name: "A", Stance: "red_team", Failure: failed}, {Name: "B", Stance: "for"}}}
+	for _, tt := range []struct {
+		c          *Council
+		role, want string
+		err        string
+	}{
+		{c: c, role: "failure", want: "B"},
+		{c: c, role: "critic", want: "D"},   // none has it: the first without a stance
+		{c: c, role: "red_team", want: "D"}, // its member failed
+		{c: lone, role: "critic", err: "council Y has no member to take the critic role: none has that stance, and every other has a stance of its own or failed"},
+		{c: lone, role: "red_team", err: "council Y has no member to take the red_team role: A, whose stance it is, failed at iteration 2 (auth), and every other"},
+	} {
+		m, err := tt.c.ForRole(tt.role)
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s of %s: %v, %v; want %q", tt.role, tt.c.ID, m, err, tt.err)
+			}
+		case err != nil || m.Name != tt.want:
+			t.Errorf("%s of %s: %v, %v; want %s", tt.role, tt.c.ID, m, err, tt.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,18 +19,23 @@ import (
 // tools given it act on every member (deliberation/council.go).
 
 // councilSpecs reads deliberation_start's consultants: each
-// [STANCE=]CONSULTANT, checked as deliberation_send checks a consultant.
+// "[model=M,][effort=E,][STANCE=]CONSULTANT" or {consultant, stance,
+// model, effort}, checked as deliberation_send checks a consultant.
 func (h *handlers) councilSpecs(a *args) []deliberation.MemberSpec {
-	names := a.strings("consultants")
-	if names == nil {
+	var items []json.RawMessage
+	if !a.decode("consultants", "a list of consultant names or {consultant, stance, model, effort} objects", &items) {
 		return nil
 	}
-	specs := make([]deliberation.MemberSpec, 0, len(names))
-	for i, name := range names {
+	specs := make([]deliberation.MemberSpec, 0, len(items))
+	for i, item := range items {
 		path := fmt.Sprintf("consultants[%d]", i)
-		m, err := deliberation.ParseMemberSpec(name)
+		m, err := memberSpec(item)
 		if err != nil {
 			a.errorf(path, "%v", err)
+			continue
+		}
+		if p := m.Problems(path); len(p) > 0 {
+			a.probs = append(a.probs, p...)
 			continue
 		}
 		if _, err := consult.New(m.Consultant, nil); err != nil {
@@ -43,6 +49,21 @@ func (h *handlers) councilSpecs(a *args) []deliberation.MemberSpec {
 		specs = append(specs, m)
 	}
 	return specs
+}
+
+// memberSpec reads one of consultants: a string or an object.
+func memberSpec(item json.RawMessage) (deliberation.MemberSpec, error) {
+	var name string
+	if json.Unmarshal(item, &name) == nil {
+		return deliberation.ParseMemberSpec(name)
+	}
+	var m deliberation.MemberSpec
+	d := json.NewDecoder(bytes.NewReader(item))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&m); err != nil {
+		return m, fmt.Errorf("must be a consultant name or {consultant, stance, model, effort} (%v)", err)
+	}
+	return m, nil
 }
 
 // councilOf is the council the call's id names, or nil (not a council, or
@@ -109,8 +130,20 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 	if len(a.probs) > 0 {
 		return nil
 	}
+	// A member whose background consultation failed since is recorded
+	// first: it is consulted no more.
+	if err := relay.RecordFailures(st, c.ID); !a.check(err) {
+		return nil
+	}
+	c, err := st.Council(c.ID)
+	if !a.check(err) {
+		return nil
+	}
+	// A send's model and effort, when given, are every member's for this
+	// send; else each member has its own.
 	build := func(m deliberation.Member) (consult.Consultant, error) {
 		opts := o
+		opts.Model, opts.Effort = m.Settings(o.Model, o.Effort)
 		return sendConsultant(h.opts.Getenv, m.Consultant, &opts)
 	}
 	step, err := st.CouncilStep(c.ID)
@@ -126,7 +159,7 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 	case c.Review != nil && c.Review.Status == deliberation.ReviewSent:
 		for _, name := range relay.Unreviewed(c) {
 			key := reviewKey(st, c.ID, name)
-			if h.opts.Background.running(key) {
+			if h.opts.Background.running(key) || c.Review.Running(name) {
 				continue
 			}
 			cons, err := build(*c.Member(name))
@@ -136,8 +169,9 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 				}
 				continue
 			}
+			_, effort := c.Member(name).Settings("", ro.Effort)
 			r := &bgRun{done: make(chan struct{}), changed: make(chan struct{}), lastAt: time.Now()}
-			h.opts.Background.run(key, r, func(ctx context.Context) { relay.Review(ctx, st, c.ID, name, cons, ro.Effort) })
+			h.opts.Background.run(key, r, func(ctx context.Context) { relay.Review(ctx, st, c.ID, name, cons, effort) })
 		}
 	case step.Action == deliberation.CouncilSend:
 		members, err := relay.Sendable(st, c.ID)
@@ -149,6 +183,7 @@ func (h *handlers) councilSend(a *args, st *deliberation.Store, c *deliberation.
 			if err == nil {
 				mo := ro
 				mo.Stance = m.Stance
+				_, mo.Effort = m.Settings("", ro.Effort)
 				err = h.opts.Background.start(st, m.ID, cons, mo)
 			}
 			// One member that cannot be consulted does not stop the
@@ -197,6 +232,9 @@ func councilView(h *handlers, st *deliberation.Store, o *relay.CouncilOutcome) a
 func (h *handlers) councilWait(ctx context.Context, a *args, st *deliberation.Store, id string, secs int) any {
 	deadline := time.Now().Add(time.Duration(secs) * time.Second)
 	for {
+		if err := relay.RecordFailures(st, id); !a.check(err) {
+			return nil
+		}
 		o, err := relay.CouncilStatus(st, id, func(name string) bool { return h.opts.Background.running(reviewKey(st, id, name)) })
 		if !a.check(err) {
 			return nil
@@ -233,6 +271,10 @@ func (h *handlers) councilCancel(a *args, st *deliberation.Store, c *deliberatio
 		if r := h.opts.Background.get(reviewKey(st, c.ID, m.Name)); r != nil {
 			r.cancel()
 		}
+	}
+	// Reviews a command line's background workers consult.
+	if err := relay.CancelReviews(st, c.ID, cancelWait); err != nil {
+		a.addPrefixed("", err)
 	}
 	if len(a.probs) > 0 {
 		return nil

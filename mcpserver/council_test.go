@@ -2,8 +2,11 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -291,5 +294,128 @@ func TestCouncilRunsOnlyAllowedConsultants(t *testing.T) {
 	got, isErr = call(t, cs, "deliberation_send", map[string]any{"id": started["id"]})
 	if probs, _ := got["problems"].([]any); !isErr || len(probs) != 1 || !strings.HasPrefix(probs[0].(string), `consultees.B: "command:beta" is not allowed on this server`) {
 		t.Fatalf("send: %v", got)
+	}
+}
+
+// TestCouncilStatusWritesNothing: deliberation_status on a council whose
+// member failed in the background reports the failure and the step that
+// follows from it, but leaves the council file as it was (bytes and
+// modification time); deliberation_wait records the failure.
+func TestCouncilStatusWritesNothing(t *testing.T) {
+	alpha := &consult.Scripted{Replies: replies("1. Honour Retry-After. EVIDENCE.")}
+	beta := &consult.Scripted{Replies: replies(&consult.Error{Kind: consult.KindAuth, Consultant: "command:beta", Message: "401 unauthorized", ExitCode: 1})}
+	cs := councilServer(t, map[string]*consult.Scripted{"command:alpha": alpha, "command:beta": beta})
+	started, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Q?", "consultants": []string{"command:alpha", "command:beta"}})
+	if isErr {
+		t.Fatalf("start: %v", started)
+	}
+	id, file := started["id"].(string), started["council_file"].(string)
+	if got, isErr := call(t, cs, "deliberation_send", map[string]any{"id": id}); isErr {
+		t.Fatalf("send: %v", got)
+	}
+	before, info := readStat(t, file)
+	var got map[string]any
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got, isErr = call(t, cs, "deliberation_status", map[string]any{"id": id})
+		if isErr {
+			t.Fatalf("status: %v", got)
+		}
+		if got["status"] == "done" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if b := member(t, got, "B"); b["failed"] != true {
+		t.Fatalf("status does not report B failed: %v", got)
+	}
+	if next := got["next"].(map[string]any); next["action"] != "evaluate" || member(t, next, "B")["status"] != "failed" {
+		t.Fatalf("status's next step does not reckon with B's failure: %v", next)
+	}
+	after, infoAfter := readStat(t, file)
+	if after != before || !infoAfter.ModTime().Equal(info.ModTime()) {
+		t.Fatalf("status wrote the council file:\nbefore %s\nafter %s", before, after)
+	}
+	waitDone(t, cs, id)
+	if recorded, _ := readStat(t, file); !strings.Contains(recorded, `"kind": "auth"`) {
+		t.Fatalf("wait did not record B's failure:\n%s", recorded)
+	}
+}
+
+func readStat(t *testing.T, path string) (string, os.FileInfo) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data), info
+}
+
+// TestCouncilMembersHaveTheirOwnModelAndEffort: each member carries its
+// model and effort (an object, or the settings before a name), recorded in
+// the council file and shown by status; a send's model and effort, given,
+// are every member's for that send only.
+func TestCouncilMembersHaveTheirOwnModelAndEffort(t *testing.T) {
+	alpha := &consult.Scripted{Replies: replies("1. Cap retries at 3. GUESS.", "Still 3.")}
+	beta := &consult.Scripted{Replies: replies("1. Cap retries at 5. GUESS.", "Still 5.")}
+	cs := councilServer(t, map[string]*consult.Scripted{"command:alpha": alpha, "command:beta": beta})
+	var mu sync.Mutex
+	models := map[string][]string{}
+	stub := sendConsultant
+	sendConsultant = func(getenv func(string) string, name string, o *consult.CodexOptions) (consult.Consultant, error) {
+		mu.Lock()
+		models[name] = append(models[name], o.Model+"/"+o.Effort)
+		mu.Unlock()
+		return stub(getenv, name, o)
+	}
+	t.Cleanup(func() { sendConsultant = stub })
+
+	got, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Q?", "consultants": []any{
+		map[string]any{"consultant": "command:beta", "effort": "max", "colour": "red"}, "model=m,effort=low,command:alpha"}})
+	if probs := fmt.Sprint(got["problems"]); !isErr || !strings.Contains(probs, `consultants[0]: must be a consultant name or {consultant, stance, model, effort} (json: unknown field "colour")`) ||
+		!strings.Contains(probs, `consultants[1]: effort "low" is not one of high, xhigh`) {
+		t.Fatalf("bad members: %v", got)
+	}
+	started, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Q?", "consultants": []any{
+		map[string]any{"consultant": "command:alpha", "stance": "against", "model": "m-a", "effort": "xhigh"}, "model=m-b,command:beta"}})
+	if isErr {
+		t.Fatalf("start: %v", started)
+	}
+	id := started["id"].(string)
+	a := member(t, started["next"].(map[string]any), "A")
+	if a["model"] != "m-a" || a["effort"] != "xhigh" || a["stance"] != "against" || member(t, started["next"].(map[string]any), "B")["model"] != "m-b" {
+		t.Fatalf("start's step: %v", started["next"])
+	}
+	if data, _ := readStat(t, started["council_file"].(string)); !strings.Contains(data, `"model": "m-a"`) || !strings.Contains(data, `"effort": "xhigh"`) {
+		t.Fatalf("the council file lacks A's model and effort:\n%s", data)
+	}
+
+	call(t, cs, "deliberation_send", map[string]any{"id": id})
+	waitDone(t, cs, id)
+	councilEvaluate(t, cs, id, `{"round": 1, "consultees": {
+	  "A": {"iteration": 1, "response": "valid", "points": [{"text": "cap retries at 3", "triage": "in-scope", "classification": "SKEPTICAL", "flaw": "3 is arbitrary"}]},
+	  "B": {"iteration": 1, "response": "valid", "points": [{"text": "cap retries at 5", "triage": "in-scope", "classification": "SKEPTICAL", "flaw": "5 is arbitrary"}]}}}`)
+	call(t, cs, "deliberation_send", map[string]any{"id": id, "model": "m-send", "effort": "high"})
+	waitDone(t, cs, id)
+
+	mu.Lock()
+	defer mu.Unlock()
+	if got, want := fmt.Sprint(models), "map[command:alpha:[m-a/xhigh m-send/high] command:beta:[m-b/ m-send/high]]"; got != want {
+		t.Errorf("models and efforts built: %s, want %s", got, want)
+	}
+	var efforts []string
+	for _, sc := range []*consult.Scripted{alpha, beta} {
+		for _, c := range sc.Calls() {
+			efforts = append(efforts, c.Request.Effort)
+		}
+	}
+	if got, want := fmt.Sprint(efforts), "[xhigh high  high]"; got != want {
+		t.Errorf("efforts asked: %s, want %s", got, want)
+	}
+	status, _ := call(t, cs, "deliberation_status", map[string]any{"id": id})
+	if a := member(t, status["next"].(map[string]any), "A"); a["model"] != "m-a" || a["effort"] != "xhigh" {
+		t.Errorf("after a send's own model, status shows A %v", a)
 	}
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -150,5 +151,76 @@ func TestSelectMethodsNoMatchSaysTheMode(t *testing.T) {
 	got, _ = call(t, cs, "elicitation_select_methods", map[string]any{"phase": "plan:0", "title": "Architecture Design", "text": "layers and boundaries"})
 	if got["status"] != "OK" || got["notice"] != nil {
 		t.Errorf("a match: %v", got)
+	}
+}
+
+// TestCrossModelRoutesToACouncilMember: with council, a method's
+// codex_role goes to the council's member of that stance (else the first
+// without one), with its model and effort; a member whose program is not
+// found, or that answers nothing, leaves the step single-model with the
+// seed's note, and its output can fail verification as any other.
+func TestCrossModelRoutesToACouncilMember(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".codexignore"), nil, 0o644)
+	codex := &consult.Scripted{}
+	oldCodex, oldSend := crossModelConsultant, sendConsultant
+	crossModelConsultant = func(func(string) string, config.Codex) (consult.Consultant, bool) { return codex, true }
+	var built []string
+	members := map[string]*consult.Scripted{
+		"command:redteam": {Replies: replies("1. Replay the token.")},
+		"command:quiet":   {Replies: []consult.ScriptedReply{{Reply: consult.Reply{Text: " "}}}},
+	}
+	sendConsultant = func(_ func(string) string, name string, o *consult.CodexOptions) (consult.Consultant, error) {
+		built = append(built, name+" "+o.Model+"/"+o.Effort)
+		if sc, ok := members[name]; ok {
+			return sc, nil
+		}
+		return consult.New(name, o)
+	}
+	t.Cleanup(func() { crossModelConsultant, sendConsultant = oldCodex, oldSend })
+	cs := dial(t, New(&Options{Version: "test", Project: dir, DeliberationDir: t.TempDir()}), protocols[0], nil)
+	started, isErr := call(t, cs, "deliberation_start", map[string]any{"question": "Are the tokens safe?", "consultants": []any{
+		map[string]any{"consultant": "command:redteam", "stance": "red_team", "model": "m-r", "effort": "high"}, "command:quiet", "failure=command:gone-for-good"}})
+	if isErr {
+		t.Fatalf("start: %v", started)
+	}
+	run := func(method, id string) map[string]any {
+		got, isErr := call(t, cs, "elicitation_cross_model", map[string]any{"method": method, "topic": "Auth", "section": "Tokens never expire.",
+			"workflow": "review", "id": id, "run": true, "council": started["id"]})
+		if isErr {
+			t.Fatalf("%s: %v", method, got)
+		}
+		return got["result"].(map[string]any)
+	}
+
+	res := run("Red Team vs Blue Team", "1")
+	plan := res["plan"].(map[string]any)
+	if res["status"] != "ok" || res["output"] != "1. Replay the token." || plan["model"] != "m-r" || plan["reasoning"] != "high" ||
+		plan["via"].(map[string]any)["member"] != "A" {
+		t.Fatalf("red_team: %v", res)
+	}
+	if p := members["command:redteam"].Calls()[0].Request; p.Effort != "high" || !strings.Contains(p.Prompt, "RED TEAM") {
+		t.Errorf("the red team member was asked %+v", p)
+	}
+	res = run("Challenge from Critical Perspective", "2") // no critic: B, which has no stance
+	if res["status"] != "empty" || res["plan"].(map[string]any)["via"].(map[string]any)["member"] != "B" || !slices.Contains(res["notes"].([]any), any("Codex perspective unavailable")) {
+		t.Errorf("critic: %v", res)
+	}
+	res = run("Pre-mortem Analysis", "3")
+	if gate := res["plan"].(map[string]any)["gate"].(map[string]any); res["status"] != "skipped" ||
+		gate["reason"] != "member C's consultant command:gone-for-good is not available (gone-for-good not found): single-model only" {
+		t.Errorf("failure, its member's program missing: %v", res)
+	}
+	if len(codex.Calls()) != 0 || !slices.Equal(built, []string{"command:redteam m-r/high", "command:quiet gpt-5.3-codex/xhigh", "command:gone-for-good gpt-5.3-codex/xhigh"}) {
+		t.Errorf("codex ran %d times; built %q", len(codex.Calls()), built)
+	}
+
+	got, isErr := call(t, cs, "elicitation_cross_model", map[string]any{"method": "Red Team vs Blue Team", "workflow": "review", "id": "1", "verdict": "failed_verification"})
+	if v, _ := got["verdict"].(map[string]any); isErr || v["discarded"] != true || v["note"] != "Codex output failed verification" {
+		t.Errorf("failed verification: %v", got)
+	}
+	got, isErr = call(t, cs, "elicitation_cross_model", map[string]any{"method": "34", "topic": "t", "section": "s", "council": "20990101-000000"})
+	if probs := fmt.Sprint(got["problems"]); !isErr || !strings.Contains(probs, "council: no council 20990101-000000 in") {
+		t.Errorf("unknown council: %v", got)
 	}
 }

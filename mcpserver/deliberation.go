@@ -326,7 +326,7 @@ func (h *handlers) delibStartTool() toolDef {
 			"tangents":        obj{"type": "string"},
 			"drift_signals":   obj{"type": "string"},
 			"ledger_budget":   obj{"type": "integer"},
-			"consultants":     strList,
+			"consultants":     obj{"type": "array", "items": obj{}, "description": "2-5: [STANCE=]CONSULTANT or {consultant,stance,model,effort}"},
 			"review":          obj{"type": "boolean"},
 		}, "question")}, simple(startArgs, h.delibStart)}
 }

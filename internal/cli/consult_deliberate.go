@@ -27,11 +27,15 @@ type sendFlags struct {
 	timeout, idle, maxTime    time.Duration
 	maxTokens                 int64
 	structured, fresh         bool
-	// consultantSet: --consultant was given (a council's are fixed).
-	consultantSet bool
+	// consultantSet: --consultant was given (a council's are fixed);
+	// effortSet: --effort was (on a council, it overrides each member's
+	// own for this send, as --model does).
+	consultantSet, effortSet bool
 	// background runs the consultation in a process of its own; worker is
-	// that process (a hidden flag).
+	// that process (a hidden flag), member the council member it consults
+	// (another).
 	background, worker bool
+	member             string
 	// started: start --send created the deliberation, so the JSON carries
 	// its id, state file and notes, a failure's too (the agent retries
 	// with send ID).
@@ -60,14 +64,24 @@ func (f *sendFlags) register(cmd *cobra.Command) []string {
 	fl.BoolVar(&f.background, "background", false, "consult in the background and return at once (then: elicit deliberate wait ID)")
 	fl.BoolVar(&f.worker, "background-worker", false, "run the background consultation (internal)")
 	fl.MarkHidden("background-worker")
+	fl.StringVar(&f.member, "member", "", "the council member the background worker consults (internal)")
+	fl.MarkHidden("member")
 	return []string{"consultant", "effort", "model", "timeout", "idle-timeout", "max-tokens", "max-time",
-		"structured", "fresh", "background", "background-worker"}
+		"structured", "fresh", "background", "background-worker", "member"}
 }
 
-// args are the flags again, for the background worker's command line.
+// args are the flags again, for the background worker's command line;
+// --consultant and --effort only when given (a council's consultants are
+// its members', and a given effort overrides each member's own).
 func (f *sendFlags) args() []string {
-	out := []string{"--consultant", f.consultant, "--effort", f.effort, "--timeout", f.timeout.String(),
+	out := []string{"--timeout", f.timeout.String(),
 		"--idle-timeout", f.idle.String(), "--max-tokens", strconv.FormatInt(f.maxTokens, 10), "--max-time", f.maxTime.String()}
+	if f.consultantSet {
+		out = append(out, "--consultant", f.consultant)
+	}
+	if f.effortSet {
+		out = append(out, "--effort", f.effort)
+	}
 	if f.model != "" {
 		out = append(out, "--model", f.model)
 	}
@@ -124,7 +138,7 @@ shows it, 'elicit deliberate cancel ID' stops it.`,
 			if err := f.check(); err != nil {
 				return err
 			}
-			f.consultantSet = cmd.Flags().Changed("consultant")
+			f.consultantSet, f.effortSet = cmd.Flags().Changed("consultant"), cmd.Flags().Changed("effort")
 			return a.delibWithStore(args, func(st *deliberation.Store, id string) error {
 				return a.send(st, id, f, asJSON)
 			})
@@ -165,7 +179,7 @@ func (a *app) addStartSend(start *cobra.Command) {
 		if err := f.check(); err != nil {
 			return err
 		}
-		f.consultantSet = cmd.Flags().Changed("consultant")
+		f.consultantSet, f.effortSet = cmd.Flags().Changed("consultant"), cmd.Flags().Changed("effort")
 		// The consultant is checked before the deliberation is created: a
 		// usage error leaves nothing behind.
 		if _, _, err := a.consultant(f.spec()); err != nil {
@@ -228,6 +242,9 @@ func (a *app) send(st *deliberation.Store, id string, f *sendFlags, asJSON bool)
 			return a.delibProblems(asJSON, err)
 		}
 		return a.councilSend(st, council, f, f.consultantSet, asJSON)
+	}
+	if f.member != "" {
+		return usagef("--member is for a council's background worker, and %s is no council", id)
 	}
 	c, _, err := a.consultant(f.spec())
 	if err != nil {

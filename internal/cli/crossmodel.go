@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/elicit/elicit/consult"
 	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/internal/crossmodel"
 	"github.com/elicit/elicit/problem"
@@ -15,7 +16,7 @@ import (
 type crossmodelFlags struct {
 	method, topic, sectionFile string
 	workflow, id, consultant   string
-	verdict                    string
+	verdict, council           string
 	run                        bool
 }
 
@@ -33,9 +34,19 @@ unavailable or disabled, no .codexignore) is reported as status "skipped"; a fai
 The output is claims to verify. Once you have, --verdict (with the run's --workflow and --id)
 gives the seed's note: consensus (both models fully agree): "Cross-model consensus — high
 confidence"; failed_verification: the output is discarded (its file then holds the note) and
-"Codex output failed verification" is logged.`,
+"Codex output failed verification" is logged.
+
+With --council ID the role goes to a member of that deliberation council: the member whose stance
+is the method's codex_role, else the first without a stance, with its consultant, model and
+effort. A member that cannot take it (none fits, it failed, its program is not found) closes the
+gate: status "skipped", single-model.`,
 		Args: noArgs,
-		RunE: func(*cobra.Command, []string) error { return a.crossmodel(rf, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.council != "" && cmd.Flags().Changed("consultant") {
+				return usagef("methods crossmodel: give --council or --consultant, not both (a council's member brings its consultant)")
+			}
+			return a.crossmodel(rf, f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.method, "method", "", "the method's `name`, slug or number")
@@ -44,6 +55,7 @@ confidence"; failed_verification: the output is discarded (its file then holds t
 	fl.StringVar(&f.workflow, "workflow", "", "the workflow `name` in tmp/{workflow}/{id} (default elicit)")
 	fl.StringVar(&f.id, "id", "", "the run `id` in tmp/{workflow}/{id} (default the UTC time)")
 	fl.StringVar(&f.consultant, "consultant", "codex", "the consultant: codex or command:`PROGRAM` [ARGS...]")
+	fl.StringVar(&f.council, "council", "", "route the role to a member of the deliberation council `ID` (the one of that stance, else one without)")
 	fl.BoolVar(&f.run, "run", false, "run the consultant (default: only write the prompt)")
 	fl.StringVar(&f.verdict, "verdict", "", "your `verdict` on a run's verified output: consensus or failed_verification (with its --workflow and --id)")
 	return cmd
@@ -88,12 +100,19 @@ func (a *app) crossmodel(rf *registryFlags, f *crossmodelFlags) error {
 		a.logWarn(w)
 	}
 	timeout := time.Duration(settings.Elicitation.Timeout * float64(time.Second))
-	c, available, err := a.consultant(consultantSpec{name: f.consultant, model: settings.Model, effort: settings.Reasoning, timeout: timeout, idleTimeout: timeout})
+	spec := consultantSpec{name: f.consultant, model: settings.Model, effort: settings.Reasoning, timeout: timeout, idleTimeout: timeout}
+	opts := &crossmodel.Options{Project: a.project(), Workflow: f.workflow, ID: f.id, Settings: &settings.Codex}
+	if f.council != "" && m.CodexRole != "" {
+		if err := a.councilRoute(f.council, m.CodexRole, &spec, opts); err != nil {
+			return err
+		}
+	}
+	c, available, err := a.consultant(spec)
 	if err != nil {
 		return err
 	}
-	plan, err := crossmodel.Prepare(crossmodel.Request{Method: m, Topic: f.topic, Section: string(section)},
-		&crossmodel.Options{Project: a.project(), Workflow: f.workflow, ID: f.id, Settings: &settings.Codex, Available: available})
+	opts.Reach(available, consult.Program(c))
+	plan, err := crossmodel.Prepare(crossmodel.Request{Method: m, Topic: f.topic, Section: string(section)}, opts)
 	if err != nil {
 		return err
 	}
@@ -122,4 +141,25 @@ func (a *app) writePlan(p *crossmodel.Plan) error {
 		}
 	}
 	return writeJSON(a.stdout, p)
+}
+
+// councilRoute routes role to the member of council id that takes it:
+// spec becomes its consultant, with its model and effort over the
+// settings' (crossmodel.Options.Route).
+func (a *app) councilRoute(id, role string, spec *consultantSpec, opts *crossmodel.Options) error {
+	st, err := a.deliberationStore()
+	if err != nil {
+		return err
+	}
+	c, err := st.Council(id)
+	if err != nil {
+		return err
+	}
+	if c == nil {
+		return problem.List{{Path: "council", Message: fmt.Sprintf("no council %s in %s (elicit deliberate start --council ... starts one)", id, st.Dir())}}
+	}
+	if m := opts.Route(c, role); m != nil {
+		spec.name, spec.model, spec.effort = m.Consultant, opts.Settings.Model, opts.Settings.Reasoning
+	}
+	return nil
 }

@@ -169,7 +169,7 @@ func (a *app) deliberateStart() *cobra.Command {
 	f.StringVar(&opts.SSM.DriftSignals, "drift-signals", "", "Solution Space Mapping: signs the deliberation left productive territory")
 	f.IntVar(&opts.LedgerBudget, "ledger-budget", 0, "cap on the ledger characters per prompt (0: none); over it, user entries and those open disputes cite are kept")
 	f.BoolVar(&opts.Quick, "quick", false, "quick mode: at most 2 iterations, no phases, ledger or challenge IDs")
-	f.StringArrayVar(&council, "council", nil, "a council member, [STANCE=]CONSULTANT (stance: for, against, neutral, red_team, failure, critic); 2 to 5 of them make a council")
+	f.StringArrayVar(&council, "council", nil, "a council member, [model=M,][effort=E,][STANCE=]CONSULTANT (stance: for, against, neutral, red_team, failure, critic); 2 to 5 of them make a council")
 	f.BoolVar(&review, "review", false, "with --council: an anonymized cross-review after CONSTRUCTIVE")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print {id, state_file, prompt} as JSON")
 	return cmd

@@ -24,23 +24,10 @@ import (
 // consultation in the state (or refused it): the worker prints that on its
 // standard output, then closes it and consults.
 func (a *app) sendBackground(st *deliberation.Store, id string, f *sendFlags, asJSON bool) error {
-	exe, err := os.Executable()
+	said, err := a.spawnWorker(st, id, f.args())
 	if err != nil {
-		return fmt.Errorf("start the background consultation: %w", err)
+		return err
 	}
-	args := append([]string{"deliberate", "send", st.StatePath(id), "--background-worker", "--json"}, f.args()...)
-	cmd := exec.Command(exe, args...)
-	cmd.Args[0] = os.Args[0] // how this binary was called (a test binary dispatches on it)
-	detach(cmd)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return fmt.Errorf("start the background consultation: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start the background consultation: %w", err)
-	}
-	said, _ := io.ReadAll(io.LimitReader(out, 1<<20))
-	cmd.Process.Release()
 	var o relay.Outcome
 	if json.Unmarshal(said, &o) != nil || o.Status == "" {
 		var f failure
@@ -63,6 +50,29 @@ func (a *app) sendBackground(st *deliberation.Store, id string, f *sendFlags, as
 	v := o.Consultation
 	fmt.Fprintf(a.stdout, "consulting %s on iteration %d in the background (process %d)\nnext: elicit deliberate wait %s\n", v.Consultant, v.Iteration, v.PID, id)
 	return nil
+}
+
+// spawnWorker starts `elicit deliberate send ID --background-worker
+// --json ARGS...` in a session of its own and returns what it printed
+// before it closed its standard output.
+func (a *app) spawnWorker(st *deliberation.Store, id string, args []string) ([]byte, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("start the background consultation: %w", err)
+	}
+	cmd := exec.Command(exe, append([]string{"deliberate", "send", st.StatePath(id), "--background-worker", "--json"}, args...)...)
+	cmd.Args[0] = os.Args[0] // how this binary was called (a test binary dispatches on it)
+	detach(cmd)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start the background consultation: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start the background consultation: %w", err)
+	}
+	said, _ := io.ReadAll(io.LimitReader(out, 1<<20))
+	cmd.Process.Release()
+	return said, nil
 }
 
 // backgroundWorker notes the consultation in the state, says so on

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/elicit/elicit/consult"
+	"github.com/elicit/elicit/deliberation"
 	"github.com/elicit/elicit/internal/config"
 	"github.com/elicit/elicit/method"
 	"github.com/elicit/elicit/problem"
@@ -35,12 +36,25 @@ type Options struct {
 	Workflow, ID string
 	// Settings are the codex section; default config.DefaultCodex().
 	Settings *config.Codex
-	// Available says whether the consultant can run (codex on PATH).
-	Available bool
+	// Available says whether the consultant can run (codex on PATH);
+	// Unavailable, when it cannot, says why (default: codex not found).
+	Available   bool
+	Unavailable string
+	// Via is the council member the method's role is routed to, if any.
+	Via *Via
 	// Rand is the nonce source; default crypto/rand.
 	Rand io.Reader
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+}
+
+// Via is the council member a method's role is routed to (one consultant
+// per role: deliberation.Council.ForRole).
+type Via struct {
+	Council    string `json:"council"`
+	Member     string `json:"member"`
+	Stance     string `json:"stance,omitempty"`
+	Consultant string `json:"consultant"`
 }
 
 // Request is what to route: a method and the section it is applied to.
@@ -75,6 +89,8 @@ type Plan struct {
 	OutputFile string `json:"output_file,omitempty"`
 	// Truncated names the parts cut to their limits ("topic", "section").
 	Truncated []string `json:"truncated,omitempty"`
+	// Via is the council member that runs it, when a council's is used.
+	Via *Via `json:"via,omitempty"`
 
 	// project is the folder the files are written in, and never outside.
 	project string
@@ -147,7 +163,7 @@ func Prepare(req Request, opts *Options) (*Plan, error) {
 	m := req.Method
 	s := o.Settings
 	p := &Plan{Method: m.Name, Slug: m.Slug(), Role: m.CodexRole, Model: s.Model, Reasoning: s.Reasoning,
-		TimeoutSeconds: s.Elicitation.Timeout}
+		TimeoutSeconds: s.Elicitation.Timeout, Via: o.Via}
 	p.Gate = gate(m, s, o)
 	if m.CodexRole == "" {
 		return p, nil
@@ -194,6 +210,8 @@ func gate(m method.Method, s *config.Codex, o Options) Gate {
 		return Gate{Reason: "codex.elicitation.enabled is false in elicit.config.json"}
 	case !listed(m, s.Elicitation.Methods):
 		return Gate{Reason: fmt.Sprintf("method %q is not in codex.elicitation.methods", m.Name)}
+	case !o.Available && o.Unavailable != "":
+		return Gate{Reason: o.Unavailable + ": single-model only"}
 	case !o.Available:
 		return Gate{Reason: "the consultant is not available (codex not found on PATH): single-model only"}
 	case !exists(filepath.Join(o.Project, ".codexignore")):
@@ -400,4 +418,42 @@ func WritePrompt(p *Plan) error {
 		return fmt.Errorf("cross-model: method %q has no codex_role, so no prompt", p.Method)
 	}
 	return p.writeFile(p.PromptFile, p.Prompt)
+}
+
+// Route routes role to the member of council c that takes it, one
+// consultant per role (deliberation.Council.ForRole): o.Via names it, and
+// o.Settings becomes a copy with the member's model and effort over the
+// settings'. With no member to take it, Route returns nil and
+// o.Unavailable says why: the gate closes (single-model).
+func (o *Options) Route(c *deliberation.Council, role string) *deliberation.Member {
+	m, err := c.ForRole(role)
+	if err != nil {
+		o.Unavailable = err.Error()
+		return nil
+	}
+	s := config.DefaultCodex()
+	if o.Settings != nil {
+		s = *o.Settings
+	}
+	if m.Model != "" {
+		s.Model = m.Model
+	}
+	if m.Effort != "" {
+		s.Reasoning = m.Effort
+	}
+	o.Settings = &s
+	o.Via = &Via{Council: c.ID, Member: m.Name, Stance: m.Stance, Consultant: m.Consultant}
+	return m
+}
+
+// Reach records whether the consultant can run, program being the one it
+// runs; a council member's that cannot is named in the gate's reason.
+func (o *Options) Reach(available bool, program string) {
+	switch {
+	case o.Unavailable != "":
+	case !available && o.Via != nil:
+		o.Unavailable = fmt.Sprintf("member %s's consultant %s is not available (%s not found)", o.Via.Member, o.Via.Consultant, program)
+	default:
+		o.Available = available
+	}
 }

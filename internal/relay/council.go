@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/elicit/elicit/consult"
 	"github.com/elicit/elicit/deliberation"
+	"github.com/elicit/elicit/problem"
 )
 
 // CouncilOutcome is where a council's consultations stand: each member's
@@ -41,17 +45,17 @@ const (
 	ReviewFailed   = "failed"
 )
 
-// CouncilStatus reports the consultations of council id, recording every
-// member whose consultation failed (relay already tried a fresh session
-// where a resume failed) as failed from then on. reviewing reports whether
-// a reviewer's review is still being consulted (nil: none is).
+// CouncilStatus reports the consultations of council id and writes
+// nothing: a member whose consultation failed (relay already tried a fresh
+// session where a resume failed) is reported failed, and the next step
+// reckons with it, whether RecordFailures has recorded it yet or not.
+// reviewing reports whether a reviewer's review is still being consulted
+// in this process (nil: none is); one a process of its own consults
+// (Store.NoteReviewer) is seen without it.
 func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string) bool) (*CouncilOutcome, error) {
-	c, err := st.Council(id)
+	c, err := council(st, id)
 	if err != nil {
 		return nil, err
-	}
-	if c == nil {
-		return nil, fmt.Errorf("%s is not a council", id)
 	}
 	out := &CouncilOutcome{ID: id, Status: StatusDone}
 	for _, m := range c.Members {
@@ -59,37 +63,28 @@ func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string
 		if err != nil {
 			return nil, fmt.Errorf("council %s, member %s: %w", id, m.Name, err)
 		}
-		if o.Status == StatusFailed && m.Failure == nil && o.Failure != nil {
-			iter := 0
-			if o.Next != nil {
-				iter = o.Next.Iteration
-			}
-			f := *o.Failure
-			if _, err := st.UpdateCouncil(id, func(c *deliberation.Council) error {
-				c.Fail(m.Name, iter, f.Kind, f.Message)
-				return nil
-			}); err != nil {
-				return nil, err
-			}
-			m.Failure = &deliberation.MemberFailure{Iteration: iter, Kind: f.Kind, Message: f.Message}
+		if f := unrecorded(m, o); f != nil {
+			c.Fail(m.Name, f.Iteration, f.Kind, f.Message) // in memory only
 		}
 		if o.Status == StatusRunning {
 			out.Status = StatusRunning
 		}
 		o.Next = nil // the council's next step says it
-		out.Consultees = append(out.Consultees, MemberOutcome{Name: m.Name, Failed: m.Failure != nil, Outcome: o})
+		out.Consultees = append(out.Consultees, MemberOutcome{Name: m.Name, Failed: c.Member(m.Name).Failure != nil, Outcome: o})
 	}
 	if r := c.Review; r != nil && r.Status == deliberation.ReviewSent {
 		// Which reviewers still run is asked first, the answers read
 		// after: a review that ended has recorded its answer by then.
 		running := map[string]bool{}
 		for name := range r.Prompts {
-			running[name] = reviewing != nil && reviewing(name)
+			running[name] = reviewing != nil && reviewing(name) || r.Running(name)
 		}
-		if c, err = st.Council(id); err != nil {
+		fresh, err := council(st, id)
+		if err != nil {
 			return nil, err
 		}
-		if r = c.Review; r != nil {
+		if c.Review = fresh.Review; c.Review != nil {
+			r = c.Review
 			out.Reviews = map[string]string{}
 			for name := range r.Prompts {
 				switch _, answered := r.Answers[name]; {
@@ -107,12 +102,67 @@ func CouncilStatus(st *deliberation.Store, id string, reviewing func(name string
 			}
 		}
 	}
-	step, err := st.CouncilStep(id)
+	step, err := st.StepOf(c)
 	if err != nil {
 		return nil, err
 	}
 	out.Next = step
 	return out, nil
+}
+
+// council reads the council of id; an ID that is no council is an error.
+func council(st *deliberation.Store, id string) (*deliberation.Council, error) {
+	c, err := st.Council(id)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, fmt.Errorf("%s is not a council", id)
+	}
+	return c, nil
+}
+
+// unrecorded is member m's failure when its consultation (outcome o)
+// failed and the council has not recorded it yet.
+func unrecorded(m deliberation.Member, o *Outcome) *deliberation.MemberFailure {
+	if o.Status != StatusFailed || m.Failure != nil || o.Failure == nil {
+		return nil
+	}
+	iter := 0
+	if o.Next != nil {
+		iter = o.Next.Iteration
+	}
+	return &deliberation.MemberFailure{Iteration: iter, Kind: o.Failure.Kind, Message: o.Failure.Message}
+}
+
+// RecordFailures records in the council file of id every member whose
+// consultation failed and is not recorded as failed yet: from then on it
+// is consulted no more. It writes only when it found one.
+func RecordFailures(st *deliberation.Store, id string) error {
+	c, err := council(st, id)
+	if err != nil {
+		return err
+	}
+	found := map[string]*deliberation.MemberFailure{}
+	for _, m := range c.Members {
+		o, err := Status(st, m.ID)
+		if err != nil {
+			return fmt.Errorf("council %s, member %s: %w", id, m.Name, err)
+		}
+		if f := unrecorded(m, o); f != nil {
+			found[m.Name] = f
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	_, err = st.UpdateCouncil(id, func(c *deliberation.Council) error {
+		for name, f := range found {
+			c.Fail(name, f.Iteration, f.Kind, f.Message)
+		}
+		return nil
+	})
+	return err
 }
 
 // MemberConsultant builds the consultant of a council member.
@@ -162,8 +212,13 @@ func FailMember(st *deliberation.Store, id string, m deliberation.Member, err er
 
 // SendCouncil consults every member of council id whose answer is
 // awaited, in parallel, and waits for all: a member that fails is recorded
-// as failed and the others go on.
+// as failed and the others go on. opts.Effort, when set, is every
+// member's for this send; else each has its own (Member.Settings), as
+// consultant builds each with its model.
 func SendCouncil(ctx context.Context, st *deliberation.Store, id string, consultant MemberConsultant, opts *Options) (*CouncilOutcome, error) {
+	if err := RecordFailures(st, id); err != nil {
+		return nil, err
+	}
 	members, err := Sendable(st, id)
 	if err != nil {
 		return nil, err
@@ -182,6 +237,7 @@ func SendCouncil(ctx context.Context, st *deliberation.Store, id string, consult
 			o = *opts
 		}
 		o.Stance = m.Stance
+		_, o.Effort = m.Settings("", o.Effort)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -189,6 +245,9 @@ func SendCouncil(ctx context.Context, st *deliberation.Store, id string, consult
 		}()
 	}
 	wg.Wait()
+	if err := RecordFailures(st, id); err != nil {
+		return nil, err
+	}
 	return CouncilStatus(st, id, nil)
 }
 
@@ -217,7 +276,8 @@ func Review(ctx context.Context, st *deliberation.Store, id, name string, c cons
 }
 
 // SendReviews begins the cross-review of council id when it is due and
-// consults every reviewer whose answer is missing, in parallel.
+// consults every reviewer whose answer is missing, in parallel, with
+// effort when set, else each reviewer's own.
 func SendReviews(ctx context.Context, st *deliberation.Store, id string, consultant MemberConsultant, effort string) (*CouncilOutcome, error) {
 	c, err := st.Council(id)
 	if err != nil {
@@ -233,6 +293,9 @@ func SendReviews(ctx context.Context, st *deliberation.Store, id string, consult
 	}
 	var wg sync.WaitGroup
 	for _, name := range Unreviewed(c) {
+		if c.Review.Running(name) {
+			continue // a process of its own consults it
+		}
 		m := c.Member(name)
 		cons, err := consultant(*m)
 		if err != nil {
@@ -241,10 +304,11 @@ func SendReviews(ctx context.Context, st *deliberation.Store, id string, consult
 			}
 			continue
 		}
+		_, e := m.Settings("", effort)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			Review(ctx, st, id, name, cons, effort) // recorded either way
+			Review(ctx, st, id, name, cons, e) // recorded either way
 		}()
 	}
 	wg.Wait()
@@ -264,4 +328,36 @@ func Unreviewed(c *deliberation.Council) []string {
 		}
 	}
 	return out
+}
+
+// CancelReviews stops the reviews of council id that processes of their
+// own consult (Store.NoteReviewer): each gets SIGTERM, on which it records
+// its review as failed (canceled); CancelReviews waits up to wait for
+// that. A review whose process is gone needs no stopping: the next send
+// asks it again.
+func CancelReviews(st *deliberation.Store, id string, wait time.Duration) error {
+	c, err := council(st, id)
+	if err != nil || c.Review == nil {
+		return err
+	}
+	var stopped []string
+	for _, name := range slices.Sorted(maps.Keys(c.Review.Reviewing)) {
+		if !c.Review.Running(name) {
+			continue
+		}
+		if o := c.Review.Reviewing[name]; o.Ours() {
+			return problem.List{{Path: "consultees." + name, Message: "its review runs in this very process: cancel it where it was started (its context)"}}
+		}
+		if err := terminate(c.Review.Reviewing[name].PID); err != nil {
+			return err
+		}
+		stopped = append(stopped, name)
+	}
+	for deadline := time.Now().Add(wait); len(stopped) > 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if c, err = council(st, id); err != nil {
+			return err
+		}
+		stopped = slices.DeleteFunc(stopped, func(name string) bool { return !c.Review.Running(name) })
+	}
+	return nil
 }
