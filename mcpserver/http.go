@@ -157,18 +157,54 @@ func byProtocol(s *mcp.Server, replicas bool, stateless, sessions http.Handler) 
 			return
 		}
 		if replicas && id != "" && !holds(s, id) {
-			if r.Method == http.MethodPost {
+			switch r.Method {
+			case http.MethodPost:
 				stateless.ServeHTTP(w, r)
-				return
+			case http.MethodGet:
+				quietStream(w, r)
+			default:
+				// the session's end is the business of the replica
+				// holding it (where it also ends when idle)
+				w.Header().Set("Allow", "GET, POST")
+				http.Error(w, "this replica does not hold the session: its end is the business of the replica that does", http.StatusMethodNotAllowed)
 			}
-			// the session's event stream and its end are the business of
-			// the replica holding it: here there is no stream to offer
-			w.Header().Set("Allow", "POST")
-			http.Error(w, "this replica does not hold the session: POST only", http.StatusMethodNotAllowed)
 			return
 		}
 		sessions.ServeHTTP(w, r)
 	})
+}
+
+// quietInterval is how often a quiet stream says it is alive: often
+// enough for a proxy's read timeout (nginx's default is 60 s).
+var quietInterval = 25 * time.Second
+
+// quietStream answers the standalone event stream of a session another
+// replica holds: a stream on which nothing is sent but a comment now and
+// then, until the client leaves. A client whose stream broke (its
+// replica gone, say) reconnects to whichever replica the balancer picks;
+// a 405 there would end a go-sdk client's whole connection. What a call
+// of the session asks the client travels on that call's own answer, not
+// here.
+func quietStream(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	if rc.Flush() != nil {
+		return
+	}
+	tick := time.NewTicker(quietInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+			if _, err := io.WriteString(w, ":\n\n"); err != nil || rc.Flush() != nil {
+				return
+			}
+		}
+	}
 }
 
 // holds reports whether session id lives in this process.

@@ -2,8 +2,13 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -61,5 +66,81 @@ func TestEveryProtocolOverHTTP(t *testing.T) {
 		if n != lists[0] {
 			t.Errorf("tools/list has %v tools by protocol: it must not vary by connection", lists)
 		}
+	}
+}
+
+// replicaRoute sends a client's requests to replicas a and b: the first
+// two (initialize and the event stream) to a, then by turns, and all to b
+// once a is gone. It counts the event streams each replica was asked for.
+type replicaRoute struct {
+	a, b *httptest.Server
+	mu   sync.Mutex
+	n    int
+	gone bool
+	gets map[string]int
+}
+
+func (rr *replicaRoute) RoundTrip(r *http.Request) (*http.Response, error) {
+	rr.mu.Lock()
+	to := rr.b
+	if !rr.gone && (rr.n < 2 || rr.n%2 == 0) {
+		to = rr.a
+	}
+	rr.n++
+	if r.Method == http.MethodGet {
+		rr.gets[to.URL]++
+	}
+	rr.mu.Unlock()
+	u, _ := url.Parse(to.URL)
+	r = r.Clone(r.Context())
+	r.URL.Host, r.Host = u.Host, u.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (rr *replicaRoute) streams(s *httptest.Server) int {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	return rr.gets[s.URL]
+}
+
+// TestAnOlderClientMovesBetweenReplicas checks that a 2025-11-25 client
+// behind a balancer with no affinity keeps working: a replica that does
+// not hold its session answers its calls, and when the replica holding it
+// goes, the client's event stream reconnects to another one, which offers
+// a quiet stream (a 405 there would end go-sdk's whole connection).
+func TestAnOlderClientMovesBetweenReplicas(t *testing.T) {
+	replica := func() *httptest.Server {
+		return httptest.NewServer(HTTPHandler(New(&Options{Version: "test", Project: t.TempDir()}), &HTTPOptions{Replicas: true}))
+	}
+	a, b := replica(), replica()
+	defer b.Close()
+	rr := &replicaRoute{a: a, b: b, gets: map[string]int{}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: a.URL + "/mcp", HTTPClient: &http.Client{Transport: rr}}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+	render := func(when string) {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "elicitation_render_form",
+			Arguments: map[string]any{"template": "session-contract", "slots": map[string]any{"project": "demo"}}})
+		if err != nil || res.IsError {
+			t.Fatalf("render_form %s: %v %v", when, err, res)
+		}
+	}
+	for i := range 4 {
+		render(fmt.Sprint("call ", i, " by turns"))
+	}
+	waitFor(t, "the event stream on the replica holding the session", func() bool { return rr.streams(a) == 1 })
+	rr.mu.Lock()
+	rr.gone = true
+	rr.mu.Unlock()
+	a.CloseClientConnections()
+	a.Close()
+	waitFor(t, "the event stream reconnected to the other replica", func() bool { return rr.streams(b) >= 1 })
+	time.Sleep(100 * time.Millisecond) // a refused stream fails the connection just after
+	for i := range 3 {
+		render(fmt.Sprint("call ", i, " after the replica went"))
 	}
 }
