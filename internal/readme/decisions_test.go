@@ -39,11 +39,11 @@ func anchor(heading string, seen map[string]int) string {
 // index leads to a heading, so that a decision added at the end is found.
 func TestDecisionsIndexLinksEveryEntry(t *testing.T) {
 	data := pages(t)["docs/decisions.md"]
-	index, body, ok := bytes.Cut(data, []byte("\n## Index\n"))
+	_, body, ok := bytes.Cut(data, []byte("\n## Index\n"))
 	if !ok {
 		t.Fatal("docs/decisions.md has no ## Index")
 	}
-	index, body, _ = bytes.Cut(body, []byte("\n## "))
+	index, body, _ := bytes.Cut(body, []byte("\n## "))
 	body = append([]byte("## "), body...)
 	linked := map[string]bool{}
 	for _, m := range indexLink.FindAllSubmatch(index, -1) {
